@@ -1,0 +1,50 @@
+// Error classes. Each has a stable `code` and says where: a schema pointer, or a byte position.
+
+/** A schema that cannot be compiled. Thrown by `compile` only. */
+export class SchemaError extends Error {
+  override readonly name = 'SchemaError';
+  /** Stable machine-readable reason, e.g. `schema.keyword.shape`, `schema.ref.unresolved`. */
+  readonly code: string;
+  /** JSON pointer of the offending schema location (prefixed by the resource URI when not the root). */
+  readonly schemaLocation: string;
+
+  constructor(code: string, schemaLocation: string, reason: string) {
+    super(`${reason} (at schema location "${schemaLocation}")`);
+    this.code = code;
+    this.schemaLocation = schemaLocation;
+  }
+}
+
+/** Where in the input text something happened. `offset` is a 0-based UTF-8 byte offset. */
+export interface InputPosition {
+  offset: number;
+  /** 1-based line (lines end at LF). */
+  line: number;
+  /** 1-based column, in UTF-16 code units from the start of the line. */
+  column: number;
+}
+
+/**
+ * Malformed JSON (`kind: 'syntax'`) or input past a configured bound (`kind: 'limit'`).
+ * The tokenizer and the value walker throw it; sessions turn it into an error result, never a throw.
+ */
+export class InputError extends Error implements InputPosition {
+  override readonly name = 'InputError';
+  readonly kind: 'syntax' | 'limit';
+  /** e.g. `syntax.unexpected`, `syntax.end`, `syntax.duplicateKey`, `limit.depth`, `limit.string`. */
+  readonly code: string;
+  readonly offset: number;
+  readonly line: number;
+  readonly column: number;
+  /** JSON pointer of the value being read when it happened, when known. */
+  instanceLocation = '';
+
+  constructor(kind: 'syntax' | 'limit', code: string, message: string, position: InputPosition) {
+    super(message);
+    this.kind = kind;
+    this.code = code;
+    this.offset = position.offset;
+    this.line = position.line;
+    this.column = position.column;
+  }
+}
