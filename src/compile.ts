@@ -1,0 +1,434 @@
+// Schema loading: find every resource (`$id`), anchor and dynamic anchor, resolve references to
+// nodes, check every keyword's value and compile it once. Validation then does no schema parsing.
+// Cycles are fine: a node is cached before its keywords are compiled, so a `$ref` to an ancestor
+// points at the node being built.
+
+import {SchemaError} from './errors.js';
+import {formatsFor, type FormatCheck} from './formats/index.js';
+import {FORMAT_ASSERTION, draftFromMetaSchema, draftTables} from './drafts.js';
+import {metaSchemas} from './metaschemas.js';
+import {escapePointerToken, parsePointer, resolvePointer} from './pointer.js';
+import type {CompiledKeyword, DraftTable, KeywordContext, KeywordDefinition, Resource, SchemaNode} from './schema.js';
+import {literalNode} from './literal.js';
+import type {CompileOptions, Draft} from './types.js';
+import {DEFAULT_BASE_URI, resolveUri, splitFragment, withoutFragment} from './uri.js';
+
+/** Where a schema object sits: its resource, its base URI and its pointers. */
+interface Place {
+  readonly resource: ResourceRecord;
+  /** Pointer from the resource root. */
+  readonly pointer: string;
+  /** Pointer from the document root, for SchemaError locations. */
+  readonly documentPointer: string;
+  readonly documentUri: string;
+  readonly draft: DraftTable;
+}
+
+interface ResourceRecord extends Resource {
+  readonly json: unknown;
+  readonly anchors: Map<string, unknown>;
+  readonly dynamicAnchorValues: Map<string, unknown>;
+  /** Keywords allowed by the meta-schema's `$vocabulary`, when it restricts them. */
+  readonly vocabulary: ReadonlySet<string> | undefined;
+}
+
+export interface CompiledSchema {
+  readonly root: SchemaNode;
+  readonly draft: Draft;
+}
+
+export function compileSchema(schema: unknown, options: CompileOptions): CompiledSchema {
+  const compiler = new Compiler(options);
+  const root = compiler.compileRoot(schema);
+  return {root, draft: compiler.rootDraft.name};
+}
+
+const DRAFT_NAMES = new Set<string>(Object.keys(draftTables));
+
+class Compiler {
+  readonly rootDraft: DraftTable;
+  private readonly resources = new Map<string, ResourceRecord>();
+  private readonly places = new WeakMap<object, Place>();
+  private readonly nodes = new WeakMap<object, SchemaNode>();
+  /** Documents given by the user (and the meta-schemas), by retrieval URI, scanned on first need. */
+  private readonly documents = new Map<string, unknown>();
+  private readonly scanned = new Set<string>();
+  private readonly formatsByDraft = new Map<Draft, ReadonlyMap<string, FormatCheck>>();
+  private readonly touchedResources = new Set<ResourceRecord>();
+
+  constructor(private readonly options: CompileOptions) {
+    if (options.draft !== undefined && !DRAFT_NAMES.has(options.draft)) {
+      throw new SchemaError('schema.option.draft', '', `unknown draft "${options.draft}" (expected one of ${[...DRAFT_NAMES].join(', ')})`);
+    }
+    this.rootDraft = draftTables[options.draft ?? 'draft2020-12'];
+    for (const [uri, document] of Object.entries(metaSchemas)) this.documents.set(uri, document);
+    for (const [uri, document] of Object.entries(options.schemas ?? {})) {
+      const absolute = resolveUri(uri, DEFAULT_BASE_URI);
+      if (absolute === undefined) throw new SchemaError('schema.option.schemas', uri, `"${uri}" in options.schemas is not a URI`);
+      this.documents.set(withoutFragment(absolute), document);
+    }
+  }
+
+  compileRoot(schema: unknown): SchemaNode {
+    const draft = this.options.draft !== undefined ? this.rootDraft : this.draftOf(schema, this.rootDraft);
+    (this as {rootDraft: DraftTable}).rootDraft = draft;
+    this.scanDocument(schema, DEFAULT_BASE_URI, draft);
+    const root = this.compileNode(schema);
+    this.compileDynamicAnchors();
+    return root;
+  }
+
+  // ---- dialect ----
+
+  /** The draft a schema document declares with `$schema`, else `fallback`. */
+  private draftOf(schema: unknown, fallback: DraftTable): DraftTable {
+    if (!isObject(schema) || typeof schema.$schema !== 'string') return fallback;
+    const uri = schema.$schema;
+    const known = draftFromMetaSchema(uri);
+    if (known !== undefined) return draftTables[known];
+    // A custom meta-schema: its own `$schema` names the draft it is written in.
+    const metaSchema = this.findDocument(withoutFragment(resolveUri(uri, DEFAULT_BASE_URI) ?? uri));
+    if (metaSchema !== undefined && isObject(metaSchema) && metaSchema !== schema) return this.draftOf(metaSchema, fallback);
+    return fallback;
+  }
+
+  /** Keywords a custom meta-schema's `$vocabulary` allows (2019-09 core §8.1.2), when it restricts them. */
+  private vocabularyOf(schema: unknown, draft: DraftTable): ReadonlySet<string> | undefined {
+    if (!isObject(schema) || typeof schema.$schema !== 'string' || draft.vocabularies === undefined) return undefined;
+    if (draftFromMetaSchema(schema.$schema) !== undefined) return undefined;
+    const metaSchema = this.findDocument(withoutFragment(resolveUri(schema.$schema, DEFAULT_BASE_URI) ?? schema.$schema));
+    if (!isObject(metaSchema) || !isObject(metaSchema.$vocabulary)) return undefined;
+    // Core keywords cannot be turned off (2020-12 core §8.1.2.1).
+    const allowed = new Set<string>([...draft.vocabularies].find(([uri]) => uri.endsWith('/vocab/core'))?.[1] ?? []);
+    for (const vocabulary of Object.keys(metaSchema.$vocabulary)) {
+      for (const keyword of draft.vocabularies.get(vocabulary) ?? []) allowed.add(keyword);
+    }
+    return allowed;
+  }
+
+  private findDocument(uri: string): unknown {
+    return this.documents.get(uri);
+  }
+
+  // ---- scanning for resources and anchors ----
+
+  private scanDocument(document: unknown, uri: string, draft: DraftTable): void {
+    if (this.scanned.has(uri)) return;
+    this.scanned.add(uri);
+    const resource = this.newResource(uri, document, draft);
+    this.scan(document, {resource, pointer: '', documentPointer: '', documentUri: uri, draft});
+  }
+
+  private newResource(uri: string, json: unknown, draft: DraftTable): ResourceRecord {
+    // A document whose `$id` equals the URI it was given under is one resource, not two.
+    const existing = this.resources.get(uri);
+    if (existing !== undefined && existing.json === json) return existing;
+    const resource: ResourceRecord = {
+      uri,
+      draft,
+      json,
+      anchors: new Map(),
+      dynamicAnchors: new Map(),
+      dynamicAnchorValues: new Map(),
+      recursiveAnchor: false,
+      root: undefined,
+      vocabulary: this.vocabularyOf(json, draft),
+    };
+    if (!this.resources.has(uri)) this.resources.set(uri, resource);
+    return resource;
+  }
+
+  private scan(schema: unknown, place: Place): void {
+    if (!isObject(schema)) return;
+    if (this.places.has(schema)) return;
+    let here = place;
+    const draft = place.draft;
+    const refHidesSiblings = draft.refOverridesSiblings && typeof schema.$ref === 'string';
+    const id = schema[draft.idKeyword];
+    if (typeof id === 'string' && !refHidesSiblings) {
+      here = this.scanId(schema, id, place);
+    }
+    this.places.set(schema, here);
+    const resource = here.resource;
+    if (draft.name === 'draft2019-09' || draft.name === 'draft2020-12') {
+      if (typeof schema.$anchor === 'string') resource.anchors.set(schema.$anchor, schema);
+      if (typeof schema.$dynamicAnchor === 'string' && draft.name === 'draft2020-12') {
+        resource.anchors.set(schema.$dynamicAnchor, schema);
+        resource.dynamicAnchorValues.set(schema.$dynamicAnchor, schema);
+      }
+      if (schema.$recursiveAnchor === true && here.pointer === '' && draft.name === 'draft2019-09') resource.recursiveAnchor = true;
+    }
+    for (const [name, definition] of draft.keywords) {
+      if (definition.subschemas === undefined || !(name in schema)) continue;
+      if (refHidesSiblings && name !== '$ref') continue;
+      this.scanSubschemas(schema[name], definition, name, here);
+    }
+    // `definitions`/`$defs` hold schemas in every draft even where they have no hooks.
+    for (const holder of ['definitions', '$defs']) {
+      if (!draft.keywords.has(holder) && isObject(schema[holder])) {
+        this.scanSubschemas(schema[holder], {name: holder, subschemas: 'schemaMap', compile: () => undefined}, holder, here);
+      }
+    }
+  }
+
+  /** `$id` opens a new resource, or (draft 6/7 `#name`, draft 4 `id: #name`) names an anchor. */
+  private scanId(schema: Record<string, unknown>, id: string, place: Place): Place {
+    const base = place.resource.uri;
+    const absolute = resolveUri(id, base);
+    if (absolute === undefined) throw new SchemaError('schema.id.invalid', location(place), `"${id}" is not a valid URI reference`);
+    const {resource: uri, fragment} = splitFragment(absolute);
+    if (uri === withoutFragment(base) && id.startsWith('#')) {
+      place.resource.anchors.set(fragment, schema);
+      return place;
+    }
+    const draft = this.draftOf(schema, place.draft);
+    const resource = this.newResource(uri, schema, draft);
+    if (fragment !== '' && !fragment.startsWith('/')) resource.anchors.set(fragment, schema);
+    return {resource, pointer: '', documentPointer: place.documentPointer, documentUri: place.documentUri, draft};
+  }
+
+  private scanSubschemas(value: unknown, definition: KeywordDefinition, name: string, place: Place): void {
+    const at = (segment: string, child: unknown): void => {
+      const suffix = '/' + escapePointerToken(segment);
+      this.scan(child, {
+        ...place,
+        pointer: place.pointer + '/' + escapePointerToken(name) + suffix,
+        documentPointer: place.documentPointer + '/' + escapePointerToken(name) + suffix,
+      });
+    };
+    switch (definition.subschemas) {
+      case 'schema':
+        this.scan(value, {...place, pointer: place.pointer + '/' + escapePointerToken(name), documentPointer: place.documentPointer + '/' + escapePointerToken(name)});
+        return;
+      case 'schemaArray':
+        if (Array.isArray(value)) value.forEach((child, index) => at(String(index), child));
+        return;
+      case 'schemaOrSchemaArray':
+        if (Array.isArray(value)) value.forEach((child, index) => at(String(index), child));
+        else this.scan(value, {...place, pointer: place.pointer + '/' + escapePointerToken(name), documentPointer: place.documentPointer + '/' + escapePointerToken(name)});
+        return;
+      case 'schemaMap':
+      case 'schemaOrStringArrayMap':
+        if (isObject(value)) for (const [key, child] of Object.entries(value)) if (!Array.isArray(child)) at(key, child);
+        return;
+    }
+  }
+
+  // ---- references ----
+
+  /** Resolve an absolute URI (with fragment) to a compiled node. */
+  resolveReference(uri: string, from: string): SchemaNode {
+    const target = this.lookup(uri);
+    if (target === undefined) throw new SchemaError('schema.ref.unresolved', from, `cannot resolve reference "${uri}"`);
+    return this.compileNode(target.value, target.place);
+  }
+
+  private lookup(uri: string): {value: unknown; place: Place | undefined} | undefined {
+    const {resource: resourceUri, fragment} = splitFragment(uri);
+    let resource = this.resources.get(resourceUri);
+    if (resource === undefined) {
+      const document = this.findDocument(resourceUri);
+      if (document === undefined) return undefined;
+      this.scanDocument(document, resourceUri, this.draftOf(document, this.rootDraft));
+      resource = this.resources.get(resourceUri);
+      if (resource === undefined) return undefined;
+    }
+    if (fragment === '') return {value: resource.json, place: undefined};
+    if (fragment.startsWith('/')) {
+      const tokens = parsePointer(fragment);
+      if (tokens === undefined) return undefined;
+      const value = resolvePointer(resource.json, tokens);
+      if (value === undefined) return undefined;
+      if (isObject(value) && this.places.has(value)) return {value, place: undefined};
+      // A location the scan did not reach as a schema (e.g. inside an unknown keyword): it is
+      // still a schema when referenced, in the resource it sits in.
+      const documentPlace = this.places.get(resource.json as object);
+      return {
+        value,
+        place: {
+          resource,
+          pointer: fragment,
+          documentPointer: (documentPlace?.documentPointer ?? '') + fragment,
+          documentUri: documentPlace?.documentUri ?? resource.uri,
+          draft: resource.draft,
+        },
+      };
+    }
+    const anchored = resource.anchors.get(fragment);
+    return anchored === undefined ? undefined : {value: anchored, place: undefined};
+  }
+
+  // ---- nodes ----
+
+  compileNode(schema: unknown, givenPlace?: Place): SchemaNode {
+    const place = (isObject(schema) ? this.places.get(schema) : undefined) ?? givenPlace ?? this.fallbackPlace();
+    if (typeof schema === 'boolean') return booleanNode(schema, place.resource, place.resource.uri + '#' + place.pointer);
+    if (!isObject(schema)) {
+      throw new SchemaError('schema.shape', location(place), 'a schema must be an object or a boolean');
+    }
+    const cached = this.nodes.get(schema);
+    if (cached !== undefined) return cached;
+    if (!this.places.has(schema)) this.scan(schema, place);
+    const node = emptyNode(place.resource, place.resource.uri + '#' + place.pointer);
+    this.nodes.set(schema, node);
+    this.touchedResources.add(place.resource);
+    if (place.pointer === '' && place.resource.root === undefined) place.resource.root = node;
+    this.compileKeywords(node, schema, place);
+    return node;
+  }
+
+  private fallbackPlace(): Place {
+    const resource = this.resources.get(DEFAULT_BASE_URI)!;
+    return {resource, pointer: '', documentPointer: '', documentUri: DEFAULT_BASE_URI, draft: resource.draft};
+  }
+
+  private compileKeywords(node: SchemaNode, schema: Record<string, unknown>, place: Place): void {
+    const draft = place.draft;
+    const refHidesSiblings = draft.refOverridesSiblings && '$ref' in schema;
+    const vocabulary = place.resource.vocabulary;
+    if (this.options.strict) this.checkUnknownKeywords(schema, place);
+    const keywords: CompiledKeyword[] = [];
+    for (const [name, definition] of draft.keywords) {
+      if (!(name in schema)) continue;
+      if (refHidesSiblings && name !== '$ref') continue;
+      if (vocabulary !== undefined && !vocabulary.has(name)) continue;
+      const context = this.context(schema, name, place);
+      const value = definition.compile(schema[name], context);
+      if (value === undefined) continue;
+      keywords.push({
+        definition,
+        index: keywords.length,
+        value,
+        name,
+        path: '/' + escapePointerToken(name),
+        absoluteLocation: context.absoluteLocation,
+      });
+    }
+    node.keywords = keywords;
+    node.begin = keywords.filter((keyword) => keyword.definition.begin !== undefined);
+    node.scalar = keywords.filter((keyword) => keyword.definition.scalar !== undefined);
+    node.key = keywords.filter((keyword) => keyword.definition.key !== undefined);
+    node.item = keywords.filter((keyword) => keyword.definition.item !== undefined);
+    node.end = keywords.filter((keyword) => keyword.definition.end !== undefined);
+    node.collectsProperties = keywords.some((keyword) => keyword.name === 'unevaluatedProperties');
+    node.collectsItems = keywords.some((keyword) => keyword.name === 'unevaluatedItems');
+    if (keywords.length === 0) node.bool = true;
+  }
+
+  private checkUnknownKeywords(schema: Record<string, unknown>, place: Place): void {
+    const draft = place.draft;
+    for (const name of Object.keys(schema)) {
+      if (draft.keywords.has(name) || draft.annotations.has(name)) continue;
+      throw new SchemaError('schema.keyword.unknown', location(place) + '/' + escapePointerToken(name), `unknown keyword "${name}" (strict mode)`);
+    }
+  }
+
+  private context(schema: Record<string, unknown>, name: string, place: Place): KeywordContext {
+    const keywordPointer = place.pointer + '/' + escapePointerToken(name);
+    const keywordPlace: Place = {...place, documentPointer: place.documentPointer + '/' + escapePointerToken(name)};
+    const absoluteLocation = place.resource.uri + '#' + keywordPointer;
+    const compiler = this;
+    const base = place.resource.uri;
+    return {
+      schema,
+      location: location(keywordPlace),
+      draft: place.draft,
+      options: this.options,
+      formats: this.formats(place.draft.name),
+      assertFormats: place.resource.vocabulary?.has(FORMAT_ASSERTION) ?? false,
+      absoluteLocation,
+      resource: place.resource,
+      subschema(value: unknown, relativePath: string): SchemaNode {
+        const childPlace: Place = {
+          ...place,
+          pointer: keywordPointer + relativePath,
+          documentPointer: keywordPlace.documentPointer + relativePath,
+        };
+        return compiler.compileNode(value, childPlace);
+      },
+      sibling(sibling: string): SchemaNode {
+        const value = schema[sibling];
+        const siblingPlace: Place = {
+          ...place,
+          pointer: place.pointer + '/' + escapePointerToken(sibling),
+          documentPointer: place.documentPointer + '/' + escapePointerToken(sibling),
+        };
+        if (typeof value !== 'boolean' && !isObject(value)) {
+          throw new SchemaError('schema.keyword.invalid', location(siblingPlace), `"${sibling}": must be a schema (an object or a boolean)`);
+        }
+        return compiler.compileNode(value, siblingPlace);
+      },
+      resolve(ref: string): string {
+        const absolute = resolveUri(ref, base);
+        if (absolute === undefined) throw new SchemaError('schema.ref.invalid', location(keywordPlace), `"${ref}" is not a valid URI reference`);
+        return absolute;
+      },
+      reference(ref: string): SchemaNode {
+        return compiler.resolveReference(this.resolve(ref), location(keywordPlace));
+      },
+      literal(value: unknown, relativePath: string): SchemaNode {
+        return literalNode(value, place.resource, absoluteLocation + relativePath);
+      },
+      fail(reason: string, relativePath = ''): never {
+        throw new SchemaError('schema.keyword.invalid', location(keywordPlace) + relativePath, `"${name}": ${reason}`);
+      },
+    };
+  }
+
+  private formats(draft: Draft): ReadonlyMap<string, FormatCheck> {
+    let formats = this.formatsByDraft.get(draft);
+    if (formats === undefined) this.formatsByDraft.set(draft, (formats = formatsFor(draft)));
+    return formats;
+  }
+
+  /** Every `$dynamicAnchor` of every resource we touched gets a node, for run-time lookup. */
+  private compileDynamicAnchors(): void {
+    let again = true;
+    while (again) {
+      again = false;
+      for (const resource of [...this.touchedResources]) {
+        for (const [name, value] of resource.dynamicAnchorValues) {
+          if (resource.dynamicAnchors.has(name)) continue;
+          resource.dynamicAnchors.set(name, this.compileNode(value));
+          again = true;
+        }
+        if (resource.root === undefined) {
+          resource.root = this.compileNode(resource.json);
+          again = true;
+        }
+      }
+    }
+  }
+}
+
+function location(place: Place): string {
+  return place.documentUri === DEFAULT_BASE_URI ? place.documentPointer : place.documentUri + '#' + place.documentPointer;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function emptyNode(resource: Resource, absoluteLocation: string): SchemaNode {
+  return {
+    absoluteLocation,
+    resource,
+    bool: undefined,
+    keywords: [],
+    begin: [],
+    scalar: [],
+    key: [],
+    item: [],
+    end: [],
+    collectsProperties: false,
+    collectsItems: false,
+  };
+}
+
+export function booleanNode(value: boolean, resource: Resource, absoluteLocation: string): SchemaNode {
+  const node = emptyNode(resource, absoluteLocation);
+  node.bool = value;
+  return node;
+}
+
+export {emptyNode};

@@ -1,0 +1,180 @@
+// Drafts are tables (src/schema.ts DraftTable): which keywords exist, in which order they run, and
+// which module implements each. Adding a draft is adding a table here.
+
+import {additionalProperties} from './keywords/additionalProperties.js';
+import {allOf} from './keywords/allOf.js';
+import {anchor, comment, contentSchema, definitions, defs, draft4Id, dynamicAnchor, id, otherwise, recursiveAnchor, schemaKeyword, then} from './keywords/annotations.js';
+import {anyOf} from './keywords/anyOf.js';
+import {contains, maxContains, minContains} from './keywords/contains.js';
+import {dependencies} from './keywords/dependencies.js';
+import {dependentRequired} from './keywords/dependentRequired.js';
+import {dependentSchemas} from './keywords/dependentSchemas.js';
+import {dynamicRef} from './keywords/dynamicRef.js';
+import {constKeyword, enumKeyword} from './keywords/enum.js';
+import {format} from './keywords/format.js';
+import {ifThenElse} from './keywords/ifThenElse.js';
+import {maxItems, minItems} from './keywords/itemCount.js';
+import {additionalItems, items, legacyItems, prefixItems} from './keywords/items.js';
+import {not} from './keywords/not.js';
+import {
+  draft4ExclusiveMaximum,
+  draft4ExclusiveMinimum,
+  draft4Maximum,
+  draft4Minimum,
+  exclusiveMaximum,
+  exclusiveMinimum,
+  maximum,
+  minimum,
+  multipleOf,
+} from './keywords/numeric.js';
+import {oneOf} from './keywords/oneOf.js';
+import {pattern} from './keywords/pattern.js';
+import {patternProperties} from './keywords/patternProperties.js';
+import {properties} from './keywords/properties.js';
+import {maxProperties, minProperties} from './keywords/propertyCount.js';
+import {propertyNames} from './keywords/propertyNames.js';
+import {recursiveRef} from './keywords/recursiveRef.js';
+import {ref} from './keywords/ref.js';
+import {required} from './keywords/required.js';
+import {maxLength, minLength} from './keywords/stringLength.js';
+import {type} from './keywords/type.js';
+import {unevaluatedItems} from './keywords/unevaluatedItems.js';
+import {unevaluatedProperties} from './keywords/unevaluatedProperties.js';
+import {uniqueItems} from './keywords/uniqueItems.js';
+import type {DraftTable, KeywordDefinition} from './schema.js';
+import type {Draft} from './types.js';
+
+function table(definitions: KeywordDefinition[]): ReadonlyMap<string, KeywordDefinition> {
+  return new Map(definitions.map((definition) => [definition.name, definition]));
+}
+
+// Evaluation order inside one schema object: cheap type checks first, then the rest; applicators
+// whose annotations `unevaluated*` read come before them, and `unevaluated*` come last.
+const draft4Keywords = [
+  schemaKeyword, draft4Id, ref, definitions,
+  type, enumKeyword, multipleOf, draft4Maximum, draft4ExclusiveMaximum, draft4Minimum, draft4ExclusiveMinimum,
+  maxLength, minLength, pattern, format,
+  legacyItems, additionalItems, maxItems, minItems, uniqueItems,
+  maxProperties, minProperties, required, properties, patternProperties, additionalProperties, dependencies,
+  allOf, anyOf, oneOf, not,
+];
+
+const draft6Keywords = [
+  schemaKeyword, id, ref, definitions,
+  type, enumKeyword, constKeyword, multipleOf, maximum, exclusiveMaximum, minimum, exclusiveMinimum,
+  maxLength, minLength, pattern, format,
+  legacyItems, additionalItems, maxItems, minItems, uniqueItems, contains,
+  maxProperties, minProperties, required, propertyNames, properties, patternProperties, additionalProperties, dependencies,
+  allOf, anyOf, oneOf, not,
+];
+
+const draft7Keywords = [...draft6Keywords, comment, ifThenElse, then, otherwise];
+
+const draft201909Keywords = [
+  schemaKeyword, id, anchor, recursiveAnchor, comment, ref, recursiveRef, defs, definitions,
+  type, enumKeyword, constKeyword, multipleOf, maximum, exclusiveMaximum, minimum, exclusiveMinimum,
+  maxLength, minLength, pattern, format,
+  legacyItems, additionalItems, maxItems, minItems, uniqueItems, contains, minContains, maxContains,
+  maxProperties, minProperties, required, dependentRequired, propertyNames, properties, patternProperties, additionalProperties,
+  allOf, anyOf, oneOf, not, ifThenElse, then, otherwise, dependentSchemas, contentSchema,
+  unevaluatedItems, unevaluatedProperties,
+];
+
+const draft202012Keywords = [
+  schemaKeyword, id, anchor, dynamicAnchor, comment, ref, dynamicRef, defs, definitions,
+  type, enumKeyword, constKeyword, multipleOf, maximum, exclusiveMaximum, minimum, exclusiveMinimum,
+  maxLength, minLength, pattern, format,
+  prefixItems, items, maxItems, minItems, uniqueItems, contains, minContains, maxContains,
+  maxProperties, minProperties, required, dependentRequired, propertyNames, properties, patternProperties, additionalProperties,
+  allOf, anyOf, oneOf, not, ifThenElse, then, otherwise, dependentSchemas, contentSchema,
+  unevaluatedItems, unevaluatedProperties,
+];
+
+const commonAnnotations = ['title', 'description', 'default', 'examples'];
+const draft7Annotations = [...commonAnnotations, 'readOnly', 'writeOnly', 'contentMediaType', 'contentEncoding'];
+const laterAnnotations = [...draft7Annotations, 'deprecated', '$vocabulary'];
+
+const core = ['$id', '$schema', '$anchor', '$ref', '$recursiveRef', '$recursiveAnchor', '$dynamicRef', '$dynamicAnchor', '$vocabulary', '$comment', '$defs', 'definitions'];
+const applicator = [
+  'prefixItems', 'items', 'additionalItems', 'contains', 'additionalProperties', 'properties', 'patternProperties',
+  'dependentSchemas', 'propertyNames', 'if', 'then', 'else', 'allOf', 'anyOf', 'oneOf', 'not',
+];
+const validation = [
+  'type', 'const', 'enum', 'multipleOf', 'maximum', 'exclusiveMaximum', 'minimum', 'exclusiveMinimum', 'maxLength', 'minLength', 'pattern',
+  'maxItems', 'minItems', 'uniqueItems', 'maxContains', 'minContains', 'maxProperties', 'minProperties', 'required', 'dependentRequired',
+];
+const unevaluated = ['unevaluatedItems', 'unevaluatedProperties'];
+
+/** A pseudo-keyword that a vocabulary set carries when the format-assertion vocabulary is on. */
+export const FORMAT_ASSERTION = 'format:assert';
+
+function vocabularies(base: string, year: '2019-09' | '2020-12'): ReadonlyMap<string, readonly string[]> {
+  const map = new Map<string, readonly string[]>([
+    [`${base}/vocab/core`, core],
+    [`${base}/vocab/applicator`, year === '2019-09' ? [...applicator, ...unevaluated] : applicator],
+    [`${base}/vocab/validation`, validation],
+    [`${base}/vocab/meta-data`, []],
+    [`${base}/vocab/content`, ['contentSchema']],
+  ]);
+  if (year === '2019-09') map.set(`${base}/vocab/format`, ['format']);
+  else {
+    map.set(`${base}/vocab/unevaluated`, unevaluated);
+    map.set(`${base}/vocab/format-annotation`, ['format']);
+    map.set(`${base}/vocab/format-assertion`, ['format', FORMAT_ASSERTION]);
+  }
+  return map;
+}
+
+export const draftTables: Readonly<Record<Draft, DraftTable>> = {
+  draft4: {
+    name: 'draft4',
+    metaSchema: 'http://json-schema.org/draft-04/schema',
+    idKeyword: 'id',
+    refOverridesSiblings: true,
+    keywords: table(draft4Keywords),
+    annotations: new Set(commonAnnotations.filter((name) => name !== 'examples')),
+  },
+  draft6: {
+    name: 'draft6',
+    metaSchema: 'http://json-schema.org/draft-06/schema',
+    idKeyword: '$id',
+    refOverridesSiblings: true,
+    keywords: table(draft6Keywords),
+    annotations: new Set(commonAnnotations),
+  },
+  draft7: {
+    name: 'draft7',
+    metaSchema: 'http://json-schema.org/draft-07/schema',
+    idKeyword: '$id',
+    refOverridesSiblings: true,
+    keywords: table(draft7Keywords),
+    annotations: new Set(draft7Annotations),
+  },
+  'draft2019-09': {
+    name: 'draft2019-09',
+    metaSchema: 'https://json-schema.org/draft/2019-09/schema',
+    idKeyword: '$id',
+    refOverridesSiblings: false,
+    keywords: table(draft201909Keywords),
+    annotations: new Set(laterAnnotations),
+    vocabularies: vocabularies('https://json-schema.org/draft/2019-09', '2019-09'),
+  },
+  'draft2020-12': {
+    name: 'draft2020-12',
+    metaSchema: 'https://json-schema.org/draft/2020-12/schema',
+    idKeyword: '$id',
+    refOverridesSiblings: false,
+    keywords: table(draft202012Keywords),
+    annotations: new Set(laterAnnotations),
+    vocabularies: vocabularies('https://json-schema.org/draft/2020-12', '2020-12'),
+  },
+};
+
+/** The draft a `$schema` URI names, if it is one of the official meta-schemas. */
+export function draftFromMetaSchema(uri: string): Draft | undefined {
+  const normalized = uri.replace(/#$/, '').replace(/^https?:/, '');
+  for (const draft of Object.values(draftTables)) {
+    if (draft.metaSchema.replace(/^https?:/, '') === normalized) return draft.name;
+  }
+  return undefined;
+}

@@ -1,0 +1,530 @@
+// The one-pass evaluator. It consumes the stream-json token protocol (as TokenSink calls) and keeps,
+// per open object or array, a frame with the *runs* active there: one run is one schema node applied
+// at one instance location. In-place applicators (allOf, $ref, if/then/else, ...) add runs at the same
+// location; keys and items spawn runs for the member value. A run settles as passed or failed and
+// reports to the keyword that started it. When the root run fails, the document is certainly invalid.
+// See docs/architecture.md for the picture.
+
+import {InputError, type InputPosition} from './errors.js';
+import {escapePointerToken} from './pointer.js';
+import {ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, type CompiledKeyword, type Kind, type SchemaNode} from './schema.js';
+import type {OutputUnit, TokenSink} from './types.js';
+
+/** Indices of array items evaluated at one location (2020-12 core §11.2 annotations). */
+export class EvaluatedItems {
+  /** Items [0, prefix) are evaluated. */
+  prefix = 0;
+  /** Every item is evaluated. */
+  all = false;
+  /** Further single indices (from `contains`). */
+  indices: Set<number> | null = null;
+
+  has(index: number): boolean {
+    return this.all || index < this.prefix || (this.indices !== null && this.indices.has(index));
+  }
+
+  add(index: number): void {
+    if (index < this.prefix || this.all) return;
+    if (index === this.prefix) {
+      this.prefix++;
+      return;
+    }
+    (this.indices ??= new Set()).add(index);
+  }
+
+  merge(other: EvaluatedItems): void {
+    if (other.all) this.all = true;
+    if (other.prefix > this.prefix) this.prefix = other.prefix;
+    if (other.indices !== null) for (const index of other.indices) this.add(index);
+  }
+}
+
+/** A run deeper than this in one chain of in-place applications means a `$ref` cycle that never descends. */
+const MAX_IN_PLACE_DEPTH = 2000;
+
+const FALSE_KEYWORD: CompiledKeyword = {
+  definition: {name: 'false', compile: () => undefined},
+  index: -1,
+  value: undefined,
+  name: 'false',
+  path: '',
+  absoluteLocation: '',
+};
+
+export class Run {
+  kind: Kind | 0 = 0;
+  settled = false;
+  failed = false;
+  errors: OutputUnit[] | null = null;
+  /** Per-keyword state, by keyword index, for keywords that remember something. */
+  states: unknown[] | null = null;
+  /** Names of the properties evaluated here, when someone needs them (`unevaluatedProperties`). */
+  evaluatedProperties: Set<string> | null = null;
+  evaluatedItems: EvaluatedItems | null = null;
+  /** In-place runs started by this one (for pruning). */
+  private subs: Run[] | null = null;
+  /** Runs started for the current member value (for pruning). */
+  private children: Run[] | null = null;
+  private readonly inPlaceDepth: number;
+  private readonly collectsProperties: boolean;
+  private readonly collectsItems: boolean;
+
+  constructor(
+    readonly evaluator: Evaluator,
+    readonly node: SchemaNode,
+    readonly parent: Run | null,
+    /** The parent's keyword that started this run, and which of its subschemas this is. */
+    readonly via: CompiledKeyword | null,
+    readonly slot: number,
+    /** Keyword-location segment from the parent's node to this node, e.g. `/properties/name`. */
+    readonly viaPath: string,
+    /** Depth of the instance location (0 = the document). */
+    readonly depth: number,
+    inPlace: boolean,
+  ) {
+    this.inPlaceDepth = inPlace && parent !== null ? parent.inPlaceDepth + 1 : 0;
+    this.collectsProperties = node.collectsProperties || (inPlace && parent !== null && parent.collectsProperties);
+    this.collectsItems = node.collectsItems || (inPlace && parent !== null && parent.collectsItems);
+  }
+
+  /** Keyword location of this run's node through the evaluation path (`$ref`s included). */
+  location(): string {
+    return this.parent === null ? this.viaPath : this.parent.location() + this.viaPath;
+  }
+
+  state<T>(keyword: CompiledKeyword, create: () => T): T {
+    const states = (this.states ??= new Array(this.node.keywords.length));
+    return (states[keyword.index] ??= create()) as T;
+  }
+
+  peekState<T>(keyword: CompiledKeyword): T | undefined {
+    return this.states === null ? undefined : (this.states[keyword.index] as T | undefined);
+  }
+
+  // ---- applying subschemas ----
+
+  /** Apply `node` at this same instance location (in-place applicators). Only from `begin`. */
+  applyInPlace(node: SchemaNode, keyword: CompiledKeyword, slot: number, viaPath: string): Run {
+    const sub = new Run(this.evaluator, node, this, keyword, slot, viaPath, this.depth, true);
+    if (sub.inPlaceDepth > MAX_IN_PLACE_DEPTH) {
+      throw new InputError('limit', 'limit.recursion', `schema recursion does not descend into the instance (at "${sub.location()}")`, this.evaluator.position());
+    }
+    if (sub.decideBoolean()) return sub;
+    (this.subs ??= []).push(sub);
+    this.evaluator.current.push(sub);
+    return sub;
+  }
+
+  /** Apply `node` to the value of the key or item just announced. */
+  applyToMember(node: SchemaNode, keyword: CompiledKeyword, slot: number, viaPath: string): Run {
+    const child = new Run(this.evaluator, node, this, keyword, slot, viaPath, this.depth + 1, false);
+    if (child.decideBoolean()) return child;
+    (this.children ??= []).push(child);
+    this.evaluator.members(this.depth).push(child);
+    return child;
+  }
+
+  /** Boolean schemas settle where they are applied: `false` fails at the key, not at the value. */
+  decideBoolean(): boolean {
+    const verdict = this.node.bool;
+    if (verdict === undefined) return false;
+    if (!verdict) {
+      this.recordError(FALSE_KEYWORD, 'boolean schema false: no value is allowed here');
+      this.failed = true;
+    }
+    this.settle();
+    return true;
+  }
+
+  // ---- outcome ----
+
+  /** A keyword of this run failed. In the default mode the run settles at once. */
+  fail(keyword: CompiledKeyword, message: string, params?: Record<string, unknown>, memberLocation?: string): void {
+    this.recordError(keyword, message, params, memberLocation);
+    this.failed = true;
+    if (!this.evaluator.allErrors) this.settle();
+  }
+
+  /** Fail with the errors of a subschema run (it already says what went wrong). */
+  failWith(child: Run): void {
+    if (child.errors !== null) {
+      if (this.errors === null) this.errors = child.errors.slice();
+      else for (const unit of child.errors) this.errors.push(unit);
+    }
+    this.failed = true;
+    if (!this.evaluator.allErrors) this.settle();
+  }
+
+  /** Take on a subschema run's errors without failing (e.g. the branches of a failed `anyOf`). */
+  collectErrors(child: Run): void {
+    if (child.errors === null) return;
+    if (this.errors === null) this.errors = child.errors.slice();
+    else for (const unit of child.errors) this.errors.push(unit);
+  }
+
+  private recordError(keyword: CompiledKeyword, message: string, params?: Record<string, unknown>, memberLocation?: string): void {
+    const evaluator = this.evaluator;
+    let instanceLocation = evaluator.pointer(this.depth);
+    if (memberLocation !== undefined) instanceLocation += '/' + escapePointerToken(memberLocation);
+    const unit: OutputUnit = {
+      kind: 'validation',
+      keyword: keyword.name,
+      keywordLocation: this.location() + keyword.path,
+      absoluteKeywordLocation: keyword.absoluteLocation || this.node.absoluteLocation,
+      instanceLocation,
+      error: message,
+    };
+    if (params !== undefined) unit.params = params;
+    evaluator.stamp(unit);
+    (this.errors ??= []).push(unit);
+  }
+
+  /** Annotations of a successful subschema run at the same location become this run's. */
+  mergeAnnotations(sub: Run): void {
+    if (sub.failed) return;
+    if (this.evaluatedProperties !== null && sub.evaluatedProperties !== null) {
+      for (const name of sub.evaluatedProperties) this.evaluatedProperties.add(name);
+    }
+    if (this.evaluatedItems !== null && sub.evaluatedItems !== null) this.evaluatedItems.merge(sub.evaluatedItems);
+  }
+
+  /** Stop a run whose outcome no longer matters, with everything it started. */
+  abandon(): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.abandonDescendants();
+  }
+
+  private abandonDescendants(): void {
+    if (this.subs !== null) for (const sub of this.subs) sub.abandon();
+    if (this.children !== null) for (const child of this.children) child.abandon();
+  }
+
+  settle(): void {
+    if (this.settled) return;
+    this.settled = true;
+    if (this.failed) this.abandonDescendants();
+    const parent = this.parent;
+    if (parent === null) {
+      this.evaluator.rootSettled(this);
+      return;
+    }
+    if (!parent.settled) this.via!.definition.result!(parent, this.via!, this);
+  }
+
+  // ---- events, called by the Evaluator ----
+
+  begin(kind: Kind): void {
+    this.kind = kind;
+    if (kind === OBJECT && this.collectsProperties) this.evaluatedProperties = new Set();
+    else if (kind === ARRAY && this.collectsItems) this.evaluatedItems = new EvaluatedItems();
+    const hooks = this.node.begin;
+    for (let i = 0; i < hooks.length; i++) {
+      hooks[i].definition.begin!(this, hooks[i]);
+      if (this.settled) return;
+    }
+  }
+
+  scalar(): void {
+    const hooks = this.node.scalar;
+    for (let i = 0; i < hooks.length; i++) {
+      hooks[i].definition.scalar!(this, hooks[i]);
+      if (this.settled) return;
+    }
+  }
+
+  key(name: string): void {
+    const hooks = this.node.key;
+    if (hooks.length === 0) return;
+    if (this.children !== null) this.children.length = 0;
+    for (let i = 0; i < hooks.length; i++) {
+      hooks[i].definition.key!(this, hooks[i], name);
+      if (this.settled) return;
+    }
+  }
+
+  item(index: number): void {
+    const hooks = this.node.item;
+    if (hooks.length === 0) return;
+    if (this.children !== null) this.children.length = 0;
+    for (let i = 0; i < hooks.length; i++) {
+      hooks[i].definition.item!(this, hooks[i], index);
+      if (this.settled) return;
+    }
+  }
+
+  finish(): void {
+    const hooks = this.node.end;
+    for (let i = 0; i < hooks.length; i++) {
+      hooks[i].definition.end!(this, hooks[i]);
+      if (this.settled) return;
+    }
+    this.settle();
+  }
+}
+
+/** One open object or array. Frames are pooled per depth. */
+class Frame {
+  kind: Kind = OBJECT;
+  runs: Run[] = [];
+  /** Runs for the member value about to start (the next frame's `runs` if it is a container). */
+  readonly memberRuns: Run[] = [];
+  key = '';
+  index = -1;
+  count = 0;
+  /** Keys seen so far, to reject a repeated key (RFC 7493 §2.3). */
+  readonly keys = new Set<string>();
+}
+
+const NO_RUNS: Run[] = [];
+const NO_POSITION: InputPosition = {offset: -1, line: 0, column: 0};
+
+export interface EvaluatorOptions {
+  allErrors: boolean;
+  /** Streaming mode: where the tokenizer is, for error positions. */
+  position?: () => InputPosition;
+  /** Called once when the document becomes certainly invalid. */
+  onInvalid?: () => void;
+}
+
+export class Evaluator implements TokenSink {
+  readonly allErrors: boolean;
+  readonly root: Run;
+  /** The runs array whose `begin` is being dispatched (in-place subs join it). */
+  current: Run[];
+  /** The scalar being delivered: its kind, its text (string value or number literal). */
+  text = '';
+  private parsedNumber = NaN;
+  private numberParsed = false;
+  booleanValue = false;
+  private readonly frames: Frame[] = [];
+  private depth = 0;
+  private readonly rootRuns: Run[];
+  private readonly positionOf: (() => InputPosition) | undefined;
+  private readonly onInvalid: (() => void) | undefined;
+  private invalidReported = false;
+
+  constructor(node: SchemaNode, options: EvaluatorOptions) {
+    this.allErrors = options.allErrors;
+    this.positionOf = options.position;
+    this.onInvalid = options.onInvalid;
+    this.root = new Run(this, node, null, null, 0, '', 0, false);
+    this.rootRuns = [this.root];
+    this.current = this.rootRuns;
+    if (node.bool !== undefined) {
+      // A boolean root schema: decide now, before any input.
+      if (!node.bool) this.root.fail(FALSE_KEYWORD, 'boolean schema false: no value is allowed here');
+    }
+  }
+
+  /** True once the document is certainly invalid. */
+  get failed(): boolean {
+    return this.root.failed;
+  }
+
+  /** The number being delivered, as a double (parsed once per value, on first use). */
+  number(): number {
+    if (!this.numberParsed) {
+      this.parsedNumber = Number(this.text);
+      this.numberParsed = true;
+    }
+    return this.parsedNumber;
+  }
+
+  /** Number of properties / items seen so far in the innermost open container. */
+  count(): number {
+    return this.frames[this.depth - 1].count;
+  }
+
+  position(): InputPosition {
+    return this.positionOf === undefined ? NO_POSITION : this.positionOf();
+  }
+
+  stamp(unit: OutputUnit): void {
+    if (this.positionOf === undefined) return;
+    const position = this.positionOf();
+    unit.offset = position.offset;
+    unit.line = position.line;
+    unit.column = position.column;
+  }
+
+  /** JSON pointer of the instance location at `depth`. */
+  pointer(depth: number): string {
+    let pointer = '';
+    for (let i = 0; i < depth && i < this.depth; i++) {
+      const frame = this.frames[i];
+      pointer += '/' + (frame.kind === OBJECT ? escapePointerToken(frame.key) : String(frame.index));
+    }
+    return pointer;
+  }
+
+  /** The key of the member at `depth` (default: the innermost open object's current key). */
+  currentKey(depth: number = this.depth): string {
+    return this.frames[depth - 1].key;
+  }
+
+  /**
+   * Validate a string that is not a document value, such as a property name (`propertyNames`), now.
+   * The run reports to `parent` through `keyword` like any other.
+   */
+  applyToString(parent: Run, node: SchemaNode, keyword: CompiledKeyword, text: string, viaPath: string): void {
+    const run = new Run(this, node, parent, keyword, 0, viaPath, parent.depth + 1, false);
+    if (node.bool !== undefined) {
+      run.decideBoolean();
+      return;
+    }
+    const savedCurrent = this.current;
+    const savedText = this.text;
+    const runs = [run];
+    this.text = text;
+    this.deliverScalarTo(runs, STRING);
+    this.text = savedText;
+    this.current = savedCurrent;
+  }
+
+  /** Where runs for the member value of the container at `depth` are gathered. */
+  members(depth: number): Run[] {
+    return this.frames[depth].memberRuns;
+  }
+
+  rootSettled(root: Run): void {
+    if (root.failed) this.reportInvalid();
+  }
+
+  private reportInvalid(): void {
+    if (this.invalidReported) return;
+    this.invalidReported = true;
+    this.onInvalid?.();
+  }
+
+  // ---- TokenSink ----
+
+  startObject(): void {
+    this.startContainer(OBJECT);
+  }
+
+  startArray(): void {
+    this.startContainer(ARRAY);
+  }
+
+  endObject(): void {
+    this.endContainer();
+  }
+
+  endArray(): void {
+    this.endContainer();
+  }
+
+  keyValue(key: string): void {
+    const frame = this.frames[this.depth - 1];
+    if (frame.keys.has(key)) {
+      const error = new InputError('syntax', 'syntax.duplicateKey', `Duplicate key "${key}" in one object (RFC 7493 §2.3)`, this.position());
+      error.instanceLocation = this.pointer(this.depth);
+      throw error;
+    }
+    frame.keys.add(key);
+    frame.key = key;
+    frame.count++;
+    const runs = frame.runs;
+    for (let i = 0; i < runs.length; i++) {
+      const run = runs[i];
+      if (!run.settled) run.key(key);
+    }
+  }
+
+  stringValue(value: string): void {
+    this.text = value;
+    this.deliverScalar(STRING);
+  }
+
+  numberValue(text: string): void {
+    this.text = text;
+    this.numberParsed = false;
+    this.deliverScalar(NUMBER);
+  }
+
+  nullValue(): void {
+    this.deliverScalar(NULL);
+  }
+
+  trueValue(): void {
+    this.booleanValue = true;
+    this.deliverScalar(BOOLEAN);
+  }
+
+  falseValue(): void {
+    this.booleanValue = false;
+    this.deliverScalar(BOOLEAN);
+  }
+
+  // ---- internals ----
+
+  /** The runs for the value that starts now; inside an array this announces the item first. */
+  private incoming(): Run[] {
+    if (this.depth === 0) return this.rootRuns;
+    const frame = this.frames[this.depth - 1];
+    if (frame.kind === ARRAY) {
+      const index = frame.count++;
+      frame.index = index;
+      const runs = frame.runs;
+      for (let i = 0; i < runs.length; i++) {
+        const run = runs[i];
+        if (!run.settled) run.item(index);
+      }
+    }
+    return frame.memberRuns;
+  }
+
+  private beginAll(runs: Run[], kind: Kind): void {
+    this.current = runs;
+    for (let i = 0; i < runs.length; i++) {
+      const run = runs[i];
+      if (!run.settled) run.begin(kind);
+    }
+  }
+
+  private deliverScalar(kind: Kind): void {
+    this.deliverScalarTo(this.incoming(), kind);
+  }
+
+  private deliverScalarTo(runs: Run[], kind: Kind): void {
+    this.current = runs;
+    for (let i = 0; i < runs.length; i++) {
+      const run = runs[i];
+      if (run.settled) continue;
+      run.begin(kind);
+      if (!run.settled) run.scalar();
+    }
+    for (let i = runs.length - 1; i >= 0; i--) {
+      const run = runs[i];
+      if (!run.settled) run.finish();
+    }
+    runs.length = 0;
+  }
+
+  private startContainer(kind: Kind): void {
+    const runs = this.incoming();
+    this.beginAll(runs, kind);
+    let frame = this.frames[this.depth];
+    if (frame === undefined) this.frames.push((frame = new Frame()));
+    frame.kind = kind;
+    frame.runs = runs;
+    frame.count = 0;
+    frame.index = -1;
+    frame.key = '';
+    if (kind === OBJECT) frame.keys.clear();
+    this.depth++;
+  }
+
+  private endContainer(): void {
+    const frame = this.frames[this.depth - 1];
+    const runs = frame.runs;
+    for (let i = runs.length - 1; i >= 0; i--) {
+      const run = runs[i];
+      if (!run.settled) run.finish();
+    }
+    this.depth--;
+    runs.length = 0;
+    frame.runs = NO_RUNS;
+  }
+}

@@ -1,0 +1,106 @@
+// A streaming fingerprint of a JSON value, for `uniqueItems`: the value is hashed bottom-up as it
+// arrives (objects order-independently, arrays in order, numbers by their decimal value), so equal
+// values get equal fingerprints without either being kept.
+
+import type {Run} from './evaluator.js';
+import {parseDecimal} from './numbers.js';
+import {ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, type CompiledKeyword, type KeywordDefinition, type SchemaNode} from './schema.js';
+
+class Hash {
+  // Two independent 32-bit lanes; 53 bits of them make the fingerprint.
+  a = 0;
+  b = 0;
+}
+
+const newHash = (): Hash => new Hash();
+
+function mixString(seed: number, multiplier: number, text: string): number {
+  let h = seed;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), multiplier);
+  return finalize(h ^ text.length);
+}
+
+function finalize(h: number): number {
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
+}
+
+function setFromText(hash: Hash, tag: string, text: string): void {
+  hash.a = mixString(0x811c9dc5, 0x01000193, tag + text);
+  hash.b = mixString(0x9747b28c, 0x5bd1e995, tag + text);
+}
+
+/** Numbers hash by value: 1, 1.0 and 1e0 are one number. */
+function canonicalNumber(text: string): string {
+  const decimal = parseDecimal(text);
+  if (decimal === undefined) return text;
+  return (decimal.negative ? '-' : '') + decimal.coefficient + 'e' + decimal.exponent;
+}
+
+const fingerprint: KeywordDefinition<undefined> = {
+  name: 'uniqueItems',
+  compile: () => undefined,
+  scalar(run, keyword) {
+    const hash = run.state(keyword, newHash);
+    const evaluator = run.evaluator;
+    switch (run.kind) {
+      case STRING:
+        return setFromText(hash, 's', evaluator.text);
+      case NUMBER:
+        return setFromText(hash, 'n', canonicalNumber(evaluator.text));
+      case BOOLEAN:
+        return setFromText(hash, 'b', evaluator.booleanValue ? 't' : 'f');
+      case NULL:
+        return setFromText(hash, 'z', '');
+    }
+  },
+  begin(run, keyword) {
+    const hash = run.state(keyword, newHash);
+    hash.a = run.kind === OBJECT ? 0x1234567 : 0x7654321;
+    hash.b = run.kind === OBJECT ? 0x2345678 : 0x8765432;
+  },
+  key(run, keyword) {
+    run.applyToMember(fingerprintNode, keyword, 0, '');
+  },
+  item(run, keyword, index) {
+    run.applyToMember(fingerprintNode, keyword, index, '');
+  },
+  result(run, keyword, child) {
+    const hash = run.state(keyword, newHash);
+    const member = child.state(keyword, newHash);
+    if (run.kind === OBJECT) {
+      // Order-independent: add (key, value) pair hashes.
+      const name = run.evaluator.currentKey(child.depth);
+      const pairA = finalize(mixString(0x3c6ef372, 0x01000193, name) ^ member.a);
+      const pairB = finalize(mixString(0xa54ff53a, 0x5bd1e995, name) ^ Math.imul(member.b, 0x27d4eb2d));
+      hash.a = (hash.a + pairA) >>> 0;
+      hash.b = (hash.b + pairB) >>> 0;
+    } else if (run.kind === ARRAY) {
+      hash.a = finalize(Math.imul(hash.a, 31) ^ member.a);
+      hash.b = finalize(Math.imul(hash.b, 37) ^ member.b);
+    }
+  },
+};
+
+const keyword: CompiledKeyword<undefined> = {definition: fingerprint, index: 0, value: undefined, name: 'uniqueItems', path: '', absoluteLocation: ''};
+
+export const fingerprintNode: SchemaNode = {
+  absoluteLocation: '',
+  resource: {uri: '', draft: undefined as never, dynamicAnchors: new Map(), recursiveAnchor: false, root: undefined},
+  bool: undefined,
+  keywords: [keyword],
+  begin: [keyword],
+  scalar: [keyword],
+  key: [keyword],
+  item: [keyword],
+  end: [],
+  collectsProperties: false,
+  collectsItems: false,
+};
+
+/** The fingerprint a finished fingerprint run computed. */
+export function fingerprintOf(run: Run): number {
+  const hash = run.state(keyword, newHash);
+  return (hash.a & 0x1fffff) * 0x100000000 + hash.b;
+}

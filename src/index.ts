@@ -1,0 +1,231 @@
+// stream-schema: validate JSON against JSON Schema while the bytes arrive.
+// compile() loads the schema once; a Validator checks parsed values (value mode) or JSON text
+// (streaming mode) with the same keyword code.
+
+import {StringDecoder} from 'node:string_decoder';
+import {none} from 'stream-chain/defs.js';
+import {Assembler, TeeSink} from './assembler.js';
+import {compileSchema} from './compile.js';
+import {InputError} from './errors.js';
+import {Evaluator} from './evaluator.js';
+import type {SchemaNode} from './schema.js';
+import {Tokenizer, defaultLimits} from './tokenizer.js';
+import type {CompileOptions, Draft, Limits, OutputUnit, Result, Session, SessionOptions, TokenSink, Validator} from './types.js';
+import {walkValue} from './walker.js';
+
+export {SchemaError, InputError} from './errors.js';
+export type {InputPosition} from './errors.js';
+export type * from './types.js';
+export {defaultLimits} from './tokenizer.js';
+
+/** Compile a schema once. Throws SchemaError when the schema is broken. */
+export function compile(schema: unknown, options: CompileOptions = {}): Validator {
+  const {root, draft} = compileSchema(schema, options);
+  return new CompiledValidator(root, draft, options.allErrors ?? false, {...defaultLimits, ...options.limits});
+}
+
+/** An input problem (malformed JSON, a limit) as an output unit, distinguishable by `kind`. */
+function inputErrorUnit(error: InputError): OutputUnit {
+  const unit: OutputUnit = {
+    kind: error.kind,
+    keyword: error.kind,
+    keywordLocation: '',
+    instanceLocation: error.instanceLocation,
+    error: error.message,
+    params: {code: error.code},
+  };
+  if (error.offset >= 0) {
+    unit.offset = error.offset;
+    unit.line = error.line;
+    unit.column = error.column;
+  }
+  return unit;
+}
+
+function verdict(evaluator: Evaluator, inputError: InputError | undefined): Result {
+  const errors = evaluator.root.failed && evaluator.root.errors !== null ? evaluator.root.errors.slice() : [];
+  if (inputError !== undefined) errors.push(inputErrorUnit(inputError));
+  return {valid: errors.length === 0 && !evaluator.root.failed, errors};
+}
+
+class CompiledValidator implements Validator {
+  constructor(
+    private readonly root: SchemaNode,
+    readonly draft: Draft,
+    readonly allErrors: boolean,
+    private readonly limits: Required<Limits>,
+  ) {}
+
+  validate(value: unknown): Result {
+    const evaluator = new Evaluator(this.root, {allErrors: this.allErrors});
+    const allErrors = this.allErrors;
+    try {
+      if (allErrors || !evaluator.failed) walkValue(value, evaluator, this.limits, () => !allErrors && evaluator.failed);
+    } catch (error) {
+      if (!(error instanceof InputError)) throw error;
+      return verdict(evaluator, error);
+    }
+    return verdict(evaluator, undefined);
+  }
+
+  validateText(text: string | Uint8Array): Result {
+    const session = this.session();
+    session.write(text);
+    return session.end();
+  }
+
+  session(options: SessionOptions = {}): Session {
+    return new StreamSession(this.root, this.allErrors, this.limits, options.parse ?? false);
+  }
+
+  /** The evaluator a token consumer drives (see `tokenConsumer`). */
+  evaluator(): Evaluator {
+    return new Evaluator(this.root, {allErrors: this.allErrors});
+  }
+}
+
+/** Where a document starts: a `false` root schema fails here, before any byte. */
+const START = {offset: 0, line: 1, column: 1};
+
+class StreamSession implements Session {
+  private readonly evaluator: Evaluator;
+  private readonly tokenizer: Tokenizer;
+  private readonly assembler: Assembler | undefined;
+  private decoder: StringDecoder | undefined;
+  private inputError: InputError | undefined;
+  private result: Result | undefined;
+  /** The tokenizer saw the whole document (it was not stopped early). */
+  private complete = false;
+
+  constructor(root: SchemaNode, allErrors: boolean, limits: Required<Limits>, parse: boolean) {
+    let tokenizer: Tokenizer | undefined;
+    this.evaluator = new Evaluator(root, {
+      allErrors,
+      position: () => tokenizer?.position() ?? START,
+      // The first byte that makes the document invalid ends the work (unless all errors are wanted).
+      onInvalid: allErrors ? undefined : () => tokenizer?.stop(),
+    });
+    this.assembler = parse ? new Assembler() : undefined;
+    const sink: TokenSink = this.assembler === undefined ? this.evaluator : new TeeSink(this.evaluator, this.assembler);
+    this.tokenizer = tokenizer = new Tokenizer(sink, limits);
+    if (!allErrors && this.evaluator.failed) tokenizer.stop();
+  }
+
+  get failed(): boolean {
+    return this.inputError !== undefined || this.evaluator.failed;
+  }
+
+  get bytesRead(): number {
+    return this.tokenizer.bytesRead;
+  }
+
+  write(chunk: string | Uint8Array): boolean {
+    if (this.result !== undefined || this.tokenizer.stopped) return !this.failed;
+    const text = typeof chunk === 'string' ? chunk : (this.decoder ??= new StringDecoder('utf8')).write(chunk as Buffer);
+    this.guard(() => this.tokenizer.write(text));
+    return !this.failed;
+  }
+
+  end(): Result {
+    if (this.result !== undefined) return this.result;
+    if (!this.tokenizer.stopped) {
+      const rest = this.decoder?.end() ?? '';
+      this.guard(() => {
+        if (rest !== '') this.tokenizer.write(rest);
+        if (this.tokenizer.stopped) return;
+        this.tokenizer.end();
+        this.complete = true;
+      });
+    }
+    const result = verdict(this.evaluator, this.inputError);
+    if (this.assembler !== undefined && this.complete) result.value = this.assembler.value;
+    this.result = result;
+    return result;
+  }
+
+  private guard(work: () => void): void {
+    try {
+      work();
+    } catch (error) {
+      if (!(error instanceof InputError)) throw error;
+      this.inputError = error;
+      this.tokenizer.stop();
+    }
+  }
+}
+
+/** The stream-json tokens the consumer understands (packed or streamed values). */
+export type StreamJsonToken = {name: string; value?: unknown};
+
+/**
+ * A stage for a stream-chain pipeline after stream-json's `parser()`: give it every token; when the
+ * stream ends (`none`), it returns the Result. Works with packed values, streamed values or both.
+ */
+export function tokenConsumer(validator: Validator): (token: StreamJsonToken | typeof none) => Result | typeof none {
+  if (!(validator instanceof CompiledValidator)) throw new TypeError('tokenConsumer needs a validator made by compile()');
+  const evaluator = validator.evaluator();
+  let pieces = '';
+  let pending: 'string' | 'key' | 'number' | undefined;
+  let inputError: InputError | undefined;
+  const deliverPending = (): void => {
+    if (pending === 'string') evaluator.stringValue(pieces);
+    else if (pending === 'key') evaluator.keyValue(pieces);
+    else if (pending === 'number') evaluator.numberValue(pieces);
+    pending = undefined;
+    pieces = '';
+  };
+  return (token) => {
+    try {
+      if (token === none) {
+        deliverPending();
+        return verdict(evaluator, inputError);
+      }
+      if (evaluator.failed && !validator.allErrors) return none;
+      switch (token.name) {
+        case 'startString':
+        case 'startKey':
+        case 'startNumber':
+          deliverPending();
+          pieces = '';
+          return none;
+        case 'stringChunk':
+        case 'numberChunk':
+          pieces += token.value as string;
+          return none;
+        case 'endString':
+          pending = 'string';
+          return none;
+        case 'endKey':
+          pending = 'key';
+          return none;
+        case 'endNumber':
+          pending = 'number';
+          return none;
+        case 'stringValue':
+        case 'keyValue':
+        case 'numberValue':
+          // The packed value supersedes the pieces streamed just before it.
+          pending = undefined;
+          pieces = '';
+          (evaluator[token.name] as (text: string) => void)(token.value as string);
+          return none;
+        case 'startObject':
+        case 'endObject':
+        case 'startArray':
+        case 'endArray':
+        case 'nullValue':
+        case 'trueValue':
+        case 'falseValue':
+          deliverPending();
+          evaluator[token.name]();
+          return none;
+        default:
+          return none;
+      }
+    } catch (error) {
+      if (!(error instanceof InputError)) throw error;
+      inputError ??= error;
+      return none;
+    }
+  };
+}

@@ -1,0 +1,42 @@
+// `additionalProperties` (2020-12 core §10.3.2.3): properties matched by neither `properties` nor
+// `patternProperties` of the same schema object must validate against it. It sees only its own
+// siblings, so names declared in `allOf` subschemas are "additional" here.
+
+import type {KeywordDefinition, SchemaNode} from '../schema.js';
+import {compilePattern, expectSchema, isObject} from './shapes.js';
+
+interface AdditionalProperties {
+  readonly node: SchemaNode;
+  /** `additionalProperties: false`: fail at the key with a message that names it. */
+  readonly forbidden: boolean;
+  readonly declared: ReadonlySet<string>;
+  readonly patterns: readonly RegExp[];
+}
+
+export const additionalProperties: KeywordDefinition<AdditionalProperties> = {
+  name: 'additionalProperties',
+  subschemas: 'schema',
+  compile(value, context) {
+    expectSchema(value, context);
+    const siblings = context.schema;
+    const declared = new Set(isObject(siblings.properties) ? Object.keys(siblings.properties) : []);
+    const patterns = isObject(siblings.patternProperties)
+      ? Object.keys(siblings.patternProperties).map((source) => compilePattern(source, context))
+      : [];
+    return {node: context.subschema(value, ''), forbidden: value === false, declared, patterns};
+  },
+  key(run, keyword, name) {
+    const {declared, patterns} = keyword.value;
+    if (declared.has(name)) return;
+    for (let i = 0; i < patterns.length; i++) if (patterns[i].test(name)) return;
+    if (keyword.value.forbidden) {
+      run.fail(keyword, `must NOT have additional property "${name}"`, {additionalProperty: name}, name);
+      return;
+    }
+    run.evaluatedProperties?.add(name);
+    run.applyToMember(keyword.value.node, keyword, 0, '/additionalProperties');
+  },
+  result(run, _keyword, child) {
+    if (child.failed) run.failWith(child);
+  },
+};

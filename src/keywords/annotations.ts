@@ -1,0 +1,66 @@
+// Keywords with no effect on the verdict whose values still have a shape to check: identifiers,
+// anchors and the holders of reusable subschemas (`$defs`, `definitions`), which are compiled so
+// that a broken subschema is reported even when nothing refers to it yet.
+
+import type {KeywordDefinition} from '../schema.js';
+import {expectSchemaMap, isSchema} from './shapes.js';
+import {escapePointerToken} from '../pointer.js';
+
+function stringKeyword(name: string, check?: (value: string) => string | undefined): KeywordDefinition<never> {
+  return {
+    name,
+    compile(value, context) {
+      if (typeof value !== 'string') throw context.fail('must be a string');
+      const problem = check?.(value);
+      if (problem !== undefined) throw context.fail(problem);
+      return undefined;
+    },
+  };
+}
+
+const ANCHOR = /^[A-Za-z_][-A-Za-z0-9._]*$/;
+
+export const id = stringKeyword('$id');
+export const draft4Id = stringKeyword('id');
+export const schemaKeyword = stringKeyword('$schema');
+export const comment = stringKeyword('$comment');
+export const anchor = stringKeyword('$anchor', (value) => (ANCHOR.test(value) ? undefined : `"${value}" is not a valid anchor name`));
+export const dynamicAnchor = stringKeyword('$dynamicAnchor', (value) => (ANCHOR.test(value) ? undefined : `"${value}" is not a valid anchor name`));
+
+export const recursiveAnchor: KeywordDefinition<never> = {
+  name: '$recursiveAnchor',
+  compile(value, context) {
+    if (typeof value !== 'boolean') throw context.fail('must be a boolean');
+    return undefined;
+  },
+};
+
+function definitionsKeyword(name: string): KeywordDefinition<never> {
+  return {
+    name,
+    subschemas: 'schemaMap',
+    compile(value, context) {
+      expectSchemaMap(value, context);
+      for (const [key, schema] of Object.entries(value)) {
+        const path = '/' + escapePointerToken(key);
+        if (!isSchema(schema)) throw context.fail('must be an object whose values are schemas', path);
+        context.subschema(schema, path);
+      }
+      return undefined;
+    },
+  };
+}
+
+export const defs = definitionsKeyword('$defs');
+export const definitions = definitionsKeyword('definitions');
+
+/** `then`/`else` act through `if` (src/keywords/ifThenElse.ts); alone they do nothing. */
+function conditionalBranch(name: string): KeywordDefinition<never> {
+  return {name, subschemas: 'schema', compile: () => undefined};
+}
+
+export const then = conditionalBranch('then');
+export const otherwise = conditionalBranch('else');
+
+/** `contentSchema` is an annotation (2020-12 validation §8.5) but holds a schema to scan. */
+export const contentSchema: KeywordDefinition<never> = {name: 'contentSchema', subschemas: 'schema', compile: () => undefined};

@@ -1,0 +1,91 @@
+// `enum` and `const` (2020-12 validation §6.1.2-3): the instance equals one of the literals.
+// Scalars are checked at once. An object or array instance is matched incrementally against the
+// literals of its kind, each compiled into a node (src/literal.ts) that runs in place: memory is
+// bounded by the literals, not by the document, and a mismatch fails at the first differing token.
+
+import type {Run} from '../evaluator.js';
+import {kindOf, scalarEquals} from '../literal.js';
+import {ARRAY, OBJECT, STRING, type CompiledKeyword, type KeywordContext, type KeywordDefinition, type SchemaNode} from '../schema.js';
+
+interface Literals {
+  readonly scalars: readonly unknown[];
+  readonly strings: ReadonlySet<string>;
+  readonly objects: readonly SchemaNode[];
+  readonly arrays: readonly SchemaNode[];
+  readonly message: string;
+}
+
+class Matching {
+  open = 0;
+  matched = false;
+}
+
+const newMatching = (): Matching => new Matching();
+
+function compileLiterals(values: readonly unknown[], context: KeywordContext, message: string, pathOf: (index: number) => string): Literals {
+  const scalars: unknown[] = [];
+  const strings = new Set<string>();
+  const objects: SchemaNode[] = [];
+  const arrays: SchemaNode[] = [];
+  values.forEach((value, index) => {
+    const kind = kindOf(value);
+    if (kind === undefined) throw context.fail('must hold JSON values only', pathOf(index));
+    if (kind === OBJECT) objects.push(context.literal(value, pathOf(index)));
+    else if (kind === ARRAY) arrays.push(context.literal(value, pathOf(index)));
+    else if (typeof value === 'string') strings.add(value);
+    else scalars.push(value);
+  });
+  return {scalars, strings, objects, arrays, message};
+}
+
+function beginMatching(run: Run, keyword: CompiledKeyword<Literals>): void {
+  const kind = run.kind;
+  if (kind !== OBJECT && kind !== ARRAY) return;
+  const candidates = kind === OBJECT ? keyword.value.objects : keyword.value.arrays;
+  if (candidates.length === 0) {
+    run.fail(keyword, keyword.value.message);
+    return;
+  }
+  const matching = run.state(keyword, newMatching);
+  matching.open = candidates.length;
+  for (let i = 0; i < candidates.length && !run.settled && !matching.matched; i++) {
+    run.applyInPlace(candidates[i], keyword, i, '');
+  }
+}
+
+function scalarMatches(run: Run, keyword: CompiledKeyword<Literals>): void {
+  const {strings, scalars} = keyword.value;
+  if (run.kind === STRING) {
+    if (strings.has(run.evaluator.text)) return;
+  } else {
+    for (let i = 0; i < scalars.length; i++) if (scalarEquals(run, scalars[i])) return;
+  }
+  run.fail(keyword, keyword.value.message);
+}
+
+function candidateSettled(run: Run, keyword: CompiledKeyword<Literals>, child: Run): void {
+  const matching = run.state(keyword, newMatching);
+  matching.open--;
+  if (!child.failed) matching.matched = true;
+  else if (matching.open === 0 && !matching.matched) run.fail(keyword, keyword.value.message);
+}
+
+export const enumKeyword: KeywordDefinition<Literals> = {
+  name: 'enum',
+  compile(value, context) {
+    if (!Array.isArray(value)) throw context.fail('must be an array');
+    if (value.length === 0 && (context.draft.name === 'draft4' || context.draft.name === 'draft6')) throw context.fail('must have at least one element');
+    return compileLiterals(value, context, 'must be equal to one of the allowed values', (index) => '/' + index);
+  },
+  begin: beginMatching,
+  scalar: scalarMatches,
+  result: candidateSettled,
+};
+
+export const constKeyword: KeywordDefinition<Literals> = {
+  name: 'const',
+  compile: (value, context) => compileLiterals([value], context, 'must be equal to the constant', () => ''),
+  begin: beginMatching,
+  scalar: scalarMatches,
+  result: candidateSettled,
+};

@@ -1,0 +1,23 @@
+// `minItems` / `maxItems` (2020-12 validation §6.4.1-2). `maxItems` fails at the item that is one
+// too many; `minItems` at the close.
+
+import {ARRAY, type KeywordDefinition} from '../schema.js';
+import {expectNonNegativeInteger} from './shapes.js';
+
+export const maxItems: KeywordDefinition<number> = {
+  name: 'maxItems',
+  compile: expectNonNegativeInteger,
+  item(run, keyword, index) {
+    if (index >= keyword.value) run.fail(keyword, `must NOT have more than ${keyword.value} items`, {limit: keyword.value});
+  },
+};
+
+export const minItems: KeywordDefinition<number> = {
+  name: 'minItems',
+  compile: (value, context) => expectNonNegativeInteger(value, context) || undefined,
+  end(run, keyword) {
+    if (run.kind === ARRAY && run.evaluator.count() < keyword.value) {
+      run.fail(keyword, `must NOT have fewer than ${keyword.value} items`, {limit: keyword.value});
+    }
+  },
+};

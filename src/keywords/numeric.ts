@@ -1,0 +1,106 @@
+// Numeric bounds (2020-12 validation §6.2): `minimum`, `maximum`, `exclusiveMinimum`,
+// `exclusiveMaximum`, `multipleOf`. Decided on the number's text: doubles settle every case where
+// they differ, the exact decimal the rest (see src/numbers.ts). Draft 4 spelled exclusivity as a
+// boolean beside `minimum`/`maximum`; that is a different keyword module, below.
+
+import type {Run} from '../evaluator.js';
+import {compareNumberText, isMultipleOf, parseDecimal, type Decimal} from '../numbers.js';
+import {NUMBER, type CompiledKeyword, type KeywordDefinition} from '../schema.js';
+import {expectNumber} from './shapes.js';
+
+interface Bound {
+  readonly limit: number;
+  readonly decimal: Decimal | undefined;
+  /** Which comparison results fail: -1 below, 0 equal, 1 above. */
+  readonly failsBelow: boolean;
+  readonly failsEqual: boolean;
+  readonly failsAbove: boolean;
+  readonly message: string;
+}
+
+function bound(limit: number, fails: 'below' | 'below-or-equal' | 'above' | 'above-or-equal', message: string): Bound {
+  return {
+    limit,
+    decimal: parseDecimal(String(limit)),
+    failsBelow: fails === 'below' || fails === 'below-or-equal',
+    failsEqual: fails === 'below-or-equal' || fails === 'above-or-equal',
+    failsAbove: fails === 'above' || fails === 'above-or-equal',
+    message: `${message} ${limit}`,
+  };
+}
+
+function checkBound(run: Run, keyword: CompiledKeyword<Bound>): void {
+  if (run.kind !== NUMBER) return;
+  const value = keyword.value;
+  const evaluator = run.evaluator;
+  const order = compareNumberText(evaluator.text, evaluator.number(), value.limit, value.decimal);
+  if ((order < 0 && value.failsBelow) || (order === 0 && value.failsEqual) || (order > 0 && value.failsAbove)) {
+    run.fail(keyword, value.message, {limit: value.limit});
+  }
+}
+
+function boundKeyword(name: string, fails: Parameters<typeof bound>[1], message: string): KeywordDefinition<Bound> {
+  return {
+    name,
+    compile: (value, context) => bound(expectNumber(value, context), fails, message),
+    scalar: checkBound,
+  };
+}
+
+export const minimum = boundKeyword('minimum', 'below', 'must be >=');
+export const maximum = boundKeyword('maximum', 'above', 'must be <=');
+export const exclusiveMinimum = boundKeyword('exclusiveMinimum', 'below-or-equal', 'must be >');
+export const exclusiveMaximum = boundKeyword('exclusiveMaximum', 'above-or-equal', 'must be <');
+
+/** Draft 4: `minimum`/`maximum` read the boolean `exclusiveMinimum`/`exclusiveMaximum` beside them. */
+function draft4BoundKeyword(name: 'minimum' | 'maximum', exclusiveName: string): KeywordDefinition<Bound> {
+  const lower = name === 'minimum';
+  return {
+    name,
+    compile(value, context) {
+      const limit = expectNumber(value, context);
+      const exclusive = context.schema[exclusiveName];
+      if (exclusive === true) return bound(limit, lower ? 'below-or-equal' : 'above-or-equal', lower ? 'must be >' : 'must be <');
+      return bound(limit, lower ? 'below' : 'above', lower ? 'must be >=' : 'must be <=');
+    },
+    scalar: checkBound,
+  };
+}
+
+export const draft4Minimum = draft4BoundKeyword('minimum', 'exclusiveMinimum');
+export const draft4Maximum = draft4BoundKeyword('maximum', 'exclusiveMaximum');
+
+/** Draft 4 `exclusiveMinimum`/`exclusiveMaximum`: booleans that only modify their sibling. */
+function draft4Exclusive(name: string): KeywordDefinition<never> {
+  return {
+    name,
+    compile(value, context) {
+      if (typeof value !== 'boolean') throw context.fail('must be a boolean in draft 4');
+      return undefined;
+    },
+  };
+}
+
+export const draft4ExclusiveMinimum = draft4Exclusive('exclusiveMinimum');
+export const draft4ExclusiveMaximum = draft4Exclusive('exclusiveMaximum');
+
+interface Divisor {
+  readonly number: number;
+  readonly decimal: Decimal;
+}
+
+export const multipleOf: KeywordDefinition<Divisor> = {
+  name: 'multipleOf',
+  compile(value, context) {
+    const divisor = expectNumber(value, context);
+    if (divisor <= 0) throw context.fail('must be a number greater than 0');
+    return {number: divisor, decimal: parseDecimal(String(divisor))!};
+  },
+  scalar(run, keyword) {
+    if (run.kind !== NUMBER) return;
+    const evaluator = run.evaluator;
+    if (!isMultipleOf(evaluator.text, evaluator.number(), keyword.value.decimal, keyword.value.number)) {
+      run.fail(keyword, `must be a multiple of ${keyword.value.number}`, {multipleOf: keyword.value.number});
+    }
+  },
+};

@@ -1,0 +1,31 @@
+// `oneOf` (2020-12 core §10.2.1.3): exactly one subschema must validate. A second passing branch
+// fails the keyword at once; otherwise the verdict comes when every branch has settled.
+
+import type {KeywordDefinition} from '../schema.js';
+import {compileBranches, type Branches} from './allOf.js';
+import {beginBranches, newTally} from './anyOf.js';
+
+export const oneOf: KeywordDefinition<Branches> = {
+  name: 'oneOf',
+  subschemas: 'schemaArray',
+  compile: (value, context) => compileBranches(value, context, 'oneOf'),
+  begin: beginBranches,
+  result(run, keyword, child) {
+    const tally = run.state(keyword, newTally);
+    tally.settled++;
+    if (!child.failed) {
+      tally.passed++;
+      if (tally.passed > 1) {
+        run.fail(keyword, 'must match exactly one schema in oneOf', {passingSchemas: tally.passed});
+        return;
+      }
+      run.mergeAnnotations(child);
+    } else {
+      tally.failures.push(child);
+    }
+    if (tally.settled === keyword.value.nodes.length && tally.passed === 0) {
+      for (const failure of tally.failures) run.collectErrors(failure);
+      run.fail(keyword, 'must match exactly one schema in oneOf', {passingSchemas: 0});
+    }
+  },
+};

@@ -1,0 +1,38 @@
+// `patternProperties` (2020-12 core §10.3.2.2): every property whose name matches a pattern
+// (ECMA-262, unanchored) must validate against that pattern's schema.
+
+import {escapePointerToken} from '../pointer.js';
+import type {KeywordDefinition, SchemaNode} from '../schema.js';
+import {compilePattern, expectSchemaMap, isSchema} from './shapes.js';
+
+export interface PatternSchema {
+  readonly pattern: RegExp;
+  readonly node: SchemaNode;
+  readonly path: string;
+}
+
+export const patternProperties: KeywordDefinition<readonly PatternSchema[]> = {
+  name: 'patternProperties',
+  subschemas: 'schemaMap',
+  compile(value, context) {
+    expectSchemaMap(value, context);
+    return Object.entries(value).map(([source, schema]) => {
+      const path = '/' + escapePointerToken(source);
+      if (!isSchema(schema)) throw context.fail('must be an object whose values are schemas', path);
+      return {pattern: compilePattern(source, context, path), node: context.subschema(schema, path), path: '/patternProperties' + path};
+    });
+  },
+  key(run, keyword, name) {
+    const patterns = keyword.value;
+    for (let i = 0; i < patterns.length; i++) {
+      const entry = patterns[i];
+      if (!entry.pattern.test(name)) continue;
+      run.evaluatedProperties?.add(name);
+      run.applyToMember(entry.node, keyword, i, entry.path);
+      if (run.settled) return;
+    }
+  },
+  result(run, _keyword, child) {
+    if (child.failed) run.failWith(child);
+  },
+};

@@ -1,0 +1,23 @@
+// `minProperties` / `maxProperties` (2020-12 validation §6.5.1-2). `maxProperties` fails at the key
+// that is one too many; `minProperties` can only be decided at the close.
+
+import {OBJECT, type KeywordDefinition} from '../schema.js';
+import {expectNonNegativeInteger} from './shapes.js';
+
+export const maxProperties: KeywordDefinition<number> = {
+  name: 'maxProperties',
+  compile: expectNonNegativeInteger,
+  key(run, keyword) {
+    if (run.evaluator.count() > keyword.value) run.fail(keyword, `must NOT have more than ${keyword.value} properties`, {limit: keyword.value});
+  },
+};
+
+export const minProperties: KeywordDefinition<number> = {
+  name: 'minProperties',
+  compile: (value, context) => expectNonNegativeInteger(value, context) || undefined,
+  end(run, keyword) {
+    if (run.kind === OBJECT && run.evaluator.count() < keyword.value) {
+      run.fail(keyword, `must NOT have fewer than ${keyword.value} properties`, {limit: keyword.value});
+    }
+  },
+};

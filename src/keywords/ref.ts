@@ -1,0 +1,18 @@
+// `$ref` (2020-12 core §8.2.3.1): the referenced schema applies at this location. Resolved once at
+// compile time to a node (cycles allowed: recursion follows the instance, one level per member).
+// Before 2019-09 `$ref` hides its siblings; the draft table's `refOverridesSiblings` says so.
+
+import {requireSubschema} from './allOf.js';
+import type {KeywordDefinition, SchemaNode} from '../schema.js';
+
+export const ref: KeywordDefinition<SchemaNode> = {
+  name: '$ref',
+  compile(value, context) {
+    if (typeof value !== 'string') throw context.fail('must be a string (a URI reference)');
+    return context.reference(value);
+  },
+  begin(run, keyword) {
+    run.applyInPlace(keyword.value, keyword, 0, '/$ref');
+  },
+  result: requireSubschema,
+};

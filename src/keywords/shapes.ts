@@ -1,0 +1,75 @@
+// Shape checks shared by keyword compilers. Each throws a SchemaError through `context.fail`.
+
+import type {KeywordContext} from '../schema.js';
+
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+export function isSchema(value: unknown): boolean {
+  return typeof value === 'boolean' || isObject(value);
+}
+
+export function expectSchema(value: unknown, context: KeywordContext): void {
+  if (!isSchema(value)) throw context.fail('must be a schema (an object or a boolean)');
+}
+
+export function expectSchemaArray(value: unknown, context: KeywordContext): asserts value is unknown[] {
+  if (!Array.isArray(value)) throw context.fail('must be an array of schemas');
+  if (value.length === 0) throw context.fail('must be a non-empty array of schemas');
+  value.forEach((item, index) => {
+    if (!isSchema(item)) throw context.fail('must be an array of schemas', '/' + index);
+  });
+}
+
+export function expectSchemaMap(value: unknown, context: KeywordContext): asserts value is Record<string, unknown> {
+  if (!isObject(value)) throw context.fail('must be an object whose values are schemas');
+}
+
+export function expectNonNegativeInteger(value: unknown, context: KeywordContext): number {
+  // 2020-12 validation §6: "a non-negative integer"; 1.0 is an integer in JSON Schema.
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) throw context.fail('must be a non-negative integer');
+  return value;
+}
+
+export function expectNumber(value: unknown, context: KeywordContext): number {
+  if (typeof value !== 'number' || !Number.isFinite(value)) throw context.fail('must be a number');
+  return value;
+}
+
+export function expectUniqueStrings(value: unknown, context: KeywordContext): string[] {
+  if (!Array.isArray(value)) throw context.fail('must be an array of unique strings');
+  const seen = new Set<string>();
+  value.forEach((item, index) => {
+    if (typeof item !== 'string') throw context.fail('must be an array of unique strings', '/' + index);
+    if (seen.has(item)) throw context.fail(`must be an array of unique strings ("${item}" is repeated)`, '/' + index);
+    seen.add(item);
+  });
+  return value as string[];
+}
+
+/** ECMA-262 regular expression with the `u` flag, unanchored (2020-12 core §6.4). */
+export function compilePattern(source: unknown, context: KeywordContext, relativePath = ''): RegExp {
+  if (typeof source !== 'string') throw context.fail('must be a string (a regular expression)', relativePath);
+  try {
+    return new RegExp(source, 'u');
+  } catch (error) {
+    return context.fail(`invalid regular expression /${source}/: ${(error as Error).message}`, relativePath);
+  }
+}
+
+/** Length in Unicode code points (2020-12 validation §6.3.1), not UTF-16 units. */
+export function codePointLength(text: string): number {
+  let length = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        length--;
+        i++;
+      }
+    }
+  }
+  return length;
+}

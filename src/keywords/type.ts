@@ -1,0 +1,51 @@
+// `type` (2020-12 validation §6.1.1): the instance's JSON type must be one of those listed.
+// `integer` is a number whose value is whole, decided on the literal text (1.0, 1e2, 2^64).
+
+import {isIntegerText} from '../numbers.js';
+import {ARRAY, BOOLEAN, INTEGER, NULL, NUMBER, OBJECT, STRING, kindNames, type KeywordDefinition} from '../schema.js';
+
+const typeBits: Readonly<Record<string, number>> = {
+  object: OBJECT,
+  array: ARRAY,
+  string: STRING,
+  number: NUMBER,
+  integer: INTEGER,
+  boolean: BOOLEAN,
+  null: NULL,
+};
+
+interface TypeValue {
+  readonly mask: number;
+  readonly message: string;
+}
+
+export const type: KeywordDefinition<TypeValue> = {
+  name: 'type',
+  compile(value, context) {
+    const names = Array.isArray(value) ? value : [value];
+    if (Array.isArray(value) && value.length === 0 && context.draft.name === 'draft4') throw context.fail('must not be an empty array');
+    let mask = 0;
+    const seen = new Set<string>();
+    names.forEach((name, index) => {
+      const at = Array.isArray(value) ? '/' + index : '';
+      if (typeof name !== 'string' || typeBits[name] === undefined) {
+        context.fail(`unknown type ${JSON.stringify(name)} (expected one of ${Object.keys(typeBits).join(', ')})`, at);
+      }
+      if (seen.has(name)) throw context.fail(`type "${name}" is listed twice`, at);
+      seen.add(name);
+      mask |= typeBits[name];
+    });
+    return {mask, message: `must be ${names.join(' or ')}`};
+  },
+  begin(run, keyword) {
+    const kind = run.kind;
+    const mask = keyword.value.mask;
+    if ((mask & kind) !== 0 || (kind === NUMBER && (mask & INTEGER) !== 0)) return;
+    run.fail(keyword, keyword.value.message, {type: kindNames[kind]});
+  },
+  scalar(run, keyword) {
+    const mask = keyword.value.mask;
+    if (run.kind !== NUMBER || (mask & NUMBER) !== 0 || (mask & INTEGER) === 0) return;
+    if (!isIntegerText(run.evaluator.text)) run.fail(keyword, keyword.value.message, {type: 'number'});
+  },
+};

@@ -1,0 +1,139 @@
+// JSON literals as schema nodes. `const: X` is "the instance equals X" (2020-12 validation §6.1.3):
+// objects regardless of key order, arrays item by item, numbers by value. Compiling X into a node
+// lets the evaluator match it as the instance streams in, remembering nothing but the literal.
+
+import {numberTextsEqual} from './numbers.js';
+import {escapePointerToken} from './pointer.js';
+import {ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, type CompiledKeyword, type Kind, type KeywordDefinition, type Resource, type SchemaNode} from './schema.js';
+import type {Run} from './evaluator.js';
+
+/** The kind of a JSON value, or undefined for anything JSON cannot hold. */
+export function kindOf(value: unknown): Kind | undefined {
+  if (value === null) return NULL;
+  switch (typeof value) {
+    case 'string':
+      return STRING;
+    case 'number':
+      return Number.isFinite(value) ? NUMBER : undefined;
+    case 'boolean':
+      return BOOLEAN;
+    case 'object':
+      return Array.isArray(value) ? ARRAY : OBJECT;
+    default:
+      return undefined;
+  }
+}
+
+/** Does the scalar now being delivered equal `literal` (a string, number, boolean or null)? */
+export function scalarEquals(run: Run, literal: unknown): boolean {
+  const evaluator = run.evaluator;
+  switch (run.kind) {
+    case STRING:
+      return literal === evaluator.text;
+    case NUMBER:
+      return typeof literal === 'number' && (literal === evaluator.number() ? true : numberTextsEqual(evaluator.text, String(literal)));
+    case BOOLEAN:
+      return literal === evaluator.booleanValue;
+    case NULL:
+      return literal === null;
+    default:
+      return false;
+  }
+}
+
+interface ObjectLiteral {
+  readonly members: ReadonlyMap<string, SchemaNode>;
+  readonly paths: ReadonlyMap<string, string>;
+}
+
+const objectLiteral: KeywordDefinition<ObjectLiteral> = {
+  name: 'const',
+  compile: () => undefined,
+  begin(run, keyword) {
+    if (run.kind !== OBJECT) run.fail(keyword, 'must be equal to the constant');
+  },
+  key(run, keyword, name) {
+    const member = keyword.value.members.get(name);
+    if (member === undefined) run.fail(keyword, 'must be equal to the constant');
+    else run.applyToMember(member, keyword, 0, keyword.value.paths.get(name)!);
+  },
+  end(run, keyword) {
+    // Keys are unique (a repeated key is a syntax error), so equal counts mean equal key sets.
+    if (run.evaluator.count() !== keyword.value.members.size) run.fail(keyword, 'must be equal to the constant');
+  },
+  result(run, keyword, child) {
+    if (child.failed) run.fail(keyword, 'must be equal to the constant');
+  },
+};
+
+interface ArrayLiteral {
+  readonly items: readonly SchemaNode[];
+}
+
+const arrayLiteral: KeywordDefinition<ArrayLiteral> = {
+  name: 'const',
+  compile: () => undefined,
+  begin(run, keyword) {
+    if (run.kind !== ARRAY) run.fail(keyword, 'must be equal to the constant');
+  },
+  item(run, keyword, index) {
+    const item = keyword.value.items[index];
+    if (item === undefined) run.fail(keyword, 'must be equal to the constant');
+    else run.applyToMember(item, keyword, index, '/' + index);
+  },
+  end(run, keyword) {
+    if (run.evaluator.count() !== keyword.value.items.length) run.fail(keyword, 'must be equal to the constant');
+  },
+  result(run, keyword, child) {
+    if (child.failed) run.fail(keyword, 'must be equal to the constant');
+  },
+};
+
+const scalarLiteral: KeywordDefinition<{readonly literal: unknown}> = {
+  name: 'const',
+  compile: () => undefined,
+  begin(run, keyword) {
+    if (run.kind === OBJECT || run.kind === ARRAY) run.fail(keyword, 'must be equal to the constant');
+  },
+  scalar(run, keyword) {
+    if (!scalarEquals(run, keyword.value.literal)) run.fail(keyword, 'must be equal to the constant');
+  },
+};
+
+function nodeWith<V>(definition: KeywordDefinition<V>, value: V, resource: Resource, absoluteLocation: string): SchemaNode {
+  const keyword: CompiledKeyword<V> = {definition, index: 0, value, name: 'const', path: '', absoluteLocation};
+  const has = (hook: keyof KeywordDefinition): CompiledKeyword[] => (definition[hook] === undefined ? [] : [keyword]);
+  return {
+    absoluteLocation,
+    resource,
+    bool: undefined,
+    keywords: [keyword],
+    begin: has('begin'),
+    scalar: has('scalar'),
+    key: has('key'),
+    item: has('item'),
+    end: has('end'),
+    collectsProperties: false,
+    collectsItems: false,
+  };
+}
+
+/** A node that accepts exactly `value`. */
+export function literalNode(value: unknown, resource: Resource, absoluteLocation: string): SchemaNode {
+  const kind = kindOf(value);
+  if (kind === OBJECT) {
+    const members = new Map<string, SchemaNode>();
+    const paths = new Map<string, string>();
+    for (const [name, member] of Object.entries(value as Record<string, unknown>)) {
+      const path = '/' + escapePointerToken(name);
+      members.set(name, literalNode(member, resource, absoluteLocation + path));
+      paths.set(name, path);
+    }
+    return nodeWith(objectLiteral, {members, paths}, resource, absoluteLocation);
+  }
+  if (kind === ARRAY) {
+    const items = (value as unknown[]).map((item, index) => literalNode(item, resource, absoluteLocation + '/' + index));
+    return nodeWith(arrayLiteral, {items}, resource, absoluteLocation);
+  }
+  return nodeWith(scalarLiteral, {literal: value}, resource, absoluteLocation);
+}

@@ -1,0 +1,143 @@
+// The compiled form of a schema and the contract every keyword module implements.
+// Compile (src/compile.ts) builds SchemaNodes once; the evaluator (src/evaluator.ts) runs them.
+
+import type {CompileOptions} from './types.js';
+import type {Run} from './evaluator.js';
+import type {FormatCheck} from './formats/index.js';
+
+/** Instance kinds as bits, so a `type` keyword is one mask test. */
+export const OBJECT = 1;
+export const ARRAY = 2;
+export const STRING = 4;
+export const NUMBER = 8;
+export const BOOLEAN = 16;
+export const NULL = 32;
+/** Not a kind of its own: a NUMBER whose value is whole. Only `type` masks use it. */
+export const INTEGER = 64;
+
+export type Kind = typeof OBJECT | typeof ARRAY | typeof STRING | typeof NUMBER | typeof BOOLEAN | typeof NULL;
+
+export const kindNames: Readonly<Record<number, string>> = {
+  [OBJECT]: 'object',
+  [ARRAY]: 'array',
+  [STRING]: 'string',
+  [NUMBER]: 'number',
+  [BOOLEAN]: 'boolean',
+  [NULL]: 'null',
+};
+
+/** A schema resource: the unit that `$id` opens and that the dynamic scope is made of. */
+export interface Resource {
+  readonly uri: string;
+  readonly draft: DraftTable;
+  /** `$dynamicAnchor` (2020-12) names → their nodes, for `$dynamicRef`. */
+  readonly dynamicAnchors: Map<string, SchemaNode>;
+  /** `$recursiveAnchor: true` at the resource root (2019-09), for `$recursiveRef`. */
+  recursiveAnchor: boolean;
+  /** The node at the resource root. */
+  root: SchemaNode | undefined;
+}
+
+export interface SchemaNode {
+  /** `<resource uri>#<pointer>`: where this schema is, for `absoluteKeywordLocation`. */
+  readonly absoluteLocation: string;
+  readonly resource: Resource;
+  /** `true`/`false` for boolean schemas (and for object schemas with no keywords that act: `true`). */
+  bool: boolean | undefined;
+  keywords: CompiledKeyword[];
+  // Hook lists, precomputed so that the hot path only visits keywords that act.
+  begin: CompiledKeyword[];
+  scalar: CompiledKeyword[];
+  key: CompiledKeyword[];
+  item: CompiledKeyword[];
+  end: CompiledKeyword[];
+  /** Someone at this location needs the names of evaluated properties (`unevaluatedProperties`). */
+  collectsProperties: boolean;
+  /** Someone at this location needs the evaluated item indices (`unevaluatedItems`). */
+  collectsItems: boolean;
+}
+
+export interface CompiledKeyword<V = any> {
+  readonly definition: KeywordDefinition<V>;
+  /** Position in the node's keyword list: the slot of this keyword's per-run state. */
+  readonly index: number;
+  readonly value: V;
+  readonly name: string;
+  /** `'/' + name`, escaped, to build keyword locations without work at run time. */
+  readonly path: string;
+  readonly absoluteLocation: string;
+}
+
+/** How a keyword's value holds subschemas; the `$id` scan walks these and only these. */
+export type SubschemaShape = 'schema' | 'schemaArray' | 'schemaMap' | 'schemaOrSchemaArray' | 'schemaOrStringArrayMap';
+
+/**
+ * One keyword, written once for both modes. Compile checks the value's shape and precomputes;
+ * the hooks run as the instance's events arrive (value mode replays a parsed value as events).
+ * A hook reports failure through `run.fail(...)`; subschemas are applied with
+ * `run.applyInPlace(...)` (same instance location) or `run.applyToMember(...)` (the value of the
+ * key or item just announced). Their outcome comes back through `result`.
+ */
+export interface KeywordDefinition<V = any> {
+  readonly name: string;
+  readonly subschemas?: SubschemaShape;
+  /** Returns the compiled value, or undefined when the keyword has nothing to do. Throws SchemaError. */
+  compile(value: unknown, context: KeywordContext): V | undefined;
+  /** A value starts at this location (any kind; `run.kind` tells which). */
+  begin?(run: Run, keyword: CompiledKeyword<V>): void;
+  /** A scalar value (`run.evaluator.text` etc.), right after `begin`. */
+  scalar?(run: Run, keyword: CompiledKeyword<V>): void;
+  /** An object key arrived. */
+  key?(run: Run, keyword: CompiledKeyword<V>, name: string): void;
+  /** An array item starts at `index`. */
+  item?(run: Run, keyword: CompiledKeyword<V>, index: number): void;
+  /** The value is complete (after a scalar, or at the container's close). Subschemas have settled. */
+  end?(run: Run, keyword: CompiledKeyword<V>): void;
+  /** A subschema run this keyword started has settled (`child.failed` tells how). */
+  result?(run: Run, keyword: CompiledKeyword<V>, child: Run): void;
+}
+
+export interface KeywordContext {
+  /** The schema object the keyword sits in, to read its siblings. */
+  readonly schema: Readonly<Record<string, unknown>>;
+  /** JSON pointer of the keyword, prefixed with the resource URI when not the root. */
+  readonly location: string;
+  readonly draft: DraftTable;
+  readonly options: Readonly<CompileOptions>;
+  readonly formats: ReadonlyMap<string, FormatCheck>;
+  /** The meta-schema enables the format-assertion vocabulary (2020-12 validation §7.2.2). */
+  readonly assertFormats: boolean;
+  /** Absolute location of the keyword (for sub-locations). */
+  readonly absoluteLocation: string;
+  /** Compile the subschema found at `relativePath` below this keyword. */
+  subschema(value: unknown, relativePath: string): SchemaNode;
+  /** Compile the schema held by a sibling keyword (e.g. `then` beside `if`), checking its shape. */
+  sibling(name: string): SchemaNode;
+  /** Resolve a reference against the current base URI to a compiled node. */
+  reference(ref: string): SchemaNode;
+  /** The URI `ref` resolves to, against the current base. */
+  resolve(ref: string): string;
+  /** The resource this keyword is in. */
+  readonly resource: Resource;
+  /** Compile a JSON literal into a node that accepts exactly that value (for `enum`, `const`). */
+  literal(value: unknown, relativePath: string): SchemaNode;
+  /** Throw a SchemaError at this keyword (or below it, with `relativePath`). */
+  fail(reason: string, relativePath?: string): never;
+}
+
+/** A draft is a table: which keywords exist and which definition each uses. */
+export interface DraftTable {
+  readonly name: import('./types.js').Draft;
+  /** Meta-schema URI (without `#`). */
+  readonly metaSchema: string;
+  /** `id` in draft 4, `$id` later. */
+  readonly idKeyword: '$id' | 'id';
+  /** Before 2019-09 `$ref` makes every sibling keyword ignored. */
+  readonly refOverridesSiblings: boolean;
+  /** Keywords that act, in evaluation order (`unevaluated*` last: they read everyone's annotations). */
+  readonly keywords: ReadonlyMap<string, KeywordDefinition>;
+  /** Keywords known to the draft that have no effect on validation (annotations, `$comment`...). */
+  readonly annotations: ReadonlySet<string>;
+  /** Vocabulary URI → the keyword names it brings (2019-09 and later). */
+  readonly vocabularies?: ReadonlyMap<string, readonly string[]>;
+}

@@ -1,0 +1,80 @@
+// Value mode: replay an already-parsed JavaScript value as the same token events the tokenizer
+// produces, so every keyword runs the same code in both modes. An explicit stack, not recursion:
+// depth is a limit we choose (limits.maxDepth), not the JavaScript call stack.
+
+import {InputError, type InputPosition} from './errors.js';
+import {escapePointerToken} from './pointer.js';
+import type {Limits, TokenSink} from './types.js';
+
+const NO_POSITION: InputPosition = {offset: -1, line: 0, column: 0};
+
+interface Open {
+  readonly value: Record<string, unknown> | unknown[];
+  readonly keys: string[] | null;
+  index: number;
+}
+
+export function walkValue(value: unknown, sink: TokenSink, limits: Required<Limits>, shouldStop: () => boolean): void {
+  const stack: Open[] = [];
+  const locate = (): string => stack.map((open) => '/' + escapePointerToken(open.keys === null ? String(open.index - 1) : open.keys[open.index - 1])).join('');
+  const fail = (kind: 'syntax' | 'limit', code: string, message: string): never => {
+    const error = new InputError(kind, code, message, NO_POSITION);
+    error.instanceLocation = locate();
+    throw error;
+  };
+  let next: unknown = value;
+  for (;;) {
+    // Deliver `next`.
+    if (next === null) sink.nullValue();
+    else if (typeof next === 'string') {
+      if (next.length > limits.maxStringLength) fail('limit', 'limit.string', `string longer than ${limits.maxStringLength} characters`);
+      sink.stringValue(next);
+    } else if (typeof next === 'number') {
+      if (!Number.isFinite(next)) fail('syntax', 'value.notJson', `${next} is not a JSON number`);
+      sink.numberValue(String(next));
+    } else if (typeof next === 'boolean') {
+      if (next) sink.trueValue();
+      else sink.falseValue();
+    } else if (Array.isArray(next)) {
+      if (stack.length >= limits.maxDepth) fail('limit', 'limit.depth', `nesting deeper than ${limits.maxDepth}`);
+      sink.startArray();
+      stack.push({value: next, keys: null, index: 0});
+    } else if (typeof next === 'object') {
+      if (stack.length >= limits.maxDepth) fail('limit', 'limit.depth', `nesting deeper than ${limits.maxDepth}`);
+      const keys = Object.keys(next as object);
+      if (keys.length > limits.maxProperties) fail('limit', 'limit.properties', `object with more than ${limits.maxProperties} properties`);
+      sink.startObject();
+      stack.push({value: next as Record<string, unknown>, keys, index: 0});
+    } else {
+      fail('syntax', 'value.notJson', `a ${typeof next} is not a JSON value`);
+    }
+    // Find the next value to deliver, closing finished containers.
+    for (;;) {
+      if (shouldStop()) return;
+      const open = stack[stack.length - 1];
+      if (open === undefined) return;
+      if (open.keys === null) {
+        const array = open.value as unknown[];
+        if (open.index < array.length) {
+          next = array[open.index++];
+          break;
+        }
+        stack.pop();
+        sink.endArray();
+      } else {
+        if (open.index < open.keys.length) {
+          const key = open.keys[open.index++];
+          // As JSON.stringify does, a property whose value is undefined is not there.
+          if ((open.value as Record<string, unknown>)[key] === undefined) continue;
+          if (key.length > limits.maxKeyLength) fail('limit', 'limit.key', `key longer than ${limits.maxKeyLength} characters`);
+          sink.keyValue(key);
+          next = (open.value as Record<string, unknown>)[key];
+          if (shouldStop()) return;
+          break;
+        }
+        stack.pop();
+        sink.endObject();
+      }
+    }
+  }
+}

@@ -1,0 +1,66 @@
+// Reading the official JSON-Schema-Test-Suite from ../shared (or $JSON_SCHEMA_TEST_SUITE).
+// The suite is data we read, never copy. A missing suite is a failure, not a skip.
+
+import {existsSync, readFileSync, readdirSync, statSync} from 'node:fs';
+import {join, relative} from 'node:path';
+import {fileURLToPath} from 'node:url';
+import type {Draft} from '../../src/types.js';
+
+export const suiteRoot =
+  process.env.JSON_SCHEMA_TEST_SUITE ?? fileURLToPath(new URL('../../../shared/json-schema-test-suite', import.meta.url));
+
+export function requireSuite(): string {
+  if (!existsSync(join(suiteRoot, 'tests'))) {
+    throw new Error(`JSON-Schema-Test-Suite not found at ${suiteRoot} (set JSON_SCHEMA_TEST_SUITE)`);
+  }
+  return suiteRoot;
+}
+
+export const drafts: readonly Draft[] = ['draft4', 'draft6', 'draft7', 'draft2019-09', 'draft2020-12'];
+
+export interface SuiteTest {
+  description: string;
+  data: unknown;
+  valid: boolean;
+}
+
+export interface SuiteCase {
+  description: string;
+  schema: unknown;
+  tests: SuiteTest[];
+}
+
+export interface SuiteFile {
+  /** e.g. `required.json`, `optional/bignum.json`, `optional/format/email.json`. */
+  name: string;
+  cases: SuiteCase[];
+}
+
+function listJson(directory: string): string[] {
+  const files: string[] = [];
+  for (const entry of readdirSync(directory).sort()) {
+    const path = join(directory, entry);
+    if (statSync(path).isDirectory()) files.push(...listJson(path));
+    else if (entry.endsWith('.json')) files.push(path);
+  }
+  return files;
+}
+
+/** Every test file of a draft; `optional` selects the optional/ tree instead of the required one. */
+export function suiteFiles(draft: Draft, optional: boolean): SuiteFile[] {
+  const directory = join(requireSuite(), 'tests', draft);
+  return listJson(directory)
+    .map((path) => relative(directory, path))
+    .filter((name) => name.startsWith('optional/') === optional)
+    .map((name) => ({name, cases: JSON.parse(readFileSync(join(directory, name), 'utf8')) as SuiteCase[]}));
+}
+
+/** The suite's remotes/ as `schemas` for compile, served at http://localhost:1234/. */
+export function remotes(): Record<string, unknown> {
+  const directory = join(requireSuite(), 'remotes');
+  const schemas: Record<string, unknown> = {};
+  for (const path of listJson(directory)) {
+    schemas['http://localhost:1234/' + relative(directory, path)] = JSON.parse(readFileSync(path, 'utf8'));
+  }
+  return schemas;
+}
