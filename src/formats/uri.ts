@@ -1,16 +1,24 @@
 // URI formats: `uri` and `uri-reference` (RFC 3986), `iri` and `iri-reference` (RFC 3987). One
-// recursive-descent checker serves both; the grammars differ only in which characters are unreserved
-// and where private-use characters may appear (RFC 3987 §2.2).
+// checker serves both: it splits a reference into its RFC 3986 §3 components and checks each against
+// character classes that differ only in what is unreserved and where private use is allowed.
 
 import { isIpv6 } from './ip.js';
 import { isIprivate, isUcschar } from './iri-characters.js';
 
-/** The character classes that distinguish the URI grammar from the IRI grammar. */
+type CharacterClass = (codePoint: number) => boolean;
+
+/** The character classes of one grammar, built once (besides pct-encoded, RFC 3986 §2.1). */
 interface ReferenceGrammar {
-  /** RFC 3986 §2.3 unreserved, or RFC 3987 §2.2 iunreserved (adds ucschar). */
-  readonly isUnreserved: (codePoint: number) => boolean;
-  /** RFC 3987 §2.2 iprivate, allowed in the query only; nothing for URIs. */
-  readonly isQueryExtra: (codePoint: number) => boolean;
+  /** §3.2.1 userinfo = *( unreserved / pct-encoded / sub-delims / ":" ) */
+  readonly isUserinfoCharacter: CharacterClass;
+  /** §3.2.2 reg-name = *( unreserved / pct-encoded / sub-delims ) */
+  readonly isRegNameCharacter: CharacterClass;
+  /** §3.3 path: pchar and "/" */
+  readonly isPathCharacter: CharacterClass;
+  /** §3.4 query = *( pchar / "/" / "?" ); RFC 3987 adds iprivate */
+  readonly isQueryCharacter: CharacterClass;
+  /** §3.5 fragment = *( pchar / "/" / "?" ) */
+  readonly isFragmentCharacter: CharacterClass;
 }
 
 function isAsciiAlphaDigit(codePoint: number): boolean {
@@ -26,24 +34,35 @@ function isUriUnreserved(codePoint: number): boolean {
   return isAsciiAlphaDigit(codePoint) || codePoint === 0x2d || codePoint === 0x2e || codePoint === 0x5f || codePoint === 0x7e;
 }
 
-const uriGrammar: ReferenceGrammar = {
-  isUnreserved: isUriUnreserved,
-  isQueryExtra: () => false,
-};
-
-const iriGrammar: ReferenceGrammar = {
-  isUnreserved: (codePoint) => isUriUnreserved(codePoint) || isUcschar(codePoint),
-  isQueryExtra: isIprivate,
-};
-
 /** RFC 3986 §2.2 sub-delims. */
 const subDelims = new Set([...`!$&'()*+,;=`].map((character) => character.codePointAt(0)!));
+
+/**
+ * Builds a grammar from its unreserved set (RFC 3986 §2.3, or RFC 3987 §2.2 iunreserved) and what
+ * else its query allows (RFC 3987 §2.2 iprivate).
+ */
+function grammarOf(isUnreserved: CharacterClass, isQueryExtra: CharacterClass): ReferenceGrammar {
+  const isRegNameCharacter: CharacterClass = (codePoint) => isUnreserved(codePoint) || subDelims.has(codePoint);
+  // §3.3 pchar = unreserved / pct-encoded / sub-delims / ":" / "@"
+  const isPchar: CharacterClass = (codePoint) => isRegNameCharacter(codePoint) || codePoint === 0x3a || codePoint === 0x40;
+  const isFragmentCharacter: CharacterClass = (codePoint) => isPchar(codePoint) || codePoint === 0x2f || codePoint === 0x3f;
+  return {
+    isUserinfoCharacter: (codePoint) => isRegNameCharacter(codePoint) || codePoint === 0x3a,
+    isRegNameCharacter,
+    isPathCharacter: (codePoint) => isPchar(codePoint) || codePoint === 0x2f,
+    isQueryCharacter: (codePoint) => isFragmentCharacter(codePoint) || isQueryExtra(codePoint),
+    isFragmentCharacter,
+  };
+}
+
+const uriGrammar = grammarOf(isUriUnreserved, () => false);
+const iriGrammar = grammarOf((codePoint) => isUriUnreserved(codePoint) || isUcschar(codePoint), isIprivate);
 
 /**
  * Whether `text` is a sequence of pct-encoded triplets (RFC 3986 §2.1) and code points accepted by
  * `isAllowed`.
  */
-function isPercentEncodedRun(text: string, isAllowed: (codePoint: number) => boolean): boolean {
+function isPercentEncodedRun(text: string, isAllowed: CharacterClass): boolean {
   for (let index = 0; index < text.length; ) {
     const codePoint = text.codePointAt(index)!;
     if (codePoint === 0x25) {
@@ -55,32 +74,6 @@ function isPercentEncodedRun(text: string, isAllowed: (codePoint: number) => boo
     index += codePoint > 0xffff ? 2 : 1;
   }
   return true;
-}
-
-/** RFC 3986 §3.3 pchar = unreserved / pct-encoded / sub-delims / ":" / "@". */
-function pcharOf(grammar: ReferenceGrammar): (codePoint: number) => boolean {
-  return (codePoint) =>
-    grammar.isUnreserved(codePoint) || subDelims.has(codePoint) || codePoint === 0x3a || codePoint === 0x40;
-}
-
-/** RFC 3986 §3.3: a path is pchar-only segments joined by "/". */
-function isPath(path: string, grammar: ReferenceGrammar): boolean {
-  const isPchar = pcharOf(grammar);
-  return isPercentEncodedRun(path, (codePoint) => codePoint === 0x2f || isPchar(codePoint));
-}
-
-/** RFC 3986 §3.4 query and §3.5 fragment: pchar / "/" / "?" (RFC 3987 adds iprivate to the query). */
-function isQuery(query: string, grammar: ReferenceGrammar): boolean {
-  const isPchar = pcharOf(grammar);
-  return isPercentEncodedRun(
-    query,
-    (codePoint) => codePoint === 0x2f || codePoint === 0x3f || isPchar(codePoint) || grammar.isQueryExtra(codePoint),
-  );
-}
-
-function isFragment(fragment: string, grammar: ReferenceGrammar): boolean {
-  const isPchar = pcharOf(grammar);
-  return isPercentEncodedRun(fragment, (codePoint) => codePoint === 0x2f || codePoint === 0x3f || isPchar(codePoint));
 }
 
 /** RFC 3986 §3.2.2 IPvFuture = "v" 1*HEXDIG "." 1*( unreserved / sub-delims / ":" ). */
@@ -95,7 +88,7 @@ function isHost(host: string, grammar: ReferenceGrammar): boolean {
     const literal = host.slice(1, -1);
     return isIpv6(literal) || isIpvFuture(literal);
   }
-  return isPercentEncodedRun(host, (codePoint) => grammar.isUnreserved(codePoint) || subDelims.has(codePoint));
+  return isPercentEncodedRun(host, grammar.isRegNameCharacter);
 }
 
 /** RFC 3986 §3.2 authority = [ userinfo "@" ] host [ ":" port ]. */
@@ -103,10 +96,7 @@ function isAuthority(authority: string, grammar: ReferenceGrammar): boolean {
   const at = authority.indexOf('@');
   const userinfo = at === -1 ? '' : authority.slice(0, at);
   const hostAndPort = authority.slice(at + 1);
-  // §3.2.1 userinfo = *( unreserved / pct-encoded / sub-delims / ":" )
-  const isUserinfoChar = (codePoint: number) =>
-    grammar.isUnreserved(codePoint) || subDelims.has(codePoint) || codePoint === 0x3a;
-  if (!isPercentEncodedRun(userinfo, isUserinfoChar)) return false;
+  if (!isPercentEncodedRun(userinfo, grammar.isUserinfoCharacter)) return false;
   // The port starts at the last ":" that is not inside an IP-literal's brackets.
   const portColon = hostAndPort.lastIndexOf(':');
   const hasPort = portColon > hostAndPort.lastIndexOf(']');
@@ -124,21 +114,22 @@ const schemePattern = /^[A-Za-z][A-Za-z0-9+\-.]*:/;
  * "//" authority path-abempty, or a path that does not start with "//".
  */
 function isHierarchicalPart(part: string, grammar: ReferenceGrammar): boolean {
-  if (!part.startsWith('//')) return isPath(part, grammar);
+  if (!part.startsWith('//')) return isPercentEncodedRun(part, grammar.isPathCharacter);
   const pathStart = part.indexOf('/', 2);
   const authority = pathStart === -1 ? part.slice(2) : part.slice(2, pathStart);
   const path = pathStart === -1 ? '' : part.slice(pathStart);
-  return isAuthority(authority, grammar) && isPath(path, grammar);
+  return isAuthority(authority, grammar) && isPercentEncodedRun(path, grammar.isPathCharacter);
 }
 
 /** Splits off "#fragment" and "?query" (RFC 3986 §3, Appendix B) and checks them. */
 function splitQueryAndFragment(reference: string, grammar: ReferenceGrammar): string | undefined {
   const hash = reference.indexOf('#');
   const beforeFragment = hash === -1 ? reference : reference.slice(0, hash);
-  if (hash !== -1 && !isFragment(reference.slice(hash + 1), grammar)) return undefined;
+  if (hash !== -1 && !isPercentEncodedRun(reference.slice(hash + 1), grammar.isFragmentCharacter)) return undefined;
   const question = beforeFragment.indexOf('?');
   if (question === -1) return beforeFragment;
-  return isQuery(beforeFragment.slice(question + 1), grammar) ? beforeFragment.slice(0, question) : undefined;
+  const query = beforeFragment.slice(question + 1);
+  return isPercentEncodedRun(query, grammar.isQueryCharacter) ? beforeFragment.slice(0, question) : undefined;
 }
 
 /** RFC 3986 §3 URI = scheme ":" hier-part [ "?" query ] [ "#" fragment ]. */
