@@ -1,0 +1,143 @@
+// Broken schemas fail in compile() with a SchemaError that names the location and the reason.
+
+import assert from 'node:assert/strict';
+import {describe, test} from 'node:test';
+import {SchemaError, compile} from '../src/index.js';
+import type {CompileOptions} from '../src/types.js';
+
+function schemaError(schema: unknown, options: CompileOptions = {}): SchemaError {
+  try {
+    compile(schema, options);
+  } catch (error) {
+    assert.ok(error instanceof SchemaError, `expected a SchemaError, got ${String(error)}`);
+    return error;
+  }
+  assert.fail(`compile accepted ${JSON.stringify(schema)}`);
+}
+
+describe('wrong keyword value shapes', () => {
+  const table: [keyword: string, value: unknown, reason: RegExp][] = [
+    ['type', 'objekt', /unknown type "objekt"/],
+    ['type', ['string', 'string'], /listed twice/],
+    ['properties', [], /values are schemas/],
+    ['properties', {a: 1}, /values are schemas/],
+    ['patternProperties', {'^a': 'x'}, /values are schemas/],
+    ['patternProperties', {'(': {}}, /invalid regular expression/],
+    ['additionalProperties', 'no', /must be a schema/],
+    ['unevaluatedProperties', 1, /must be a schema/],
+    ['required', 'id', /array of unique strings/],
+    ['required', ['id', 'id'], /"id" is repeated/],
+    ['required', [1], /array of unique strings/],
+    ['propertyNames', [], /must be a schema/],
+    ['minProperties', -1, /non-negative integer/],
+    ['minProperties', 1.5, /non-negative integer/],
+    ['maxProperties', '3', /non-negative integer/],
+    ['dependentRequired', {a: 'b'}, /array of unique strings/],
+    ['dependentSchemas', {a: 1}, /values are schemas/],
+    ['if', 'x', /must be a schema/],
+    ['allOf', [], /non-empty array of schemas/],
+    ['anyOf', {}, /array of schemas/],
+    ['oneOf', [1], /array of schemas/],
+    ['not', null, /must be a schema/],
+    ['enum', 'a', /must be an array/],
+    ['pattern', '[', /invalid regular expression/],
+    ['pattern', 5, /must be a string/],
+    ['$defs', [], /values are schemas/],
+    ['$ref', 5, /must be a string/],
+    ['minimum', '1', /must be a number/],
+    ['multipleOf', 0, /greater than 0/],
+    ['maxLength', -2, /non-negative integer/],
+    ['items', 3, /must be a schema/],
+    ['uniqueItems', 'yes', /must be a boolean/],
+  ];
+  for (const [keyword, value, reason] of table) {
+    test(`${keyword}: ${JSON.stringify(value)}`, () => {
+      const error = schemaError({properties: {field: {[keyword]: value}}});
+      assert.match(error.message, reason);
+      assert.ok(error.schemaLocation.startsWith(`/properties/field/${keyword}`), error.schemaLocation);
+      assert.match(error.code, /^schema\./);
+    });
+  }
+
+  test('then/else must be schemas where if is', () => {
+    assert.equal(schemaError({if: {}, then: 3}).schemaLocation, '/then');
+  });
+});
+
+describe('references', () => {
+  test('an unresolvable $ref names the reference and where it is', () => {
+    const error = schemaError({properties: {a: {$ref: '#/$defs/missing'}}});
+    assert.equal(error.code, 'schema.ref.unresolved');
+    assert.equal(error.schemaLocation, '/properties/a/$ref');
+    assert.match(error.message, /#\/\$defs\/missing/);
+  });
+
+  test('another document is found through options.schemas, never fetched', () => {
+    const schemas = {'https://example.com/address.json': {type: 'object', required: ['city']}};
+    const validator = compile({$ref: 'https://example.com/address.json'}, {schemas});
+    assert.equal(validator.validate({city: 'Oslo'}).valid, true);
+    assert.equal(validator.validate({}).valid, false);
+    assert.equal(schemaError({$ref: 'https://example.com/elsewhere.json'}).code, 'schema.ref.unresolved');
+  });
+
+  test("each draft's meta-schema is available offline", () => {
+    const metaSchemas = {
+      draft4: 'http://json-schema.org/draft-04/schema#',
+      draft6: 'http://json-schema.org/draft-06/schema#',
+      draft7: 'http://json-schema.org/draft-07/schema#',
+      'draft2019-09': 'https://json-schema.org/draft/2019-09/schema',
+      'draft2020-12': 'https://json-schema.org/draft/2020-12/schema',
+    } as const;
+    for (const [draft, uri] of Object.entries(metaSchemas)) {
+      const validator = compile({$ref: uri}, {draft: draft as keyof typeof metaSchemas});
+      assert.equal(validator.validate({type: 'string'}).valid, true, draft);
+      assert.equal(validator.validate({type: 12}).valid, false, draft);
+    }
+  });
+
+  test('pointers with ~0, ~1 and percent-encoding', () => {
+    const validator = compile({
+      $defs: {'a/b': {type: 'string'}, 'c~d': {type: 'number'}, 'e f': {type: 'null'}},
+      properties: {x: {$ref: '#/$defs/a~1b'}, y: {$ref: '#/$defs/c~0d'}, z: {$ref: '#/$defs/e%20f'}},
+    });
+    assert.equal(validator.validate({x: 's', y: 1, z: null}).valid, true);
+    assert.equal(validator.validate({x: 1}).valid, false);
+    assert.equal(validator.validate({y: 's'}).valid, false);
+    assert.equal(validator.validate({z: 0}).valid, false);
+  });
+});
+
+describe('drafts', () => {
+  test('draft 4 rejects an empty required', () => {
+    assert.match(schemaError({required: []}, {draft: 'draft4'}).message, /at least one element/);
+    compile({required: []}, {draft: 'draft6'});
+  });
+
+  test('the draft comes from $schema, else the option, else 2020-12', () => {
+    assert.equal(compile({$schema: 'http://json-schema.org/draft-07/schema#'}).draft, 'draft7');
+    assert.equal(compile({}).draft, 'draft2020-12');
+    assert.equal(compile({}, {draft: 'draft6'}).draft, 'draft6');
+  });
+
+  test('an unknown draft option is a SchemaError', () => {
+    assert.equal(schemaError({}, {draft: 'draft5' as never}).code, 'schema.option.draft');
+  });
+});
+
+describe('strict mode', () => {
+  test('unknown keywords are ignored by default and an error when strict', () => {
+    compile({tpye: 'string'});
+    const error = schemaError({properties: {a: {tpye: 'string'}}}, {strict: true});
+    assert.equal(error.code, 'schema.keyword.unknown');
+    assert.equal(error.schemaLocation, '/properties/a/tpye');
+  });
+
+  test('annotations are known keywords', () => {
+    compile({title: 't', description: 'd', default: 1, examples: [], $comment: 'c', deprecated: false}, {strict: true});
+  });
+
+  test('a schema that is not an object or boolean', () => {
+    assert.equal(schemaError(42).code, 'schema.shape');
+    assert.equal(schemaError({properties: {a: 'string'}}).schemaLocation, '/properties/a');
+  });
+});
