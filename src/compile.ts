@@ -420,6 +420,7 @@ function emptyNode(resource: Resource, absoluteLocation: string): SchemaNode {
     key: [],
     item: [],
     end: [],
+    keyPlans: new Map(),
     collectsProperties: false,
     collectsItems: false,
   };

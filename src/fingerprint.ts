@@ -95,6 +95,7 @@ export const fingerprintNode: SchemaNode = {
   key: [keyword],
   item: [keyword],
   end: [],
+  keyPlans: new Map(),
   collectsProperties: false,
   collectsItems: false,
 };

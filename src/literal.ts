@@ -113,6 +113,7 @@ function nodeWith<V>(definition: KeywordDefinition<V>, value: V, resource: Resou
     key: has('key'),
     item: has('item'),
     end: has('end'),
+    keyPlans: new Map(),
     collectsProperties: false,
     collectsItems: false,
   };

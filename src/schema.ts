@@ -51,10 +51,18 @@ export interface SchemaNode {
   key: CompiledKeyword[];
   item: CompiledKeyword[];
   end: CompiledKeyword[];
+  /** Per property name: which `key` hooks act and what they classified (filled lazily, bounded). */
+  readonly keyPlans: Map<string, KeyPlan>;
   /** Someone at this location needs the names of evaluated properties (`unevaluatedProperties`). */
   collectsProperties: boolean;
   /** Someone at this location needs the evaluated item indices (`unevaluatedItems`). */
   collectsItems: boolean;
+}
+
+/** The `key` hooks that act on one property name in one schema node, with their classifications. */
+export interface KeyPlan {
+  readonly keywords: readonly CompiledKeyword[];
+  readonly data: readonly unknown[];
 }
 
 export interface CompiledKeyword<V = any> {
@@ -87,8 +95,14 @@ export interface KeywordDefinition<V = any> {
   begin?(run: Run, keyword: CompiledKeyword<V>): void;
   /** A scalar value (`run.evaluator.text` etc.), right after `begin`. */
   scalar?(run: Run, keyword: CompiledKeyword<V>): void;
-  /** An object key arrived. */
-  key?(run: Run, keyword: CompiledKeyword<V>, name: string): void;
+  /**
+   * What this keyword makes of a property name, from the schema alone (e.g. which subschema it
+   * selects); undefined when the keyword ignores that name, so its `key` hook is not even called.
+   * Cached per schema node and name (src/keyPlan.ts): regexes and lookups run once per distinct key.
+   */
+  classify?(keyword: CompiledKeyword<V>, name: string): unknown;
+  /** An object key arrived. `plan` is what `classify` said of the name (undefined without `classify`). */
+  key?(run: Run, keyword: CompiledKeyword<V>, name: string, plan: any): void;
   /** An array item starts at `index`. */
   item?(run: Run, keyword: CompiledKeyword<V>, index: number): void;
   /** The value is complete (after a scalar, or at the container's close). Subschemas have settled. */

@@ -8,49 +8,55 @@ import type {Limits, TokenSink} from './types.js';
 
 const NO_POSITION: InputPosition = {offset: -1, line: 0, column: 0};
 
+/** An input error at the value being walked, located by the walk's stack. */
+function walkError(stack: readonly Open[], kind: 'syntax' | 'limit', code: string, message: string): InputError {
+  const error = new InputError(kind, code, message, NO_POSITION);
+  error.instanceLocation = stack.map((open) => '/' + escapePointerToken(open.keys === null ? String(open.index - 1) : open.keys[open.index - 1])).join('');
+  return error;
+}
+
 interface Open {
   readonly value: Record<string, unknown> | unknown[];
   readonly keys: string[] | null;
   index: number;
 }
 
-export function walkValue(value: unknown, sink: TokenSink, limits: Required<Limits>, shouldStop: () => boolean): void {
+/** Something that can say it wants no more events (the evaluator, once the verdict is known). */
+export interface StoppableSink extends TokenSink {
+  readonly stopped: boolean;
+}
+
+export function walkValue(value: unknown, sink: StoppableSink, limits: Required<Limits>): void {
   const stack: Open[] = [];
-  const locate = (): string => stack.map((open) => '/' + escapePointerToken(open.keys === null ? String(open.index - 1) : open.keys[open.index - 1])).join('');
-  const fail = (kind: 'syntax' | 'limit', code: string, message: string): never => {
-    const error = new InputError(kind, code, message, NO_POSITION);
-    error.instanceLocation = locate();
-    throw error;
-  };
   let next: unknown = value;
   for (;;) {
     // Deliver `next`.
     if (next === null) sink.nullValue();
     else if (typeof next === 'string') {
-      if (next.length > limits.maxStringLength) fail('limit', 'limit.string', `string longer than ${limits.maxStringLength} characters`);
+      if (next.length > limits.maxStringLength) throw walkError(stack, 'limit', 'limit.string', `string longer than ${limits.maxStringLength} characters`);
       sink.stringValue(next);
     } else if (typeof next === 'number') {
-      if (!Number.isFinite(next)) fail('syntax', 'value.notJson', `${next} is not a JSON number`);
+      if (!Number.isFinite(next)) throw walkError(stack, 'syntax', 'value.notJson', `${next} is not a JSON number`);
       sink.numberValue(String(next));
     } else if (typeof next === 'boolean') {
       if (next) sink.trueValue();
       else sink.falseValue();
     } else if (Array.isArray(next)) {
-      if (stack.length >= limits.maxDepth) fail('limit', 'limit.depth', `nesting deeper than ${limits.maxDepth}`);
+      if (stack.length >= limits.maxDepth) throw walkError(stack, 'limit', 'limit.depth', `nesting deeper than ${limits.maxDepth}`);
       sink.startArray();
       stack.push({value: next, keys: null, index: 0});
     } else if (typeof next === 'object') {
-      if (stack.length >= limits.maxDepth) fail('limit', 'limit.depth', `nesting deeper than ${limits.maxDepth}`);
+      if (stack.length >= limits.maxDepth) throw walkError(stack, 'limit', 'limit.depth', `nesting deeper than ${limits.maxDepth}`);
       const keys = Object.keys(next as object);
-      if (keys.length > limits.maxProperties) fail('limit', 'limit.properties', `object with more than ${limits.maxProperties} properties`);
+      if (keys.length > limits.maxProperties) throw walkError(stack, 'limit', 'limit.properties', `object with more than ${limits.maxProperties} properties`);
       sink.startObject();
       stack.push({value: next as Record<string, unknown>, keys, index: 0});
     } else {
-      fail('syntax', 'value.notJson', `a ${typeof next} is not a JSON value`);
+      throw walkError(stack, 'syntax', 'value.notJson', `a ${typeof next} is not a JSON value`);
     }
     // Find the next value to deliver, closing finished containers.
     for (;;) {
-      if (shouldStop()) return;
+      if (sink.stopped) return;
       const open = stack[stack.length - 1];
       if (open === undefined) return;
       if (open.keys === null) {
@@ -66,10 +72,10 @@ export function walkValue(value: unknown, sink: TokenSink, limits: Required<Limi
           const key = open.keys[open.index++];
           // As JSON.stringify does, a property whose value is undefined is not there.
           if ((open.value as Record<string, unknown>)[key] === undefined) continue;
-          if (key.length > limits.maxKeyLength) fail('limit', 'limit.key', `key longer than ${limits.maxKeyLength} characters`);
+          if (key.length > limits.maxKeyLength) throw walkError(stack, 'limit', 'limit.key', `key longer than ${limits.maxKeyLength} characters`);
           sink.keyValue(key);
           next = (open.value as Record<string, unknown>)[key];
-          if (shouldStop()) return;
+          if (sink.stopped) return;
           break;
         }
         stack.pop();

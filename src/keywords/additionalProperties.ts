@@ -25,10 +25,12 @@ export const additionalProperties: KeywordDefinition<AdditionalProperties> = {
       : [];
     return {node: context.subschema(value, ''), forbidden: value === false, declared, patterns};
   },
-  key(run, keyword, name) {
+  classify(keyword, name) {
     const {declared, patterns} = keyword.value;
-    if (declared.has(name)) return;
-    for (let i = 0; i < patterns.length; i++) if (patterns[i].test(name)) return;
+    if (declared.has(name) || patterns.some((pattern) => pattern.test(name))) return undefined;
+    return true;
+  },
+  key(run, keyword, name) {
     if (keyword.value.forbidden) {
       run.fail(keyword, `must NOT have additional property "${name}"`, {additionalProperty: name}, name);
       return;

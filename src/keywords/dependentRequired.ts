@@ -3,7 +3,7 @@
 
 import type {Run} from '../evaluator.js';
 import {OBJECT, type CompiledKeyword, type KeywordContext, type KeywordDefinition} from '../schema.js';
-import {PresenceSet, newSeen, type Seen} from './presence.js';
+import {PresenceSet, newSeen, seeBit, type Seen} from './presence.js';
 import {expectUniqueStrings, isObject} from './shapes.js';
 
 export interface Dependencies {
@@ -41,8 +41,9 @@ export const dependentRequired: KeywordDefinition<Dependencies> = {
     if (!isObject(value)) throw context.fail('must be an object whose values are arrays of unique strings');
     return compileDependentRequired(Object.entries(value), context);
   },
-  key(run, keyword, name) {
-    if (keyword.value.presence.includes(name)) keyword.value.presence.see(run.state(keyword, newSeen), name);
+  classify: (keyword, name) => keyword.value.presence.bitOf(name),
+  key(run, keyword, _name, bit: number) {
+    seeBit(run.state(keyword, newSeen), bit);
   },
   end(run, keyword) {
     checkDependentRequired(run, keyword, keyword.value, run.peekState<Seen>(keyword));

@@ -22,13 +22,14 @@ export const patternProperties: KeywordDefinition<readonly PatternSchema[]> = {
       return {pattern: compilePattern(source, context, path), node: context.subschema(schema, path), path: '/patternProperties' + path};
     });
   },
-  key(run, keyword, name) {
-    const patterns = keyword.value;
-    for (let i = 0; i < patterns.length; i++) {
-      const entry = patterns[i];
-      if (!entry.pattern.test(name)) continue;
-      run.evaluatedProperties?.add(name);
-      run.applyToMember(entry.node, keyword, i, entry.path);
+  classify(keyword, name) {
+    const matching = keyword.value.filter((entry) => entry.pattern.test(name));
+    return matching.length === 0 ? undefined : matching;
+  },
+  key(run, keyword, name, matching: readonly PatternSchema[]) {
+    run.evaluatedProperties?.add(name);
+    for (let i = 0; i < matching.length; i++) {
+      run.applyToMember(matching[i].node, keyword, i, matching[i].path);
       if (run.settled) return;
     }
   },

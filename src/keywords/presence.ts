@@ -8,6 +8,11 @@ export class Seen {
 
 export const newSeen = (): Seen => new Seen();
 
+export function seeBit(seen: Seen, bit: number): void {
+  if (bit < 31) seen.bits |= 1 << bit;
+  else (seen.more ??= new Set()).add(bit);
+}
+
 export class PresenceSet {
   readonly names: readonly string[];
   private readonly bits = new Map<string, number>();
@@ -21,11 +26,14 @@ export class PresenceSet {
     return this.bits.has(name);
   }
 
+  /** The bit of a listed name (undefined for others): what `classify` hands to `key`. */
+  bitOf(name: string): number | undefined {
+    return this.bits.get(name);
+  }
+
   see(seen: Seen, name: string): void {
     const bit = this.bits.get(name);
-    if (bit === undefined) return;
-    if (bit < 31) seen.bits |= 1 << bit;
-    else (seen.more ??= new Set()).add(bit);
+    if (bit !== undefined) seeBit(seen, bit);
   }
 
   has(seen: Seen | undefined, name: string): boolean {

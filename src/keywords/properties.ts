@@ -23,9 +23,8 @@ export const properties: KeywordDefinition<ReadonlyMap<string, PropertySchema>> 
     }
     return map;
   },
-  key(run, keyword, name) {
-    const property = keyword.value.get(name);
-    if (property === undefined) return;
+  classify: (keyword, name) => keyword.value.get(name),
+  key(run, keyword, name, property: PropertySchema) {
     run.evaluatedProperties?.add(name);
     run.applyToMember(property.node, keyword, 0, property.path);
   },

@@ -3,7 +3,7 @@
 
 import {OBJECT, type KeywordDefinition} from '../schema.js';
 import {expectUniqueStrings} from './shapes.js';
-import {PresenceSet, newSeen, type Seen} from './presence.js';
+import {PresenceSet, newSeen, seeBit, type Seen} from './presence.js';
 
 export const required: KeywordDefinition<PresenceSet> = {
   name: 'required',
@@ -13,8 +13,9 @@ export const required: KeywordDefinition<PresenceSet> = {
     if (names.length === 0 && context.draft.name === 'draft4') throw context.fail('must have at least one element in draft 4');
     return names.length === 0 ? undefined : new PresenceSet(names);
   },
-  key(run, keyword, name) {
-    if (keyword.value.includes(name)) keyword.value.see(run.state(keyword, newSeen), name);
+  classify: (keyword, name) => keyword.value.bitOf(name),
+  key(run, keyword, _name, bit: number) {
+    seeBit(run.state(keyword, newSeen), bit);
   },
   end(run, keyword) {
     if (run.kind !== OBJECT) return;
