@@ -1,0 +1,307 @@
+// NDJSON framing shared by the RxJS operator, the Node stream and the CLI: chunks split anywhere
+// become lines (LineSplitter), and each non-blank line is validated by its own engine session
+// while its pieces arrive (NdjsonRecordReader). Nothing here knows about RxJS, streams or files.
+//
+// Framing follows the NDJSON / JSON Lines conventions: records end at LF, a CR before it is
+// JSON whitespace (so CRLF needs no special case), a UTF-8 BOM may open the stream, blank lines
+// are skipped but still counted in line numbers, and the last line may lack its LF.
+
+import { StringDecoder } from 'node:string_decoder';
+import type { OutputUnit, Result, Session, SessionOptions, Validator } from '../src/types.js';
+
+/** Where LineSplitter delivers the text. Pieces of one line arrive in order, never containing LF. */
+export interface LineSink {
+  /** The next piece of the current line: never empty, never containing LF. */
+  linePart(text: string): void;
+  /** The current line ended: at an LF, or at the end of input for a last line without one. */
+  lineEnd(): void;
+}
+
+const LINE_FEED = 0x0a;
+const BYTE_ORDER_MARK = 0xfeff;
+
+/**
+ * Splits text or UTF-8 bytes, chunked anywhere, into lines. Bytes go through one StringDecoder,
+ * so a multibyte character split across chunks is decoded whole. Nothing is buffered: each piece
+ * of a line is handed on as soon as it is decoded, so memory does not grow with line length.
+ */
+export class LineSplitter {
+  readonly #sink: LineSink;
+  readonly #decoder = new StringDecoder('utf8');
+  /** No character decoded yet: a BOM here is stripped (RFC 8259 §8.1 lets parsers ignore it). */
+  #atStreamStart = true;
+  /** Some text of the current line has been seen, so the end of input also ends a line. */
+  #lineOpen = false;
+  #stopped = false;
+
+  constructor(sink: LineSink) {
+    this.#sink = sink;
+  }
+
+  /** Feed the next chunk. Strings are taken as already decoded; bytes must be UTF-8. */
+  write(chunk: string | Uint8Array): void {
+    if (typeof chunk === 'string') {
+      this.#split(chunk);
+      return;
+    }
+    if (!(chunk instanceof Uint8Array)) {
+      throw new TypeError(`NDJSON chunks must be strings or Uint8Arrays, got ${describe(chunk)}`);
+    }
+    this.#split(this.#decoder.write(chunk));
+  }
+
+  /** The input is complete: flush a trailing incomplete character and end a last unterminated line. */
+  end(): void {
+    if (this.#stopped) return;
+    const rest = this.#decoder.end();
+    if (rest.length > 0) this.#split(rest);
+    if (this.#lineOpen && !this.#stopped) {
+      this.#lineOpen = false;
+      this.#sink.lineEnd();
+    }
+  }
+
+  /** Deliver nothing more, even for the rest of a chunk being split (e.g. the consumer unsubscribed). */
+  stop(): void {
+    this.#stopped = true;
+  }
+
+  get stopped(): boolean {
+    return this.#stopped;
+  }
+
+  #split(text: string): void {
+    if (this.#stopped || text.length === 0) return;
+    let start = 0;
+    if (this.#atStreamStart) {
+      this.#atStreamStart = false;
+      if (text.charCodeAt(0) === BYTE_ORDER_MARK) start = 1;
+    }
+    let lineFeed = text.indexOf('\n', start);
+    while (lineFeed !== -1) {
+      if (lineFeed > start) this.#sink.linePart(text.slice(start, lineFeed));
+      this.#lineOpen = false;
+      this.#sink.lineEnd();
+      if (this.#stopped) return;
+      start = lineFeed + 1;
+      lineFeed = text.indexOf('\n', start);
+    }
+    if (start < text.length) {
+      this.#lineOpen = true;
+      this.#sink.linePart(start === 0 ? text : text.slice(start));
+    }
+  }
+}
+
+/** The verdict on one NDJSON line. */
+export interface NdjsonRecord {
+  /** 1-based line number in the whole input; blank lines count. */
+  line: number;
+  valid: boolean;
+  /** Positions in these units: `line` is the NDJSON line; `offset` (bytes) and `column` are within it. */
+  errors: OutputUnit[];
+  /**
+   * The parsed record, only when `parse` was asked for and the line was read to its end as
+   * well-formed JSON (an invalid record usually lacks it: reading stops at its first error).
+   */
+  value?: unknown;
+}
+
+export interface NdjsonReaderOptions {
+  /** Assemble each record's value (as `JSON.parse` would). Default false: nothing is assembled. */
+  parse?: boolean;
+  /**
+   * Longest line, in UTF-16 code units excluding its LF (default 64 Mi). A longer line becomes an
+   * invalid record with a `limit` error, and the rest of it is skipped without being kept.
+   */
+  maxLineLength?: number;
+  /**
+   * The validator was compiled with `allErrors`: a line is fed to the end even once it is known
+   * to be invalid, so that every error is found (the engine ignores input after a syntax error).
+   */
+  allErrors?: boolean;
+}
+
+export const DEFAULT_MAX_LINE_LENGTH = 64 * 1024 * 1024;
+
+/**
+ * Validates NDJSON line by line: one engine session per non-blank line, fed with the line's
+ * pieces as they arrive, and one `onRecord` call per non-blank line, synchronously within the
+ * `write` or `end` call that completed the line.
+ */
+export class NdjsonRecordReader {
+  readonly #validator: Validator;
+  readonly #sessionOptions: SessionOptions;
+  readonly #maxLineLength: number;
+  readonly #stopFeedingOnFailure: boolean;
+  readonly #onRecord: (record: NdjsonRecord) => void;
+  readonly #splitter: LineSplitter;
+
+  /** Line number of the line being read. */
+  #line = 1;
+  /** Session of the current line; undefined while the line holds only whitespace. */
+  #session: Session | undefined = undefined;
+  /** The session's document is certainly invalid: the rest of the line is skipped, not fed. */
+  #sessionFailed = false;
+  #lineLength = 0;
+  /** JSON whitespace before the record (not fed to the session): error columns are shifted by it. */
+  #leadingWhitespace = 0;
+  #overLimit = false;
+
+  constructor(validator: Validator, options: NdjsonReaderOptions, onRecord: (record: NdjsonRecord) => void) {
+    this.#validator = validator;
+    this.#sessionOptions = { parse: options.parse === true };
+    this.#maxLineLength = checkMaxLineLength(options.maxLineLength);
+    this.#stopFeedingOnFailure = options.allErrors !== true;
+    this.#onRecord = onRecord;
+    this.#splitter = new LineSplitter({ linePart: (text) => this.#linePart(text), lineEnd: () => this.#lineEnd() });
+  }
+
+  /** Feed the next chunk of NDJSON text or UTF-8 bytes, split anywhere. */
+  write(chunk: string | Uint8Array): void {
+    this.#splitter.write(chunk);
+  }
+
+  /** The input is complete: a last line without LF is validated now. */
+  end(): void {
+    this.#splitter.end();
+  }
+
+  /** Emit no more records, even for lines of a chunk already being read. */
+  stop(): void {
+    this.#splitter.stop();
+    this.#session = undefined;
+  }
+
+  /** Lines completed so far, blank ones included. */
+  get linesRead(): number {
+    return this.#line - 1;
+  }
+
+  #linePart(text: string): void {
+    this.#lineLength += text.length;
+    if (this.#overLimit) return;
+    if (this.#lineLength > this.#maxLineLength) {
+      this.#overLimit = true;
+      this.#session = undefined;
+      return;
+    }
+    if (this.#sessionFailed) return;
+    if (this.#session === undefined) {
+      const recordStart = skipWhitespace(text);
+      this.#leadingWhitespace += recordStart;
+      if (recordStart === text.length) return;
+      this.#session = this.#validator.session(this.#sessionOptions);
+      if (recordStart > 0) text = text.slice(recordStart);
+    }
+    // The engine's contract: once write() says false, the verdict is final; stop feeding it
+    // (unless every error is wanted).
+    if (!this.#session.write(text) && this.#stopFeedingOnFailure) this.#sessionFailed = true;
+  }
+
+  #lineEnd(): void {
+    const line = this.#line++;
+    const record = this.#finishLine(line);
+    this.#session = undefined;
+    this.#sessionFailed = false;
+    this.#lineLength = 0;
+    this.#leadingWhitespace = 0;
+    this.#overLimit = false;
+    if (record !== undefined) this.#onRecord(record);
+  }
+
+  #finishLine(line: number): NdjsonRecord | undefined {
+    if (this.#overLimit) {
+      return { line, valid: false, errors: [lineLengthError(line, this.#maxLineLength)] };
+    }
+    // Blank line (nothing but JSON whitespace): skipped, but it was counted.
+    if (this.#session === undefined) return undefined;
+    return toRecord(line, this.#session.end(), this.#leadingWhitespace);
+  }
+}
+
+function toRecord(line: number, result: Result, leadingWhitespace: number): NdjsonRecord {
+  const errors = result.errors.length === 0 ? result.errors : result.errors.map((unit) => atLine(unit, line, leadingWhitespace));
+  if (!('value' in result)) return { line, valid: result.valid, errors };
+  return { line, valid: result.valid, errors, value: result.value };
+}
+
+/** A unit's position is relative to what its session saw; make it relative to the NDJSON line. */
+function atLine(unit: OutputUnit, line: number, leadingWhitespace: number): OutputUnit {
+  const positioned: OutputUnit = { ...unit, line };
+  // The skipped whitespace is ASCII: one byte and one UTF-16 code unit per character.
+  if (unit.offset !== undefined) positioned.offset = unit.offset + leadingWhitespace;
+  if (unit.column === undefined) return positioned;
+  positioned.column = unit.column + leadingWhitespace;
+  // Input errors name their position in the message too ("... at line 1 column 7, expected ...").
+  const sessionPosition = ` at line ${unit.line} column ${unit.column}`;
+  if (unit.kind !== 'validation' && unit.error.includes(sessionPosition)) {
+    positioned.error = unit.error.replace(sessionPosition, ` at line ${line} column ${positioned.column}`);
+  }
+  return positioned;
+}
+
+function lineLengthError(line: number, maxLineLength: number): OutputUnit {
+  return {
+    kind: 'limit',
+    keyword: 'limit',
+    keywordLocation: '',
+    instanceLocation: '',
+    error: `line is longer than maxLineLength (${maxLineLength} characters)`,
+    params: { code: 'limit.lineLength', limit: maxLineLength },
+    line,
+    column: maxLineLength + 1,
+  };
+}
+
+/** Index of the first character that is not JSON whitespace (RFC 8259 §2: space, tab, LF, CR). */
+function skipWhitespace(text: string): number {
+  let index = 0;
+  while (index < text.length) {
+    const code = text.charCodeAt(index);
+    if (code !== 0x20 && code !== 0x09 && code !== 0x0d && code !== LINE_FEED) return index;
+    index++;
+  }
+  return index;
+}
+
+function checkMaxLineLength(maxLineLength: number | undefined): number {
+  if (maxLineLength === undefined) return DEFAULT_MAX_LINE_LENGTH;
+  if (!(maxLineLength >= 1)) throw new RangeError(`maxLineLength must be a positive number, got ${maxLineLength}`);
+  return maxLineLength;
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (typeof value === 'object') return value.constructor?.name ?? 'object';
+  return typeof value;
+}
+
+/**
+ * Raised (as an RxJS error notification or a stream error) by `onInvalid: 'error'`:
+ * the first invalid record, with its line number and errors.
+ */
+export class InvalidRecordError extends Error {
+  override readonly name = 'InvalidRecordError';
+  readonly code = 'ndjson.invalidRecord';
+  /** 1-based NDJSON line of the record. */
+  readonly line: number;
+  readonly errors: OutputUnit[];
+
+  constructor(line: number, errors: OutputUnit[]) {
+    const first = errors[0];
+    const reason = first === undefined ? 'invalid' : `${first.error} (at instance location "${first.instanceLocation}")`;
+    super(`line ${line}: ${reason}`);
+    this.line = line;
+    this.errors = errors;
+  }
+}
+
+/** What to do with an invalid record: pass it on, drop it, or fail the whole stream with it. */
+export type OnInvalid = 'emit' | 'skip' | 'error';
+
+export function checkOnInvalid(onInvalid: OnInvalid | undefined): OnInvalid {
+  if (onInvalid === undefined) return 'emit';
+  if (onInvalid === 'emit' || onInvalid === 'skip' || onInvalid === 'error') return onInvalid;
+  throw new RangeError(`onInvalid must be 'emit', 'skip' or 'error', got ${String(onInvalid)}`);
+}

@@ -1,0 +1,154 @@
+// stream-schema/rxjs: validation as RxJS operators. rxjs is an optional peer dependency; only
+// this module imports it.
+//
+//   fromReadable(fs.createReadStream('events.ndjson'))
+//     .pipe(validateNdjson(schema, { parse: true }))
+//     .subscribe((record) => console.log(record.line, record.valid));
+
+import { finished, type Readable } from 'node:stream';
+import { Observable, type OperatorFunction } from 'rxjs';
+import { compile } from '../src/index.js';
+import type { CompileOptions, OutputUnit, Validator } from '../src/types.js';
+import {
+  checkOnInvalid,
+  InvalidRecordError,
+  NdjsonRecordReader,
+  type NdjsonReaderOptions,
+  type NdjsonRecord,
+  type OnInvalid,
+} from './ndjson-lines.js';
+
+export { InvalidRecordError, type NdjsonRecord, type OnInvalid } from './ndjson-lines.js';
+
+export interface ValidateNdjsonOptions extends CompileOptions, NdjsonReaderOptions {
+  /** `'emit'` (default) passes invalid records on, `'skip'` drops them, `'error'` fails with the first. */
+  onInvalid?: OnInvalid;
+}
+
+/**
+ * Takes chunks of NDJSON (text or UTF-8 bytes, split anywhere) and emits one record per non-blank
+ * line, synchronously within the chunk that completed the line. The schema is compiled once, here
+ * (a bad schema throws SchemaError now, not at subscription).
+ */
+export function validateNdjson(schema: unknown, options: ValidateNdjsonOptions = {}): OperatorFunction<string | Uint8Array, NdjsonRecord> {
+  const validator = compile(schema, options);
+  const onInvalid = checkOnInvalid(options.onInvalid);
+  const readerOptions: NdjsonReaderOptions = { parse: options.parse, maxLineLength: options.maxLineLength, allErrors: options.allErrors };
+  return (source) =>
+    new Observable<NdjsonRecord>((subscriber) => {
+      const reader = new NdjsonRecordReader(validator, readerOptions, (record) => {
+        if (record.valid || onInvalid === 'emit') subscriber.next(record);
+        else if (onInvalid === 'error') subscriber.error(new InvalidRecordError(record.line, record.errors));
+      });
+      const subscription = source.subscribe({
+        next(chunk) {
+          // An exception from inside (a bad chunk, an engine bug) is an error notification, never uncaught.
+          try {
+            reader.write(chunk);
+          } catch (error) {
+            subscriber.error(error);
+          }
+        },
+        error(error) {
+          subscriber.error(error);
+        },
+        complete() {
+          try {
+            reader.end();
+          } catch (error) {
+            subscriber.error(error);
+            return;
+          }
+          subscriber.complete();
+        },
+      });
+      return () => {
+        // Runs on unsubscribe, error and complete: the rest of a chunk being read is dropped.
+        reader.stop();
+        subscription.unsubscribe();
+      };
+    });
+}
+
+/** The verdict on one already-parsed value. */
+export interface ValueRecord {
+  /** 0-based position of the value in the source. */
+  index: number;
+  valid: boolean;
+  errors: OutputUnit[];
+  value: unknown;
+}
+
+export interface ValidateValuesOptions extends CompileOptions {
+  /** `'emit'` (default) passes invalid records on, `'skip'` drops them, `'error'` fails with the first. */
+  onInvalid?: OnInvalid;
+}
+
+/** Raised by `validateValues` with `onInvalid: 'error'`: the first invalid value. */
+export class InvalidValueError extends Error {
+  override readonly name = 'InvalidValueError';
+  readonly code = 'values.invalidValue';
+  /** 0-based position of the value in the source. */
+  readonly index: number;
+  readonly errors: OutputUnit[];
+
+  constructor(index: number, errors: OutputUnit[]) {
+    const first = errors[0];
+    const reason = first === undefined ? 'invalid' : `${first.error} (at instance location "${first.instanceLocation}")`;
+    super(`value ${index}: ${reason}`);
+    this.index = index;
+    this.errors = errors;
+  }
+}
+
+/** Validates a stream of already-parsed values (value mode), one record per value. */
+export function validateValues(schema: unknown, options: ValidateValuesOptions = {}): OperatorFunction<unknown, ValueRecord> {
+  const validator: Validator = compile(schema, options);
+  const onInvalid = checkOnInvalid(options.onInvalid);
+  return (source) =>
+    new Observable<ValueRecord>((subscriber) => {
+      let index = 0;
+      return source.subscribe({
+        next(value) {
+          const position = index++;
+          let record: ValueRecord;
+          try {
+            const result = validator.validate(value);
+            record = { index: position, valid: result.valid, errors: result.errors, value };
+          } catch (error) {
+            subscriber.error(error);
+            return;
+          }
+          if (record.valid || onInvalid === 'emit') subscriber.next(record);
+          else if (onInvalid === 'error') subscriber.error(new InvalidValueError(position, record.errors));
+        },
+        error(error) {
+          subscriber.error(error);
+        },
+        complete() {
+          subscriber.complete();
+        },
+      });
+    });
+}
+
+/**
+ * A Node Readable as an Observable of its chunks. Errors (including a premature close) become
+ * error notifications; unsubscribing before the end destroys the stream. There is no backpressure
+ * in an Observable, so keep the pipeline synchronous (as validateNdjson is) to keep memory bounded.
+ */
+export function fromReadable<T = Buffer>(stream: Readable): Observable<T> {
+  return new Observable<T>((subscriber) => {
+    const onData = (chunk: T): void => subscriber.next(chunk);
+    stream.on('data', onData);
+    const stopWatching = finished(stream, { writable: false }, (error) => {
+      if (error) subscriber.error(error);
+      else subscriber.complete();
+    });
+    return () => {
+      stream.off('data', onData);
+      stopWatching();
+      if (!stream.readableEnded && !stream.destroyed) stream.destroy();
+    };
+  });
+}

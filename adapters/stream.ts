@@ -1,0 +1,188 @@
+// stream-schema/stream: validation as Node streams.
+//
+//   await pipeline(fs.createReadStream('events.ndjson'), ndjsonValidator(schema), sink);
+//
+//   const validator = jsonValidator(schema);
+//   request.pipe(validator);
+//   const result = await validator.result;
+
+import { Transform, Writable, type TransformCallback } from 'node:stream';
+import { compile } from '../src/index.js';
+import type { CompileOptions, Result, Session, SessionOptions } from '../src/types.js';
+import {
+  checkOnInvalid,
+  InvalidRecordError,
+  NdjsonRecordReader,
+  type NdjsonReaderOptions,
+  type NdjsonRecord,
+  type OnInvalid,
+} from './ndjson-lines.js';
+
+export { InvalidRecordError, type NdjsonRecord, type OnInvalid } from './ndjson-lines.js';
+
+export interface NdjsonValidatorOptions extends CompileOptions, NdjsonReaderOptions {
+  /** `'emit'` (default) passes invalid records on, `'skip'` drops them, `'error'` destroys the stream with the first. */
+  onInvalid?: OnInvalid;
+  /** Records buffered on the readable side before the writable side is held back (default 16). */
+  highWaterMark?: number;
+}
+
+/**
+ * A Transform from NDJSON bytes or text (chunked anywhere) to one record object per non-blank
+ * line. Backpressure is the Transform's own: while more than `highWaterMark` records wait to be
+ * read, the next chunk is not accepted, so memory stays bounded by one chunk's records.
+ */
+export function ndjsonValidator(schema: unknown, options: NdjsonValidatorOptions = {}): NdjsonValidatorStream {
+  return new NdjsonValidatorStream(schema, options);
+}
+
+export class NdjsonValidatorStream extends Transform {
+  readonly #reader: NdjsonRecordReader;
+  readonly #onInvalid: OnInvalid;
+  /** The first invalid record under `onInvalid: 'error'`, reported through the transform callback. */
+  #invalidRecord: InvalidRecordError | undefined = undefined;
+
+  constructor(schema: unknown, options: NdjsonValidatorOptions = {}) {
+    super({
+      readableObjectMode: true,
+      readableHighWaterMark: options.highWaterMark ?? 16,
+      // Strings stay strings: the reader decodes bytes itself, across chunk boundaries.
+      decodeStrings: false,
+    });
+    const validator = compile(schema, options);
+    this.#onInvalid = checkOnInvalid(options.onInvalid);
+    const readerOptions: NdjsonReaderOptions = { parse: options.parse, maxLineLength: options.maxLineLength, allErrors: options.allErrors };
+    this.#reader = new NdjsonRecordReader(validator, readerOptions, (record) => this.#deliver(record));
+  }
+
+  /** Lines read so far, blank ones included. */
+  get linesRead(): number {
+    return this.#reader.linesRead;
+  }
+
+  override _transform(chunk: string | Uint8Array, _encoding: BufferEncoding, callback: TransformCallback): void {
+    try {
+      this.#reader.write(chunk);
+    } catch (error) {
+      callback(error as Error);
+      return;
+    }
+    callback(this.#invalidRecord);
+  }
+
+  override _flush(callback: TransformCallback): void {
+    try {
+      this.#reader.end();
+    } catch (error) {
+      callback(error as Error);
+      return;
+    }
+    callback(this.#invalidRecord);
+  }
+
+  override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
+    this.#reader.stop();
+    callback(error);
+  }
+
+  #deliver(record: NdjsonRecord): void {
+    if (record.valid || this.#onInvalid === 'emit') {
+      this.push(record);
+      return;
+    }
+    if (this.#onInvalid === 'skip') return;
+    this.#invalidRecord = new InvalidRecordError(record.line, record.errors);
+    this.#reader.stop();
+  }
+}
+
+export interface JsonValidatorOptions extends CompileOptions, SessionOptions {}
+
+/**
+ * A Writable that validates one JSON document while it is written. The verdict is `result`
+ * (a promise) and the `'result'` event, given as soon as it is known: early, when the document is
+ * certainly invalid (except with `allErrors`), else when the writable side ends. Chunks written
+ * after an early verdict are accepted and dropped, so a pipe from a request body still drains.
+ */
+export function jsonValidator(schema: unknown, options: JsonValidatorOptions = {}): JsonValidatorStream {
+  return new JsonValidatorStream(schema, options);
+}
+
+export interface JsonValidatorStream {
+  on(event: 'result', listener: (result: Result) => void): this;
+  on(event: string | symbol, listener: (...args: never[]) => void): this;
+  once(event: 'result', listener: (result: Result) => void): this;
+  once(event: string | symbol, listener: (...args: never[]) => void): this;
+}
+
+export class JsonValidatorStream extends Writable {
+  /** The verdict. Rejects if the stream is destroyed with an error before the verdict. */
+  readonly result: Promise<Result>;
+  /** Every error is wanted: no early verdict, the whole document is read. */
+  readonly #allErrors: boolean;
+  #session: Session | undefined;
+  #bytesRead = 0;
+  #resolve!: (result: Result) => void;
+  #reject!: (error: Error) => void;
+
+  constructor(schema: unknown, options: JsonValidatorOptions = {}) {
+    super({ decodeStrings: false });
+    const validator = compile(schema, options);
+    this.#session = validator.session({ parse: options.parse === true });
+    this.#allErrors = options.allErrors === true;
+    this.result = new Promise<Result>((resolve, reject) => {
+      this.#resolve = resolve;
+      this.#reject = reject;
+    });
+    // Whoever awaits `result` sees a rejection; nobody awaiting it is not an unhandled rejection
+    // (the error is also the stream's 'error' event).
+    this.result.catch(() => undefined);
+  }
+
+  /** UTF-8 bytes of the document validated so far. */
+  get bytesRead(): number {
+    return this.#session?.bytesRead ?? this.#bytesRead;
+  }
+
+  override _write(chunk: string | Uint8Array, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
+    const session = this.#session;
+    if (session === undefined) {
+      callback();
+      return;
+    }
+    try {
+      if (!session.write(chunk) && !this.#allErrors) this.#conclude(session);
+    } catch (error) {
+      callback(error as Error);
+      return;
+    }
+    callback();
+  }
+
+  override _final(callback: (error?: Error | null) => void): void {
+    const session = this.#session;
+    try {
+      if (session !== undefined) this.#conclude(session);
+    } catch (error) {
+      callback(error as Error);
+      return;
+    }
+    callback();
+  }
+
+  override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
+    if (this.#session !== undefined) {
+      this.#session = undefined;
+      this.#reject(error ?? new Error('the stream was destroyed before the document ended'));
+    }
+    callback(error);
+  }
+
+  #conclude(session: Session): void {
+    this.#session = undefined;
+    const result = session.end();
+    this.#bytesRead = session.bytesRead;
+    this.#resolve(result);
+    this.emit('result', result);
+  }
+}

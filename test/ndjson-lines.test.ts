@@ -1,0 +1,328 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { compile } from '../src/index.js';
+import type { Result, Session, SessionOptions, Validator } from '../src/types.js';
+import {
+  checkOnInvalid,
+  InvalidRecordError,
+  LineSplitter,
+  NdjsonRecordReader,
+  type LineSink,
+  type NdjsonReaderOptions,
+  type NdjsonRecord,
+} from '../adapters/ndjson-lines.js';
+
+const TEST_TIMEOUT = { timeout: 20_000 };
+
+/** Collects the lines a LineSplitter delivers, with the pieces of each line joined. */
+class CollectingSink implements LineSink {
+  readonly lines: string[] = [];
+  readonly parts: string[] = [];
+  #current = '';
+
+  linePart(text: string): void {
+    assert.ok(text.length > 0, 'no empty parts');
+    assert.ok(!text.includes('\n'), 'no LF inside a part');
+    this.parts.push(text);
+    this.#current += text;
+  }
+
+  lineEnd(): void {
+    this.lines.push(this.#current);
+    this.#current = '';
+  }
+}
+
+function splitLines(chunks: (string | Uint8Array)[]): string[] {
+  const sink = new CollectingSink();
+  const splitter = new LineSplitter(sink);
+  for (const chunk of chunks) splitter.write(chunk);
+  splitter.end();
+  return sink.lines;
+}
+
+/** Every way of cutting `bytes` in two and in three (the middle piece up to 5 bytes). */
+function* chunkings(bytes: Uint8Array): Generator<Uint8Array[]> {
+  for (let cut = 0; cut <= bytes.length; cut++) yield [bytes.subarray(0, cut), bytes.subarray(cut)];
+  for (let first = 0; first < bytes.length; first++) {
+    for (let second = first + 1; second <= Math.min(bytes.length, first + 5); second++) {
+      yield [bytes.subarray(0, first), bytes.subarray(first, second), bytes.subarray(second)];
+    }
+  }
+}
+
+function bytesOneByOne(bytes: Uint8Array): Uint8Array[] {
+  return Array.from(bytes, (_, index) => bytes.subarray(index, index + 1));
+}
+
+const encoder = new TextEncoder();
+
+// BOM, CRLF, a blank line, a whitespace-only line, 2-, 3- and 4-byte characters, no final LF.
+const TRICKY_TEXT = '\uFEFF{"a":"é"}\r\n\n  \t\r\n["日本", "😀"]\n{"b":"x"}';
+const TRICKY_LINES = ['{"a":"é"}\r', '', '  \t\r', '["日本", "😀"]', '{"b":"x"}'];
+
+describe('LineSplitter', () => {
+  it('splits text given as one string', TEST_TIMEOUT, () => {
+    assert.deepEqual(splitLines([TRICKY_TEXT]), TRICKY_LINES);
+  });
+
+  it('gives the same lines whatever the byte chunking', TEST_TIMEOUT, () => {
+    const bytes = encoder.encode(TRICKY_TEXT);
+    let count = 0;
+    for (const chunks of chunkings(bytes)) {
+      assert.deepEqual(splitLines(chunks), TRICKY_LINES, `chunks ${chunks.map((chunk) => chunk.length).join('+')}`);
+      count++;
+    }
+    assert.ok(count > 100);
+    assert.deepEqual(splitLines(bytesOneByOne(bytes)), TRICKY_LINES);
+  });
+
+  it('decodes a 4-byte character split across chunks whole', TEST_TIMEOUT, () => {
+    const bytes = encoder.encode('"😀"\n');
+    const sink = new CollectingSink();
+    const splitter = new LineSplitter(sink);
+    for (const chunk of bytesOneByOne(bytes)) splitter.write(chunk);
+    splitter.end();
+    assert.deepEqual(sink.lines, ['"😀"']);
+    assert.ok(sink.parts.every((part) => !/[\uD800-\uDFFF]/u.test(part)), 'no lone surrogate in any part');
+  });
+
+  it('strips a BOM split across chunks, and only at the start of the stream', TEST_TIMEOUT, () => {
+    const bom = encoder.encode('\uFEFF');
+    assert.deepEqual(splitLines([bom.subarray(0, 1), bom.subarray(1, 2), bom.subarray(2), encoder.encode('1\n2')]), ['1', '2']);
+    assert.deepEqual(splitLines(['1\n\uFEFF2\n']), ['1', '\uFEFF2']);
+    assert.deepEqual(splitLines(['\uFEFF']), []);
+  });
+
+  it('ends a last line without LF at end(), and adds no line after a final LF', TEST_TIMEOUT, () => {
+    assert.deepEqual(splitLines(['1\n2']), ['1', '2']);
+    assert.deepEqual(splitLines(['1\n2\n']), ['1', '2']);
+    assert.deepEqual(splitLines(['1\n', '2', '']), ['1', '2']);
+    assert.deepEqual(splitLines([]), []);
+    assert.deepEqual(splitLines(['\n\n']), ['', '']);
+  });
+
+  it('turns an incomplete UTF-8 sequence at the end into U+FFFD', TEST_TIMEOUT, () => {
+    const bytes = encoder.encode('"é');
+    assert.deepEqual(splitLines([bytes.subarray(0, bytes.length - 1)]), ['"\uFFFD']);
+  });
+
+  it('delivers nothing after stop(), even for the rest of the chunk', TEST_TIMEOUT, () => {
+    const sink = new CollectingSink();
+    const splitter = new LineSplitter({
+      linePart: (text) => sink.linePart(text),
+      lineEnd: () => {
+        sink.lineEnd();
+        if (sink.lines.length === 2) splitter.stop();
+      },
+    });
+    splitter.write('1\n2\n3\n4');
+    splitter.write('5\n');
+    splitter.end();
+    assert.deepEqual(sink.lines, ['1', '2']);
+    assert.equal(splitter.stopped, true);
+  });
+
+  it('rejects a chunk that is neither a string nor bytes', TEST_TIMEOUT, () => {
+    const splitter = new LineSplitter(new CollectingSink());
+    assert.throws(() => splitter.write(42 as unknown as string), TypeError);
+  });
+});
+
+const SCHEMA = {
+  type: 'object',
+  required: ['id'],
+  properties: { id: { type: 'integer', minimum: 1 }, name: { type: 'string' } },
+};
+
+let compiledSchema: Validator | undefined;
+
+/** Compiled once, on first use, so that a broken engine fails the tests rather than the import. */
+function schemaValidator(): Validator {
+  compiledSchema ??= compile(SCHEMA);
+  return compiledSchema;
+}
+
+function readRecords(chunks: (string | Uint8Array)[], options: NdjsonReaderOptions = {}, validator: Validator = schemaValidator()): NdjsonRecord[] {
+  const records: NdjsonRecord[] = [];
+  const reader = new NdjsonRecordReader(validator, options, (record) => records.push(record));
+  for (const chunk of chunks) reader.write(chunk);
+  reader.end();
+  return records;
+}
+
+/** Line numbers and verdicts only: what every chunking must agree on. */
+function verdicts(records: NdjsonRecord[]): [number, boolean][] {
+  return records.map((record) => [record.line, record.valid]);
+}
+
+describe('NdjsonRecordReader', () => {
+  it('emits one record per non-blank line, blank lines counted in line numbers', TEST_TIMEOUT, () => {
+    const records = readRecords(['{"id":1}\n\n   \n{"id":2}\r\n\r\n{"id":3}']);
+    assert.deepEqual(records, [
+      { line: 1, valid: true, errors: [] },
+      { line: 4, valid: true, errors: [] },
+      { line: 6, valid: true, errors: [] },
+    ]);
+  });
+
+  it('accepts CRLF line endings and a BOM at the start', TEST_TIMEOUT, () => {
+    const records = readRecords([encoder.encode('\uFEFF{"id":1}\r\n{"id":2}\r\n')]);
+    assert.deepEqual(verdicts(records), [[1, true], [2, true]]);
+  });
+
+  it('reports a malformed line as a syntax error with its line number, and goes on', TEST_TIMEOUT, () => {
+    const records = readRecords(['{"id":1}\n{"id": 2,\n{"id":3}\n']);
+    assert.deepEqual(verdicts(records), [[1, true], [2, false], [3, true]]);
+    const [error] = records[1].errors;
+    assert.equal(error.kind, 'syntax');
+    assert.equal(error.line, 2);
+  });
+
+  it('reports a schema violation with its line number and instance location', TEST_TIMEOUT, () => {
+    const records = readRecords(['{"id":1}\n{"id":0}\n{"name":"x"}\n']);
+    assert.deepEqual(verdicts(records), [[1, true], [2, false], [3, false]]);
+    assert.equal(records[1].errors[0].kind, 'validation');
+    assert.equal(records[1].errors[0].keyword, 'minimum');
+    assert.equal(records[1].errors[0].instanceLocation, '/id');
+    assert.equal(records[1].errors[0].line, 2);
+    assert.equal(records[2].errors[0].keyword, 'required');
+  });
+
+  it('gives error columns and offsets within the line, leading whitespace included', TEST_TIMEOUT, () => {
+    const [plain] = readRecords(['{"id":x}\n']);
+    const [indented] = readRecords(['\n   {"id":x}\n']);
+    const [plainError] = plain.errors;
+    const [indentedError] = indented.errors;
+    assert.equal(indentedError.line, 2);
+    assert.ok(plainError.column !== undefined && indentedError.column !== undefined);
+    assert.equal(indentedError.column, plainError.column + 3);
+    assert.ok(plainError.offset !== undefined && indentedError.offset !== undefined);
+    assert.equal(indentedError.offset, plainError.offset + 3);
+    assert.doesNotMatch(indentedError.error, /line 1 column/, 'a position in the message is the NDJSON one');
+  });
+
+  it('gives the same records whatever the chunking', TEST_TIMEOUT, () => {
+    const text = '\uFEFF{"id":1,"name":"é"}\r\n\n{"id":"日本"}\n{"id":2,\n{"id":3,"name":"😀"}';
+    const bytes = encoder.encode(text);
+    const expected = readRecords([text]);
+    assert.deepEqual(verdicts(expected), [[1, true], [3, false], [4, false], [5, true]]);
+    for (const chunks of chunkings(bytes)) {
+      assert.deepEqual(verdicts(readRecords(chunks)), verdicts(expected), `chunks ${chunks.map((chunk) => chunk.length).join('+')}`);
+    }
+    assert.deepEqual(readRecords(bytesOneByOne(bytes)), expected);
+  });
+
+  it('assembles values only when asked to parse', TEST_TIMEOUT, () => {
+    const text = '{"id":1,"name":"a\\u00e9"}\n{"id":2,"x":2.50e0}\n{"id":3,"list":[1,{"a":null}]}\n';
+    const parsed = readRecords([text], { parse: true });
+    assert.deepEqual(parsed.map((record) => record.value), [{ id: 1, name: 'aé' }, { id: 2, x: 2.5 }, { id: 3, list: [1, { a: null }] }]);
+    for (const record of readRecords([text])) assert.equal('value' in record, false);
+  });
+
+  it('turns a line longer than maxLineLength into a limit error, and reads the next line', TEST_TIMEOUT, () => {
+    const long = `{"id":1,"name":"${'x'.repeat(100)}"}`;
+    const chunks = [long.slice(0, 30), long.slice(30), '\n{"id":2}\n'];
+    const records = readRecords(chunks, { maxLineLength: 50 });
+    assert.deepEqual(verdicts(records), [[1, false], [2, true]]);
+    const [error] = records[0].errors;
+    assert.equal(error.kind, 'limit');
+    assert.equal(error.line, 1);
+    assert.deepEqual(error.params, { code: 'limit.lineLength', limit: 50 });
+    assert.deepEqual(verdicts(readRecords(['{"id":1}\n'], { maxLineLength: 8 })), [[1, true]]);
+    assert.throws(() => readRecords([], { maxLineLength: 0 }), RangeError);
+  });
+
+  it('stops feeding a session once write() returned false, and skips to the end of the line', TEST_TIMEOUT, () => {
+    const spy = spyingValidator(schemaValidator());
+    const records = readRecords(['{"id":"not a number", "name":', '"rest of the line"}\n', '{"id":5}\n'], {}, spy.validator);
+    assert.deepEqual(verdicts(records), [[1, false], [2, true]]);
+    assert.equal(spy.writesAfterFalse, 0);
+    assert.equal(spy.sessions, 2);
+  });
+
+  it('with allErrors, feeds a failed line to its end and reports every error', TEST_TIMEOUT, () => {
+    const spy = spyingValidator(compile(SCHEMA, { allErrors: true }));
+    const chunks = ['{"id":0,', '"name":5}\n{"id":', 'x}\n{"id":2}\n'];
+    const records = readRecords(chunks, { allErrors: true }, spy.validator);
+    assert.deepEqual(verdicts(records), [[1, false], [2, false], [3, true]]);
+    assert.deepEqual(records[0].errors.map((error) => error.keyword).sort(), ['minimum', 'type']);
+    assert.equal(records[1].errors.length, 1);
+    assert.equal(records[1].errors[0].kind, 'syntax');
+    assert.ok(spy.writesAfterFalse > 0);
+  });
+
+  it('creates no session for blank lines', TEST_TIMEOUT, () => {
+    const spy = spyingValidator(schemaValidator());
+    readRecords(['\n \r\n\t\n{"id":1}\n\n'], {}, spy.validator);
+    assert.equal(spy.sessions, 1);
+  });
+
+  it('emits nothing after stop()', TEST_TIMEOUT, () => {
+    const records: NdjsonRecord[] = [];
+    const reader = new NdjsonRecordReader(schemaValidator(), {}, (record) => {
+      records.push(record);
+      reader.stop();
+    });
+    reader.write('{"id":1}\n{"id":2}\n');
+    reader.end();
+    assert.deepEqual(verdicts(records), [[1, true]]);
+    assert.equal(reader.linesRead, 1);
+  });
+});
+
+describe('InvalidRecordError and onInvalid', () => {
+  it('names the line and keeps the errors', TEST_TIMEOUT, () => {
+    const [record] = readRecords(['{"id":0}']);
+    const error = new InvalidRecordError(record.line, record.errors);
+    assert.equal(error.code, 'ndjson.invalidRecord');
+    assert.equal(error.line, 1);
+    assert.match(error.message, /^line 1: /);
+    assert.equal(error.errors, record.errors);
+  });
+
+  it('accepts emit, skip and error only', TEST_TIMEOUT, () => {
+    assert.equal(checkOnInvalid(undefined), 'emit');
+    assert.equal(checkOnInvalid('skip'), 'skip');
+    assert.throws(() => checkOnInvalid('drop' as 'skip'), RangeError);
+  });
+});
+
+/** Wraps a validator to count sessions and writes made after a session said false. */
+function spyingValidator(inner: Validator): { validator: Validator; readonly sessions: number; readonly writesAfterFalse: number } {
+  const counts = { sessions: 0, writesAfterFalse: 0 };
+  const validator: Validator = {
+    draft: inner.draft,
+    validate: (value: unknown): Result => inner.validate(value),
+    validateText: (text: string | Uint8Array): Result => inner.validateText(text),
+    session(options?: SessionOptions): Session {
+      counts.sessions++;
+      const session = inner.session(options);
+      let saidFalse = false;
+      return {
+        write(chunk: string | Uint8Array): boolean {
+          if (saidFalse) counts.writesAfterFalse++;
+          const more = session.write(chunk);
+          if (!more) saidFalse = true;
+          return more;
+        },
+        end: () => session.end(),
+        get failed() {
+          return session.failed;
+        },
+        get bytesRead() {
+          return session.bytesRead;
+        },
+      };
+    },
+  };
+  return {
+    validator,
+    get sessions() {
+      return counts.sessions;
+    },
+    get writesAfterFalse() {
+      return counts.writesAfterFalse;
+    },
+  };
+}
