@@ -349,6 +349,7 @@ export class Evaluator implements TokenSink {
   private depth = 0;
   private rootRuns!: Run[];
   private input: InputSource | null = null;
+  private fromText = false;
   /** The document is certainly invalid and only the first error is wanted: feed no more events. */
   stopped = false;
 
@@ -360,9 +361,13 @@ export class Evaluator implements TokenSink {
     this.reset(null);
   }
 
-  /** Start a new document, reusing the frames of the last one. */
-  reset(input: InputSource | null): void {
+  /**
+   * Start a new document, reusing the frames of the last one. `fromText`: the events come from JSON
+   * text, which can repeat a key (an error we must catch); a parsed value cannot.
+   */
+  reset(input: InputSource | null, fromText: boolean = input !== null): void {
     this.input = input;
+    this.fromText = fromText;
     this.stopped = false;
     this.depth = 0;
     this.root = new Run(this, this.node, null, null, 0, '', 0, false);
@@ -469,7 +474,8 @@ export class Evaluator implements TokenSink {
 
   keyValue(key: string): void {
     const frame = this.frames[this.depth - 1];
-    if (!frame.addKey(key)) {
+    // A parsed value cannot repeat a key: only text needs the check.
+    if (this.fromText && !frame.addKey(key)) {
       const error = new InputError('syntax', 'syntax.duplicateKey', `Duplicate key "${key}" in one object (RFC 7493 §2.3)`, this.position());
       error.instanceLocation = this.pointer(this.depth);
       throw error;
@@ -563,7 +569,7 @@ export class Evaluator implements TokenSink {
     frame.count = 0;
     frame.index = -1;
     frame.key = '';
-    if (kind === OBJECT) frame.clearKeys();
+    if (kind === OBJECT && this.fromText) frame.clearKeys();
     this.depth++;
   }
 

@@ -3,7 +3,7 @@
 // (streaming mode) with the same keyword code.
 
 import {StringDecoder} from 'node:string_decoder';
-import {none} from 'stream-chain/defs.js';
+import {flushable, none} from 'stream-chain/defs.js';
 import {Assembler, TeeSink} from './assembler.js';
 import {compileSchema} from './compile.js';
 import {InputError} from './errors.js';
@@ -165,6 +165,7 @@ export type StreamJsonToken = {name: string; value?: unknown};
 export function tokenConsumer(validator: Validator): (token: StreamJsonToken | typeof none) => Result | typeof none {
   if (!(validator instanceof CompiledValidator)) throw new TypeError('tokenConsumer needs a validator made by compile()');
   const evaluator = validator.evaluator();
+  evaluator.reset(null, true);
   let pieces = '';
   let pending: 'string' | 'key' | 'number' | undefined;
   let inputError: InputError | undefined;
@@ -175,7 +176,7 @@ export function tokenConsumer(validator: Validator): (token: StreamJsonToken | t
     pending = undefined;
     pieces = '';
   };
-  return (token) => {
+  return flushable((token: StreamJsonToken | typeof none): Result | typeof none => {
     try {
       if (token === none) {
         deliverPending();
@@ -228,5 +229,5 @@ export function tokenConsumer(validator: Validator): (token: StreamJsonToken | t
       inputError ??= error;
       return none;
     }
-  };
+  });
 }

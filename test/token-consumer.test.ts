@@ -1,0 +1,65 @@
+// tokenConsumer (src/index.ts): validating tokens that a stream-json pipeline already produces.
+
+import assert from 'node:assert/strict';
+import {Readable} from 'node:stream';
+import {describe, test} from 'node:test';
+import chain from 'stream-chain';
+import {parser} from 'stream-json';
+import {compile, tokenConsumer} from '../src/index.js';
+import type {Result} from '../src/types.js';
+
+const schema = {
+  type: 'object',
+  required: ['id'],
+  properties: {id: {type: 'integer'}, name: {type: 'string', maxLength: 5}, tags: {type: 'array', uniqueItems: true}},
+  additionalProperties: false,
+};
+
+async function throughPipeline(text: string, options: Record<string, unknown>): Promise<Result> {
+  const results: Result[] = [];
+  const pipeline = chain([parser(options), tokenConsumer(compile(schema))]);
+  pipeline.on('data', (result: Result) => results.push(result));
+  const done = new Promise((resolve, reject) => {
+    pipeline.on('end', resolve);
+    pipeline.on('error', reject);
+  });
+  Readable.from([text.slice(0, 7), text.slice(7)]).pipe(pipeline);
+  await done;
+  assert.equal(results.length, 1);
+  return results[0];
+}
+
+const documents = [
+  '{"id": 1, "name": "Ada", "tags": ["a", "b"]}',
+  '{"id": 1.5}',
+  '{"id": 1, "name": "Adelaide"}',
+  '{"id": 1, "extra": true}',
+  '{"name": "x"}',
+  '{"id": 1, "tags": [{"a": 1}, {"a": 1.0}]}',
+];
+
+describe('tokenConsumer agrees with validateText', () => {
+  for (const options of [{}, {packValues: false}, {streamValues: false}]) {
+    for (const text of documents) {
+      test(`${JSON.stringify(options)} ${text}`, async () => {
+        const expected = compile(schema).validateText(text);
+        const actual = await throughPipeline(text, options);
+        assert.equal(actual.valid, expected.valid);
+        assert.deepEqual(
+          actual.errors.map((unit) => [unit.keywordLocation, unit.instanceLocation]),
+          expected.errors.map((unit) => [unit.keywordLocation, unit.instanceLocation]),
+        );
+      });
+    }
+  }
+});
+
+test('a repeated key is a syntax error here too', async () => {
+  const result = await throughPipeline('{"id": 1, "id": 2}', {});
+  assert.equal(result.valid, false);
+  assert.equal(result.errors[0].kind, 'syntax');
+});
+
+test('a validator from elsewhere is refused', () => {
+  assert.throws(() => tokenConsumer({} as never), TypeError);
+});
