@@ -312,6 +312,7 @@ class Compiler {
     node.end = keywords.filter((keyword) => keyword.definition.end !== undefined);
     node.collectsProperties = keywords.some((keyword) => keyword.name === 'unevaluatedProperties');
     node.collectsItems = keywords.some((keyword) => keyword.name === 'unevaluatedItems');
+    node.scalarLeaf = !keywords.some((keyword) => keyword.definition.startsRunsOnScalars);
     if (keywords.length === 0) node.bool = true;
   }
 
@@ -421,6 +422,7 @@ function emptyNode(resource: Resource, absoluteLocation: string): SchemaNode {
     item: [],
     end: [],
     keyPlans: new Map(),
+    scalarLeaf: false,
     collectsProperties: false,
     collectsItems: false,
   };

@@ -71,26 +71,48 @@ export class Run {
   private subs: Run[] | null = null;
   /** Runs started for the current member value (for pruning). */
   private children: Run[] | null = null;
-  private readonly inPlaceDepth: number;
-  private readonly collectsProperties: boolean;
-  private readonly collectsItems: boolean;
+  private inPlaceDepth: number;
+  private collectsProperties: boolean;
+  private collectsItems: boolean;
 
   constructor(
     readonly evaluator: Evaluator,
-    readonly node: SchemaNode,
-    readonly parent: Run | null,
+    public node: SchemaNode,
+    public parent: Run | null,
     /** The parent's keyword that started this run, and which of its subschemas this is. */
-    readonly via: CompiledKeyword | null,
-    readonly slot: number,
+    public via: CompiledKeyword | null,
+    public slot: number,
     /** Keyword-location segment from the parent's node to this node, e.g. `/properties/name`. */
-    readonly viaPath: string,
+    public viaPath: string,
     /** Depth of the instance location (0 = the document). */
-    readonly depth: number,
+    public depth: number,
     inPlace: boolean,
   ) {
     this.inPlaceDepth = inPlace && parent !== null ? parent.inPlaceDepth + 1 : 0;
     this.collectsProperties = node.collectsProperties || (inPlace && parent !== null && parent.collectsProperties);
     this.collectsItems = node.collectsItems || (inPlace && parent !== null && parent.collectsItems);
+  }
+
+  /** Make this (finished, unreferenced) run a fresh member run: the evaluator's scratch run for leaves. */
+  reuseAsMember(node: SchemaNode, parent: Run, via: CompiledKeyword, slot: number, viaPath: string, depth: number): void {
+    this.node = node;
+    this.parent = parent;
+    this.via = via;
+    this.slot = slot;
+    this.viaPath = viaPath;
+    this.depth = depth;
+    this.kind = 0;
+    this.settled = false;
+    this.failed = false;
+    this.errors = null;
+    this.states = null;
+    this.evaluatedProperties = null;
+    this.evaluatedItems = null;
+    this.subs = null;
+    this.children = null;
+    this.inPlaceDepth = 0;
+    this.collectsProperties = node.collectsProperties;
+    this.collectsItems = node.collectsItems;
   }
 
   /** Keyword location of this run's node through the evaluation path (`$ref`s included). */
@@ -122,12 +144,21 @@ export class Run {
   }
 
   /** Apply `node` to the value of the key or item just announced. */
-  applyToMember(node: SchemaNode, keyword: CompiledKeyword, slot: number, viaPath: string): Run {
+  applyToMember(node: SchemaNode, keyword: CompiledKeyword, slot: number, viaPath: string): void {
+    if (node.bool === undefined && node.scalarLeaf) {
+      // Most member values are scalars checked by leaf schemas: no run is made unless the value
+      // turns out to be a container (see Evaluator.deferLeaf).
+      this.evaluator.deferLeaf(this.depth, node, this, keyword, slot, viaPath);
+      return;
+    }
+    this.startMember(node, keyword, slot, viaPath);
+  }
+
+  startMember(node: SchemaNode, keyword: CompiledKeyword, slot: number, viaPath: string): void {
     const child = new Run(this.evaluator, node, this, keyword, slot, viaPath, this.depth + 1, false);
-    if (child.decideBoolean()) return child;
+    if (child.decideBoolean()) return;
     (this.children ??= []).push(child);
     this.evaluator.members(this.depth).push(child);
-    return child;
   }
 
   /** Boolean schemas settle where they are applied: `false` fails at the key, not at the value. */
@@ -303,6 +334,16 @@ class Frame {
    */
   readonly keyList: string[] = [];
   keySet: Set<string> | null = null;
+  /**
+   * Member applications of leaf schemas (SchemaNode.scalarLeaf) waiting for the member value, as
+   * parallel arrays: a scalar value is checked without allocating a run for it.
+   */
+  leafCount = 0;
+  readonly leafNodes: SchemaNode[] = [];
+  readonly leafParents: Run[] = [];
+  readonly leafVias: CompiledKeyword[] = [];
+  readonly leafSlots: number[] = [];
+  readonly leafPaths: string[] = [];
 
   /** Remember `key`; false when the object already has it. */
   addKey(key: string): boolean {
@@ -348,6 +389,8 @@ export class Evaluator implements TokenSink {
   private readonly frames: Frame[] = [];
   private depth = 0;
   private rootRuns!: Run[];
+  /** The run reused for leaf checks of scalar members (see checkLeaves). */
+  private scratch: Run;
   private input: InputSource | null = null;
   private fromText = false;
   /** The document is certainly invalid and only the first error is wanted: feed no more events. */
@@ -358,6 +401,7 @@ export class Evaluator implements TokenSink {
     allErrors: boolean,
   ) {
     this.allErrors = allErrors;
+    this.scratch = new Run(this, node, null, null, 0, '', 0, false);
     this.reset(null);
   }
 
@@ -440,6 +484,44 @@ export class Evaluator implements TokenSink {
     this.deliverScalarTo(runs, STRING);
     this.text = savedText;
     this.current = savedCurrent;
+  }
+
+  /** Remember a leaf application to the member value of the container at `depth` (see Frame). */
+  deferLeaf(depth: number, node: SchemaNode, parent: Run, via: CompiledKeyword, slot: number, viaPath: string): void {
+    const frame = this.frames[depth];
+    const i = frame.leafCount++;
+    frame.leafNodes[i] = node;
+    frame.leafParents[i] = parent;
+    frame.leafVias[i] = via;
+    frame.leafSlots[i] = slot;
+    frame.leafPaths[i] = viaPath;
+  }
+
+  /** The member value is a scalar: run each deferred leaf on the scratch run. */
+  private checkLeaves(frame: Frame, kind: Kind): void {
+    const count = frame.leafCount;
+    frame.leafCount = 0;
+    for (let i = 0; i < count; i++) {
+      const parent = frame.leafParents[i];
+      if (parent.settled) continue;
+      const run = this.scratch;
+      run.reuseAsMember(frame.leafNodes[i], parent, frame.leafVias[i], frame.leafSlots[i], frame.leafPaths[i], this.depth);
+      run.begin(kind);
+      if (!run.settled) run.scalar();
+      if (!run.settled) run.finish();
+      // A failed run may be kept by its parent's keyword (e.g. unevaluatedProperties): never reuse it.
+      if (run.failed) this.scratch = new Run(this, run.node, null, null, 0, '', 0, false);
+    }
+  }
+
+  /** The member value is a container: deferred leaves become ordinary runs. */
+  private startLeaves(frame: Frame): void {
+    const count = frame.leafCount;
+    frame.leafCount = 0;
+    for (let i = 0; i < count; i++) {
+      const parent = frame.leafParents[i];
+      if (!parent.settled) parent.startMember(frame.leafNodes[i], frame.leafVias[i], frame.leafSlots[i], frame.leafPaths[i]);
+    }
   }
 
   /** Where runs for the member value of the container at `depth` are gathered. */
@@ -542,6 +624,10 @@ export class Evaluator implements TokenSink {
 
   private deliverScalar(kind: Kind): void {
     this.deliverScalarTo(this.incoming(), kind);
+    if (this.depth > 0) {
+      const frame = this.frames[this.depth - 1];
+      if (frame.leafCount > 0) this.checkLeaves(frame, kind);
+    }
   }
 
   private deliverScalarTo(runs: Run[], kind: Kind): void {
@@ -561,6 +647,10 @@ export class Evaluator implements TokenSink {
 
   private startContainer(kind: Kind): void {
     const runs = this.incoming();
+    if (this.depth > 0) {
+      const parentFrame = this.frames[this.depth - 1];
+      if (parentFrame.leafCount > 0) this.startLeaves(parentFrame);
+    }
     this.beginAll(runs, kind);
     let frame = this.frames[this.depth];
     if (frame === undefined) this.frames.push((frame = new Frame()));
@@ -568,6 +658,7 @@ export class Evaluator implements TokenSink {
     frame.runs = runs;
     frame.count = 0;
     frame.index = -1;
+    frame.leafCount = 0;
     frame.key = '';
     if (kind === OBJECT && this.fromText) frame.clearKeys();
     this.depth++;

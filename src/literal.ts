@@ -114,6 +114,7 @@ function nodeWith<V>(definition: KeywordDefinition<V>, value: V, resource: Resou
     item: has('item'),
     end: has('end'),
     keyPlans: new Map(),
+    scalarLeaf: true,
     collectsProperties: false,
     collectsItems: false,
   };

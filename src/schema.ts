@@ -53,6 +53,8 @@ export interface SchemaNode {
   end: CompiledKeyword[];
   /** Per property name: which `key` hooks act and what they classified (filled lazily, bounded). */
   readonly keyPlans: Map<string, KeyPlan>;
+  /** No keyword of this node starts runs on a scalar value: a scalar member needs no run of its own. */
+  scalarLeaf: boolean;
   /** Someone at this location needs the names of evaluated properties (`unevaluatedProperties`). */
   collectsProperties: boolean;
   /** Someone at this location needs the evaluated item indices (`unevaluatedItems`). */
@@ -89,6 +91,8 @@ export type SubschemaShape = 'schema' | 'schemaArray' | 'schemaMap' | 'schemaOrS
 export interface KeywordDefinition<V = any> {
   readonly name: string;
   readonly subschemas?: SubschemaShape;
+  /** `begin` may apply subschemas in place on a scalar value (allOf, $ref, if...). */
+  readonly startsRunsOnScalars?: boolean;
   /** Returns the compiled value, or undefined when the keyword has nothing to do. Throws SchemaError. */
   compile(value: unknown, context: KeywordContext): V | undefined;
   /** A value starts at this location (any kind; `run.kind` tells which). */

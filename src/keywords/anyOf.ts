@@ -25,6 +25,7 @@ export function beginBranches(run: Run, keyword: Parameters<NonNullable<KeywordD
 
 export const anyOf: KeywordDefinition<Branches> = {
   name: 'anyOf',
+  startsRunsOnScalars: true,
   subschemas: 'schemaArray',
   compile: (value, context) => compileBranches(value, context, 'anyOf'),
   begin: beginBranches,

@@ -5,6 +5,7 @@ import {expectSchema} from './shapes.js';
 
 export const not: KeywordDefinition<SchemaNode> = {
   name: 'not',
+  startsRunsOnScalars: true,
   subschemas: 'schema',
   compile(value, context) {
     expectSchema(value, context);

@@ -7,6 +7,7 @@ import {beginBranches, newTally} from './anyOf.js';
 
 export const oneOf: KeywordDefinition<Branches> = {
   name: 'oneOf',
+  startsRunsOnScalars: true,
   subschemas: 'schemaArray',
   compile: (value, context) => compileBranches(value, context, 'oneOf'),
   begin: beginBranches,
