@@ -1,0 +1,128 @@
+// Express middleware (`stream-schema/express`): validate the request body while it streams in.
+//
+//   app.post('/users', validateBody(userSchema), (req, res) => { req.body.name ... });
+//   app.use(problemHandler());
+//
+// `validateBody` replaces `express.json()` on its route. Errors go to `next(err)` as http-errors
+// compatible objects; `problemHandler()` answers them as application/problem+json. Express's own
+// final handler reads the rest of the request before answering (finalhandler drains it), so
+// register `problemHandler()` or any handler that answers at once to get the early rejection.
+
+import type {IncomingMessage, ServerResponse} from 'node:http';
+
+import type {ErrorRequestHandler, NextFunction, Request, Response} from 'express';
+import type {FromSchema, JSONSchema} from 'json-schema-to-ts';
+
+import {
+  BodyReader,
+  HttpError,
+  NO_BODY,
+  PROBLEM_CONTENT_TYPE,
+  PartsValidator,
+  httpStatusOf,
+  toProblem,
+  type BodyOptions,
+  type PartsOptions,
+  type ProblemOptions,
+} from './http-body.js';
+
+export {HttpError, parseLimit, toProblem} from './http-body.js';
+export type {BodyOptions, PartsOptions, ProblemDocument, ProblemItem, ProblemOptions} from './http-body.js';
+
+/** `next` as Express passes it. */
+type Next = (error?: unknown) => void;
+
+/**
+ * The middleware `validateBody` returns. Its `req` names only `body`, so that on a route
+ * (`app.post('/users/:id', validateBody(schema), handler)`) Express's types take `req.body`
+ * from it while path parameters, query and locals keep their own inference.
+ */
+export type BodyHandler<Body> = (req: IncomingMessage & {body: Body}, res: ServerResponse, next: Next) => void;
+
+/**
+ * The middleware `validate` returns; the same trick for `req.params` and `req.query`, each named
+ * only when a schema gives it a type.
+ */
+export type PartsHandler<ParamsSchema, QuerySchema> = (
+  req: IncomingMessage & Typed<'params', ParamsSchema> & Typed<'query', QuerySchema>,
+  res: ServerResponse,
+  next: Next,
+) => void;
+
+type Typed<Name extends string, S> = [S] extends [undefined] ? unknown : {[key in Name]: S extends JSONSchema ? FromSchema<S> : unknown};
+
+/**
+ * Reads, decodes and validates the request body while it arrives; on success `req.body` is the
+ * parsed value (as `JSON.parse` would give it). Throws SchemaError at once for a bad schema.
+ *
+ * An `as const` schema types `req.body` through json-schema-to-ts. The type is computed in a
+ * defaulted type parameter (`T = FromSchema<S>`): json-schema-to-ts's "deferred" form, which
+ * keeps TypeScript from instantiating it too early and failing with TS2589.
+ */
+export function validateBody<const S extends JSONSchema, T = FromSchema<S>>(schema: S, options?: BodyOptions): BodyHandler<T>;
+export function validateBody(schema: boolean | object, options?: BodyOptions): BodyHandler<unknown>;
+export function validateBody(schema: unknown, options: BodyOptions = {}): BodyHandler<unknown> {
+  const reader = new BodyReader(schema, options);
+  return function validateBodyMiddleware(req: Request, res: Response, next: NextFunction): void {
+    reader.read(req, (error, body) => {
+      if (error !== null) return fail(res, next, error);
+      if (body !== NO_BODY) req.body = body;
+      next();
+    });
+  } as unknown as BodyHandler<unknown>;
+}
+
+function fail(res: Response, next: NextFunction, error: HttpError): void {
+  // Set now too, in case a handler answers without looking at `err.headers`.
+  if (error.headers !== undefined && !res.headersSent) {
+    for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
+  }
+  next(error);
+}
+
+/** Schemas for the already-parsed parts of a request. */
+export interface PartSchemas<Q, P, H> {
+  query?: Q;
+  params?: P;
+  headers?: H;
+}
+
+
+/**
+ * Validates `req.query`, `req.params` and `req.headers` in value mode (they are parsed already).
+ * Query and header values are strings (or arrays of strings): nothing is coerced, so a schema
+ * for `?limit=10` says `{type: 'string', pattern: '^[0-9]+$'}`. Fails with 400
+ * `request.validation.failed`, pointers prefixed by the part (`#/query/limit`).
+ */
+export function validate<const Q = undefined, const P = undefined, const H = undefined>(
+  schemas: PartSchemas<Q, P, H>,
+  options: PartsOptions = {},
+): PartsHandler<P, Q> {
+  const parts = new PartsValidator(schemas, options);
+  return function validateMiddleware(req: Request, _res: Response, next: NextFunction): void {
+    const error = parts.check({query: req.query, params: req.params, headers: req.headers});
+    next(error);
+  } as unknown as PartsHandler<P, Q>;
+}
+
+/**
+ * An error handler that answers any 4xx/5xx error (ours, http-errors', body-parser's) as
+ * `application/problem+json` (RFC 9457), with at most `maxErrors` entries in `errors`. Other
+ * errors, and errors after the response has started, go on to the next handler.
+ */
+export function problemHandler(options: ProblemOptions = {}): ErrorRequestHandler {
+  return function problemMiddleware(error: unknown, _req: Request, res: Response, next: NextFunction): void {
+    const status = httpStatusOf(error);
+    if (status === undefined || res.headersSent) return next(error);
+    const headers = (error as {headers?: unknown}).headers;
+    if (typeof headers === 'object' && headers !== null) {
+      for (const [name, value] of Object.entries(headers)) res.setHeader(name, String(value));
+    }
+    // Plain Node rather than res.send: no ETag or freshness check for an error document.
+    const body = JSON.stringify(toProblem(error, status, options));
+    res.statusCode = status;
+    res.setHeader('Content-Type', `${PROBLEM_CONTENT_TYPE}; charset=utf-8`);
+    res.setHeader('Content-Length', Buffer.byteLength(body));
+    res.end(body);
+  };
+}

@@ -1,0 +1,681 @@
+// The framework-free half of the Express and Koa adapters: decide whether a request carries a
+// JSON body we accept, decode it (Content-Encoding through node:zlib, streaming), feed it chunk by
+// chunk to a validator session, and stop reading at the first byte that makes it certainly bad.
+//
+// Status codes and `type` strings follow body-parser, so error handlers written for
+// `express.json()` keep working: 400 entity.parse.failed, 413 entity.too.large,
+// 415 charset.unsupported / encoding.unsupported; plus 422 entity.validation.failed for a schema
+// violation and 415 entity.type.unsupported for a Content-Type the route does not take.
+
+import type {IncomingMessage} from 'node:http';
+import {STATUS_CODES} from 'node:http';
+import type {Socket} from 'node:net';
+import type {Transform} from 'node:stream';
+import {createBrotliDecompress, createGunzip, createInflate} from 'node:zlib';
+
+import {compile} from '../src/index.js';
+import type {CompileOptions, Draft, Limits, OutputUnit, Result, Session, Validator} from '../src/types.js';
+
+/** Options shared by `validateBody` in both adapters. */
+export interface BodyOptions {
+  /** Most bytes of (decompressed) body to accept: a number of bytes or a string like `'100kb'` (default `'100kb'`). */
+  limit?: number | string;
+  /** Decode `Content-Encoding: gzip | deflate | br` (default true); when false, a compressed body is a 415. */
+  inflate?: boolean;
+  /**
+   * Media types the route takes: `'application/json'`, wildcards such as `'application/*+json'`,
+   * the shorthands `'json'` / `'+json'`, or a predicate (default `['application/json', 'application/*+json']`).
+   */
+  type?: string | readonly string[] | ((req: IncomingMessage) => boolean);
+  /** Only objects and arrays at the top level, as body-parser's `strict` (default true). */
+  strict?: boolean;
+  /** Status for a body that is valid JSON but violates the schema (default 422). */
+  invalidStatus?: 400 | 422;
+  /** Validator options. */
+  draft?: Draft;
+  /**
+   * Report every error (default false). The body is then read to its end (within `limit`) even
+   * once it is certainly invalid; without it the request is answered at the first error.
+   */
+  allErrors?: boolean;
+  schemas?: Record<string, unknown>;
+  limits?: Limits;
+  /** `'assert'` checks `format` (default `'annotate'`, as the spec says). */
+  formats?: 'annotate' | 'assert';
+  /** The validator's `strict` (unknown keywords are a SchemaError); named apart from body-parser's `strict`. */
+  strictSchema?: boolean;
+}
+
+/** Options of `validate({query, params, headers})`. */
+export interface PartsOptions {
+  /** Status for a part that violates its schema (default 400). */
+  invalidStatus?: 400 | 422;
+  draft?: Draft;
+  allErrors?: boolean;
+  schemas?: Record<string, unknown>;
+  limits?: Limits;
+  formats?: 'annotate' | 'assert';
+  strictSchema?: boolean;
+}
+
+/** The request parts that `validate` checks in value mode. */
+export type RequestPart = 'query' | 'params' | 'headers';
+
+/**
+ * An http-errors compatible error (`status`, `statusCode`, `expose`, `type`, `headers`), the shape
+ * Express error handlers and Koa's `ctx.onerror` understand. `errors` holds the validator's output
+ * units. It never carries the raw body.
+ */
+export class HttpError extends Error {
+  readonly status: number;
+  readonly statusCode: number;
+  /** 4xx messages are meant for the client, as in http-errors. */
+  readonly expose: boolean;
+  /** body-parser's machine-readable reason, e.g. `entity.too.large`. */
+  readonly type: string;
+  readonly errors: OutputUnit[];
+  /** Response headers the handler should send (`Connection: close` when the body was not read to its end). */
+  headers?: Record<string, string>;
+  /** The configured limit, for 413 (as body-parser). */
+  limit?: number;
+  /** Bytes read when the limit was crossed, or the announced Content-Length (as body-parser). */
+  length?: number;
+  /** The refused charset, for charset.unsupported (as body-parser). */
+  charset?: string;
+  /** The refused Content-Encoding, for encoding.unsupported (as body-parser). */
+  encoding?: string;
+
+  constructor(status: number, type: string, message: string, errors: OutputUnit[] = []) {
+    super(message);
+    this.name = errorName(status);
+    this.status = status;
+    this.statusCode = status;
+    this.expose = status < 500;
+    this.type = type;
+    this.errors = errors;
+  }
+}
+
+/** Anything with a numeric 4xx/5xx `status` or `statusCode`: ours, http-errors', Koa's `ctx.throw`. */
+export function httpStatusOf(error: unknown): number | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const candidate = error as {status?: unknown; statusCode?: unknown};
+  const status = typeof candidate.status === 'number' ? candidate.status : candidate.statusCode;
+  if (typeof status !== 'number' || !Number.isInteger(status) || status < 400 || status > 599) return undefined;
+  return status;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Problem details (RFC 9457)
+
+/** One entry of the problem's `errors` extension member, as in RFC 9457 §3's example. */
+export interface ProblemItem {
+  /** JSON pointer, in URI fragment form, into the request body (or `#/query/...` and so on). */
+  pointer: string;
+  detail: string;
+  keyword: string;
+}
+
+/** An `application/problem+json` document (RFC 9457 §3.1) with two extension members. */
+export interface ProblemDocument {
+  type: string;
+  title: string;
+  status: number;
+  detail?: string;
+  /** body-parser's `type` string (`entity.validation.failed`, ...) for clients that switch on it. */
+  code?: string;
+  errors?: ProblemItem[];
+}
+
+export interface ProblemOptions {
+  /** Most entries in `errors` (default 10). */
+  maxErrors?: number;
+}
+
+export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
+
+/** Longest `detail` we copy from a validator message, so a huge string value is never repeated back. */
+const MAX_DETAIL_LENGTH = 200;
+
+/**
+ * RFC 9457 §4.2.1: with `about:blank` the title is the status phrase. The machine-readable reason
+ * goes in `code` rather than a made-up `type` URI that would resolve nowhere.
+ */
+export function toProblem(error: unknown, status: number, options: ProblemOptions = {}): ProblemDocument {
+  const maxErrors = options.maxErrors ?? 10;
+  const problem: ProblemDocument = {type: 'about:blank', title: STATUS_CODES[status] ?? 'Error', status};
+  const details = error as {expose?: unknown; message?: unknown; type?: unknown; errors?: unknown};
+  const exposed = details.expose === true || (details.expose === undefined && status < 500);
+  if (!exposed) return problem;
+  if (typeof details.message === 'string' && details.message !== '') problem.detail = details.message;
+  if (typeof details.type === 'string') problem.code = details.type;
+  if (Array.isArray(details.errors) && details.errors.length > 0) {
+    problem.errors = (details.errors as OutputUnit[]).slice(0, Math.max(0, maxErrors)).map(toProblemItem);
+  }
+  return problem;
+}
+
+function toProblemItem(unit: OutputUnit): ProblemItem {
+  return {pointer: toFragment(unit.instanceLocation), detail: truncate(unit.error), keyword: unit.keyword};
+}
+
+/** RFC 6901 §6: a JSON pointer in a URI fragment, each reference token percent-encoded. */
+function toFragment(pointer: string): string {
+  return '#' + pointer.split('/').map(encodeURIComponent).join('/');
+}
+
+function truncate(text: string): string {
+  return text.length <= MAX_DETAIL_LENGTH ? text : text.slice(0, MAX_DETAIL_LENGTH - 1) + '…';
+}
+
+// ---------------------------------------------------------------------------------------------
+// Option parsing
+
+const BYTE_UNITS: Record<string, number> = {b: 1, kb: 2 ** 10, mb: 2 ** 20, gb: 2 ** 30, tb: 2 ** 40, pb: 2 ** 50};
+
+/** The `bytes` package's reading of `'100kb'`, `'1.5mb'`, `1024` (binary units, as body-parser). */
+export function parseLimit(limit: number | string): number {
+  if (typeof limit === 'number') return assertLimit(Math.floor(limit), limit);
+  const match = /^\s*(\d+(?:\.\d+)?)\s*(b|kb|mb|gb|tb|pb)?\s*$/i.exec(limit);
+  if (match === null) throw new TypeError(`option limit: cannot read "${limit}" as a size`);
+  return assertLimit(Math.floor(Number(match[1]) * BYTE_UNITS[(match[2] ?? 'b').toLowerCase()]), limit);
+}
+
+function assertLimit(bytes: number, given: number | string): number {
+  if (!Number.isFinite(bytes) || bytes < 0) throw new TypeError(`option limit: ${String(given)} is not a size`);
+  return bytes;
+}
+
+type MediaTypeTest = (essence: string, req: IncomingMessage) => boolean;
+
+const DEFAULT_TYPES = ['application/json', 'application/*+json'];
+
+function mediaTypeTest(type: BodyOptions['type']): MediaTypeTest {
+  if (typeof type === 'function') return (_essence, req) => type(req);
+  const patterns = (type === undefined ? DEFAULT_TYPES : typeof type === 'string' ? [type] : type).map(expandShorthand);
+  return (essence) => patterns.some((pattern) => mediaTypeMatches(pattern, essence));
+}
+
+/** type-is shorthands: `json` is `application/json`, `+json` is any `*\/*+json`. */
+function expandShorthand(pattern: string): string {
+  const lower = pattern.trim().toLowerCase();
+  if (lower === 'json') return 'application/json';
+  if (lower.startsWith('+')) return `*/*${lower}`;
+  return lower;
+}
+
+function mediaTypeMatches(pattern: string, essence: string): boolean {
+  const [patternType, patternSubtype = ''] = pattern.split('/');
+  const slash = essence.indexOf('/');
+  if (slash < 0) return false;
+  const type = essence.slice(0, slash);
+  const subtype = essence.slice(slash + 1);
+  if (patternType !== '*' && patternType !== type) return false;
+  if (patternSubtype === '*' || patternSubtype === subtype) return true;
+  return patternSubtype.startsWith('*+') && subtype.endsWith(patternSubtype.slice(1));
+}
+
+interface ContentType {
+  /** `type/subtype`, lowercased, without parameters (RFC 9110 §8.3.1). */
+  essence: string;
+  charset?: string;
+}
+
+function parseContentType(header: string | undefined): ContentType {
+  if (header === undefined) return {essence: ''};
+  const [essence = '', ...parameters] = header.split(';');
+  const contentType: ContentType = {essence: essence.trim().toLowerCase()};
+  for (const parameter of parameters) {
+    const equals = parameter.indexOf('=');
+    if (equals < 0 || parameter.slice(0, equals).trim().toLowerCase() !== 'charset') continue;
+    contentType.charset = parameter.slice(equals + 1).trim().replace(/^"(.*)"$/, '$1').toLowerCase();
+  }
+  return contentType;
+}
+
+/** RFC 8259 §8.1: JSON exchanged between systems is UTF-8. */
+function isUtf8(charset: string | undefined): boolean {
+  return charset === undefined || charset === 'utf-8' || charset === 'utf8';
+}
+
+type Decoder = () => Transform;
+
+const DECODERS: Record<string, Decoder | undefined> = {
+  gzip: createGunzip,
+  'x-gzip': createGunzip,
+  deflate: createInflate,
+  br: createBrotliDecompress,
+};
+
+/** RFC 9110 §9.3: these methods define no meaning for a body, so a route may be reached without one. */
+const BODYLESS_METHODS = new Set(['GET', 'HEAD', 'DELETE', 'OPTIONS', 'TRACE']);
+
+function compileOptions(options: BodyOptions | PartsOptions): CompileOptions {
+  const compileOptions: CompileOptions = {};
+  if (options.draft !== undefined) compileOptions.draft = options.draft;
+  if (options.allErrors !== undefined) compileOptions.allErrors = options.allErrors;
+  if (options.schemas !== undefined) compileOptions.schemas = options.schemas;
+  if (options.limits !== undefined) compileOptions.limits = options.limits;
+  if (options.formats !== undefined) compileOptions.formats = options.formats;
+  if (options.strictSchema !== undefined) compileOptions.strict = options.strictSchema;
+  return compileOptions;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Errors from a verdict
+
+function errorFromResult(result: Result, invalidStatus: number): HttpError {
+  const syntax = result.errors.filter((unit) => unit.kind === 'syntax');
+  if (syntax.length > 0) return parseFailed(syntax);
+  const limit = result.errors.filter((unit) => unit.kind === 'limit');
+  if (limit.length > 0) return new HttpError(413, 'entity.too.large', 'request entity too large', limit);
+  return new HttpError(invalidStatus, 'entity.validation.failed', 'request body does not match the schema', result.errors);
+}
+
+function parseFailed(errors: OutputUnit[]): HttpError {
+  const first = errors[0];
+  const where = first?.line === undefined ? '' : ` at line ${first.line}, column ${first.column ?? 0}`;
+  return new HttpError(400, 'entity.parse.failed', `request body is not valid JSON${where}`, errors);
+}
+
+function syntaxUnit(error: string, offset: number): OutputUnit {
+  return {kind: 'syntax', keyword: 'syntax', keywordLocation: '', instanceLocation: '', error, offset};
+}
+
+function tooLarge(limit: number, length: number): HttpError {
+  const error = new HttpError(413, 'entity.too.large', 'request entity too large');
+  error.limit = limit;
+  error.length = length;
+  return error;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading a body
+
+/** Reading ended; `body` is the parsed value, or `NO_BODY` for a bodyless request that passes through. */
+export type BodyCallback = (error: HttpError | null, body?: unknown) => void;
+
+/** Marks "this request had no body and its method allows that": leave `req.body` alone. */
+export const NO_BODY: unique symbol = Symbol('stream-schema.noBody');
+
+interface BodySettings {
+  readonly limit: number;
+  readonly inflate: boolean;
+  readonly strict: boolean;
+  readonly invalidStatus: number;
+  readonly acceptsType: MediaTypeTest;
+  /** `allErrors`: read on to the end (within `limit`) to report every error, instead of stopping at the first. */
+  readonly readToEnd: boolean;
+}
+
+/** Compiles the schema once; `read` then validates one request body per call. */
+export class BodyReader {
+  readonly validator: Validator;
+  readonly #settings: BodySettings;
+
+  /** @throws SchemaError for a schema that does not compile, when the middleware is created. */
+  constructor(schema: unknown, options: BodyOptions = {}) {
+    this.validator = compile(schema, compileOptions(options));
+    this.#settings = {
+      limit: parseLimit(options.limit ?? '100kb'),
+      inflate: options.inflate ?? true,
+      strict: options.strict ?? true,
+      invalidStatus: options.invalidStatus ?? 422,
+      acceptsType: mediaTypeTest(options.type),
+      readToEnd: options.allErrors ?? false,
+    };
+  }
+
+  /**
+   * Reads and validates the body of `req`. On a rejection before the body's end, reading has
+   * stopped and the error carries `Connection: close`: answer it and the socket closes.
+   * `parsedElsewhere` says where another body parser that already consumed the stream put its
+   * result (Express: `req.body`; Koa: `ctx.request.body`); that value is then checked instead.
+   */
+  read(req: IncomingMessage, callback: BodyCallback, parsedElsewhere: () => unknown = () => (req as {body?: unknown}).body): void {
+    const refusal = this.#refuseFromHeaders(req);
+    if (refusal !== undefined) return callback(refuseUnread(req, refusal));
+    if (!hasBody(req)) return this.#readAbsentBody(req, callback);
+    if (alreadyRead(req)) return this.#validateParsed(parsedElsewhere(), callback);
+    const encoding = contentEncoding(req);
+    const source = encoding === 'identity' ? req : DECODERS[encoding]!();
+    new BodyStream(req, source, this.validator.session(), this.#settings, callback).start();
+  }
+
+  /** `read` as a promise, for Koa. */
+  readAsync(req: IncomingMessage, parsedElsewhere?: () => unknown): Promise<unknown> {
+    return new Promise((resolve, reject) => {
+      this.read(req, (error, body) => (error === null ? resolve(body) : reject(error)), parsedElsewhere);
+    });
+  }
+
+  /** Everything decidable from the head alone, before a byte of the body is read. */
+  #refuseFromHeaders(req: IncomingMessage): HttpError | undefined {
+    if (!hasBody(req) || alreadyRead(req)) return undefined;
+    const contentType = parseContentType(req.headers['content-type']);
+    if (!this.#settings.acceptsType(contentType.essence, req)) {
+      return new HttpError(415, 'entity.type.unsupported', `unsupported media type "${contentType.essence}"`);
+    }
+    if (!isUtf8(contentType.charset)) return charsetUnsupported(contentType.charset!);
+    const encoding = contentEncoding(req);
+    if (encoding !== 'identity' && (!this.#settings.inflate || DECODERS[encoding] === undefined)) {
+      return encodingUnsupported(encoding);
+    }
+    const length = contentLength(req);
+    // With an encoding the limit applies to the decoded size, unknown until it is decoded.
+    if (encoding === 'identity' && length !== undefined && length > this.#settings.limit) {
+      return tooLarge(this.#settings.limit, length);
+    }
+    return undefined;
+  }
+
+  #readAbsentBody(req: IncomingMessage, callback: BodyCallback): void {
+    if (BODYLESS_METHODS.has(req.method ?? 'GET')) return callback(null, NO_BODY);
+    // A POST, PUT or PATCH without a body would reach the handler with no `req.body` at all.
+    callback(parseFailed([syntaxUnit('the request has no body', 0)]));
+  }
+
+  /** Another body parser already consumed the stream: check what it produced, in value mode. */
+  #validateParsed(body: unknown, callback: BodyCallback): void {
+    const result = this.validator.validate(body);
+    if (result.valid) return callback(null, body);
+    callback(errorFromResult(result, this.#settings.invalidStatus));
+  }
+}
+
+/** type-is's `hasBody`, except that `Content-Length: 0` counts as no body. */
+function hasBody(req: IncomingMessage): boolean {
+  if (req.headers['transfer-encoding'] !== undefined) return true;
+  const length = contentLength(req);
+  return length !== undefined && length > 0;
+}
+
+function contentLength(req: IncomingMessage): number | undefined {
+  const header = req.headers['content-length'];
+  if (header === undefined || !/^\d+$/.test(header)) return undefined;
+  return Number(header);
+}
+
+function contentEncoding(req: IncomingMessage): string {
+  const header = req.headers['content-encoding'];
+  return header === undefined || header.trim() === '' ? 'identity' : header.trim().toLowerCase();
+}
+
+/** body-parser's convention: `req._body` says a parser already consumed the stream. */
+function alreadyRead(req: IncomingMessage): boolean {
+  return (req as {_body?: unknown})._body === true || req.readableEnded;
+}
+
+function closing(error: HttpError): HttpError {
+  error.headers = {...error.headers, Connection: 'close'};
+  return error;
+}
+
+/** A refused body this small is cheaper to read and discard than a new connection is to open. */
+const DISCARD_LIMIT = 64 * 1024;
+
+/**
+ * A body refused from its head alone. A small one is discarded, so the connection can carry the
+ * next request. A large or unannounced one is never read: Node would dump (read and discard) an
+ * unread body once the response finishes, so a read of nothing marks the request as consumed, and
+ * the socket gets the same lingering close as a body rejected midway.
+ */
+function refuseUnread(req: IncomingMessage, error: HttpError): HttpError {
+  const length = contentLength(req);
+  if (length !== undefined && length <= DISCARD_LIMIT) {
+    req.resume();
+    return error;
+  }
+  req.read(0);
+  req.pause();
+  lingeringClose(req.socket);
+  return closing(error);
+}
+
+/** How long a socket we stopped reading stays half-closed after the answer. */
+const LINGER_MS = 1000;
+
+/**
+ * Node ends a `Connection: close` response with `socket.destroySoon()`: FIN, then close() at
+ * once. With the client's upload still unread in our receive buffer, close() sends a reset
+ * (RFC 1122 §4.2.2.13), and a client still writing gets EPIPE and may never read the answer
+ * waiting in its own buffer. So, as Apache's and nginx's lingering close: send the FIN after the
+ * answer, and close for good LINGER_MS later. Unlike them we read nothing meanwhile; the client
+ * stalls on a full window, reads the answer and the FIN, and stops.
+ */
+function lingeringClose(socket: Socket): void {
+  socket.destroySoon = function lingeringDestroySoon(this: Socket): void {
+    this.end();
+    const timer = setTimeout(() => this.destroy(), LINGER_MS);
+    this.once('close', () => clearTimeout(timer));
+  };
+}
+
+function charsetUnsupported(charset: string): HttpError {
+  const error = new HttpError(415, 'charset.unsupported', `unsupported charset "${charset.toUpperCase()}"`);
+  error.charset = charset;
+  return error;
+}
+
+function encodingUnsupported(encoding: string): HttpError {
+  const error = new HttpError(415, 'encoding.unsupported', `unsupported content encoding "${encoding}"`);
+  error.encoding = encoding;
+  return error;
+}
+
+const BOM = [0xef, 0xbb, 0xbf];
+
+/** JSON whitespace, RFC 8259 §2. */
+function isJsonWhitespace(byte: number): boolean {
+  return byte === 0x20 || byte === 0x09 || byte === 0x0a || byte === 0x0d;
+}
+
+/** One request body in flight: the listeners, the counters, and the single exit through `#finish`. */
+class BodyStream {
+  readonly #req: IncomingMessage;
+  readonly #source: IncomingMessage | Transform;
+  readonly #session: Session;
+  readonly #settings: BodySettings;
+  #callback: BodyCallback | undefined;
+  /** Decoded body bytes so far, counted against `limit`. */
+  #received = 0;
+  /** Bytes passed on to the session (a byte order mark is not). */
+  #fed = 0;
+  /** The same bytes, kept to be parsed once the session has found them valid. */
+  readonly #text: Buffer[] = [];
+  /** Bytes of a leading UTF-8 BOM matched so far; -1 once past the start of the body. */
+  #bomMatched = 0;
+  /** body-parser's `strict`: the first non-whitespace byte must open an object or an array. */
+  #awaitingFirstByte: boolean;
+
+  constructor(req: IncomingMessage, source: IncomingMessage | Transform, session: Session, settings: BodySettings, callback: BodyCallback) {
+    this.#req = req;
+    this.#source = source;
+    this.#session = session;
+    this.#settings = settings;
+    this.#callback = callback;
+    this.#awaitingFirstByte = settings.strict;
+  }
+
+  start(): void {
+    this.#source.on('data', this.#onData);
+    this.#source.on('end', this.#onEnd);
+    this.#source.on('error', this.#onSourceError);
+    this.#req.on('close', this.#onClose);
+    if (this.#source !== this.#req) {
+      this.#req.on('error', this.#onRequestError);
+      this.#req.pipe(this.#source as Transform);
+    }
+  }
+
+  #onData = (chunk: Buffer): void => {
+    const allowed = this.#settings.limit - this.#received;
+    this.#received += chunk.length;
+    if (chunk.length <= allowed) return void this.#feed(chunk);
+    // The bytes before the limit may already hold the first offending one: that is the answer.
+    if (allowed > 0 && !this.#feed(chunk.subarray(0, allowed))) return;
+    this.#reject(tooLarge(this.#settings.limit, this.#received));
+  };
+
+  /** Passes decoded body bytes to the session; false once the request has been rejected. */
+  #feed(chunk: Buffer): boolean {
+    const text = this.#bomMatched >= 0 ? this.#skipBom(chunk) : chunk;
+    if (text.length === 0) return true;
+    this.#fed += text.length;
+    this.#text.push(text);
+    if (this.#awaitingFirstByte && !this.#checkFirstByte(text)) return false;
+    if (this.#session.write(text) || this.#settings.readToEnd) return true;
+    this.#reject(errorFromResult(this.#session.end(), this.#settings.invalidStatus));
+    return false;
+  }
+
+  /**
+   * RFC 8259 §8.1 lets a parser ignore a byte order mark; body-parser does (its decoder strips it),
+   * so a body that `express.json()` took is not refused here. The three bytes may arrive apart.
+   */
+  #skipBom(chunk: Buffer): Buffer {
+    let index = 0;
+    while (index < chunk.length && this.#bomMatched < BOM.length && chunk[index] === BOM[this.#bomMatched]) {
+      index++;
+      this.#bomMatched++;
+    }
+    if (this.#bomMatched === BOM.length) {
+      this.#bomMatched = -1;
+      return chunk.subarray(index);
+    }
+    if (index === chunk.length) return chunk.subarray(index);
+    // Not a BOM after all: give back the bytes held from earlier chunks.
+    const held = Buffer.from(BOM.slice(0, this.#bomMatched - index));
+    this.#bomMatched = -1;
+    return held.length === 0 ? chunk : Buffer.concat([held, chunk]);
+  }
+
+  #checkFirstByte(chunk: Buffer): boolean {
+    let index = 0;
+    while (index < chunk.length && isJsonWhitespace(chunk[index]!)) index++;
+    if (index === chunk.length) return true;
+    this.#awaitingFirstByte = false;
+    const first = chunk[index];
+    if (first === 0x7b || first === 0x5b) return true;
+    const offset = this.#fed - chunk.length + index;
+    this.#reject(parseFailed([syntaxUnit('strict mode: the body must be an object or an array', offset)]));
+    return false;
+  }
+
+  #onEnd = (): void => {
+    if (this.#bomMatched > 0) this.#session.write(Buffer.from(BOM.slice(0, this.#bomMatched)));
+    const result = this.#session.end();
+    if (!result.valid) return this.#finish(errorFromResult(result, this.#settings.invalidStatus));
+    this.#finish(null, this.#parse());
+  };
+
+  /**
+   * The session has checked the text: well-formed, no repeated key (which JSON.parse would
+   * silently resolve to the last), valid. JSON.parse of that text is the value the session would
+   * have assembled with `parse: true` (same numbers, `__proto__` an own property), at a fraction
+   * of the cost; benchmarks/http.ts measures the difference.
+   */
+  #parse(): unknown {
+    const bytes = this.#text.length === 1 ? this.#text[0]! : Buffer.concat(this.#text, this.#fed);
+    return JSON.parse(bytes.toString('utf8'));
+  }
+
+  #onSourceError = (error: Error): void => {
+    if (this.#source === this.#req) return this.#onRequestError();
+    this.#reject(parseFailed([syntaxUnit(`the body could not be decoded: ${error.message}`, this.#received)]));
+  };
+
+  #onRequestError = (): void => {
+    this.#finish(aborted(this.#received));
+  };
+
+  /** The socket went away before the body's end: the client aborted. */
+  #onClose = (): void => {
+    if (this.#callback === undefined) return;
+    if (!this.#req.complete) this.#finish(aborted(this.#received));
+  };
+
+  /**
+   * Stop reading before the body's end; `Connection: close` has Node close the socket once the
+   * answer is flushed. When the whole body has already arrived, discard the rest instead and
+   * keep the connection.
+   */
+  #reject(error: HttpError): void {
+    if (this.#source !== this.#req) {
+      this.#req.unpipe(this.#source as Transform);
+      (this.#source as Transform).destroy();
+    }
+    if (this.#req.complete) {
+      this.#req.resume();
+      return this.#finish(error);
+    }
+    this.#req.pause();
+    lingeringClose(this.#req.socket);
+    this.#finish(closing(error));
+  }
+
+  #finish(error: HttpError | null, body?: unknown): void {
+    const callback = this.#callback;
+    if (callback === undefined) return;
+    this.#callback = undefined;
+    this.#source.off('data', this.#onData);
+    this.#source.off('end', this.#onEnd);
+    this.#source.off('error', this.#onSourceError);
+    this.#req.off('close', this.#onClose);
+    this.#req.off('error', this.#onRequestError);
+    // A late 'error' from a destroyed decoder must not become an uncaught exception.
+    if (this.#source !== this.#req) this.#source.on('error', ignore);
+    if (error === null) (this.#req as {_body?: boolean})._body = true;
+    callback(error, body);
+  }
+}
+
+function aborted(received: number): HttpError {
+  const error = new HttpError(400, 'request.aborted', 'request aborted');
+  error.length = received;
+  return error;
+}
+
+function ignore(): void {}
+
+// ---------------------------------------------------------------------------------------------
+// Query, params, headers: already parsed, so value mode.
+
+export type PartSchemas = Partial<Record<RequestPart, unknown>>;
+
+const PART_ORDER: readonly RequestPart[] = ['params', 'query', 'headers'];
+
+/** Compiles one validator per given part; `check` returns the first failing part as an HttpError. */
+export class PartsValidator {
+  readonly #validators: ReadonlyArray<readonly [RequestPart, Validator]>;
+  readonly #invalidStatus: number;
+
+  constructor(schemas: PartSchemas, options: PartsOptions = {}) {
+    const compiled: Array<readonly [RequestPart, Validator]> = [];
+    for (const part of PART_ORDER) {
+      if (schemas[part] !== undefined) compiled.push([part, compile(schemas[part], compileOptions(options))]);
+    }
+    this.#validators = compiled;
+    this.#invalidStatus = options.invalidStatus ?? 400;
+  }
+
+  check(values: Record<RequestPart, unknown>): HttpError | undefined {
+    for (const [part, validator] of this.#validators) {
+      const result = validator.validate(values[part]);
+      if (!result.valid) return this.#partError(part, result.errors);
+    }
+    return undefined;
+  }
+
+  /** Instance locations are prefixed with the part (`/query/limit`) so one pointer space covers the request. */
+  #partError(part: RequestPart, errors: OutputUnit[]): HttpError {
+    const located = errors.map((unit) => ({...unit, instanceLocation: `/${part}${unit.instanceLocation}`}));
+    return new HttpError(this.#invalidStatus, 'request.validation.failed', `request ${part} does not match the schema`, located);
+  }
+}
+
+function errorName(status: number): string {
+  const phrase = STATUS_CODES[status];
+  if (phrase === undefined) return 'HttpError';
+  return phrase.replace(/[^A-Za-z]/g, '') + 'Error';
+}

@@ -1,0 +1,103 @@
+// Koa middleware (`stream-schema/koa`): validate the request body while it streams in.
+//
+//   router.post('/users', validateBody(userSchema), (ctx) => { ctx.request.body.name ... });
+//   app.use(problemHandler());   // first, so it wraps everything after it
+//
+// `validateBody` replaces a body parser (koa-bodyparser, @koa/bodyparser) on its route. Errors
+// are thrown as http-errors compatible objects, which Koa's own `ctx.onerror` answers too (it
+// honours `err.status`, `err.expose` and `err.headers`); `problemHandler()` answers them as
+// application/problem+json.
+
+import type {IncomingMessage} from 'node:http';
+
+import type {FromSchema, JSONSchema} from 'json-schema-to-ts';
+import type {Context, Middleware, Next} from 'koa';
+
+import {
+  BodyReader,
+  NO_BODY,
+  PROBLEM_CONTENT_TYPE,
+  PartsValidator,
+  httpStatusOf,
+  toProblem,
+  type BodyOptions,
+  type PartsOptions,
+  type ProblemOptions,
+} from './http-body.js';
+
+export {HttpError, parseLimit, toProblem} from './http-body.js';
+export type {BodyOptions, PartsOptions, ProblemDocument, ProblemItem, ProblemOptions} from './http-body.js';
+
+/**
+ * The middleware `validateBody` returns. Its context names only what it touches, so that on a
+ * route (`router.post('/users/:id', auth, validateBody(schema), handler)`) `ctx.request.body`
+ * gets its type from it while the router's context type stays. (An inline arrow middleware
+ * before it needs its `ctx` annotated, e.g. `Koa.Context`, or `validateBody(...)` hoisted into a
+ * const: TypeScript cannot infer the route's context from two context-sensitive arguments.)
+ */
+export type BodyMiddleware<Body> = (ctx: {req: IncomingMessage; request: {body: Body}}, next: Next) => Promise<void>;
+
+/**
+ * Reads, decodes and validates the request body while it arrives; on success
+ * `ctx.request.body` is the parsed value (as `JSON.parse` would give it). Throws SchemaError at
+ * once for a bad schema.
+ *
+ * An `as const` schema types `ctx.request.body` through json-schema-to-ts, in its deferred form
+ * (`T = FromSchema<S>` as a defaulted type parameter) that avoids TS2589.
+ */
+export function validateBody<const S extends JSONSchema, T = FromSchema<S>>(schema: S, options?: BodyOptions): BodyMiddleware<T>;
+export function validateBody(schema: boolean | object, options?: BodyOptions): BodyMiddleware<unknown>;
+export function validateBody(schema: unknown, options: BodyOptions = {}): BodyMiddleware<unknown> {
+  const reader = new BodyReader(schema, options);
+  return async function validateBodyMiddleware(ctx: {req: IncomingMessage; request: {body: unknown}}, next: Next): Promise<void> {
+    const request = ctx.request;
+    const body = await reader.readAsync(ctx.req, () => request.body);
+    if (body !== NO_BODY) request.body = body;
+    await next();
+  };
+}
+
+/** Schemas for the already-parsed parts of a request. */
+export interface PartSchemas {
+  query?: unknown;
+  params?: unknown;
+  headers?: unknown;
+}
+
+/**
+ * Validates `ctx.query`, `ctx.params` (from @koa/router) and `ctx.headers` in value mode. Values
+ * are strings (or arrays of strings): nothing is coerced. Throws 400 `request.validation.failed`
+ * with pointers prefixed by the part (`#/query/limit`).
+ */
+export function validate(schemas: PartSchemas, options: PartsOptions = {}): Middleware {
+  const parts = new PartsValidator(schemas, options);
+  return async function validateMiddleware(ctx: Context, next: Next): Promise<void> {
+    const params = (ctx as {params?: unknown}).params ?? {};
+    const error = parts.check({query: ctx.query, params, headers: ctx.headers});
+    if (error !== undefined) throw error;
+    await next();
+  };
+}
+
+/**
+ * Answers any 4xx/5xx error thrown further down (ours, http-errors', `ctx.throw`'s) as
+ * `application/problem+json` (RFC 9457), with at most `maxErrors` entries in `errors`. Register
+ * it before the routes. Other errors are rethrown to Koa.
+ */
+export function problemHandler(options: ProblemOptions = {}): Middleware {
+  return async function problemMiddleware(ctx: Context, next: Next): Promise<void> {
+    try {
+      await next();
+    } catch (error) {
+      const status = httpStatusOf(error);
+      if (status === undefined || ctx.headerSent) throw error;
+      const headers = (error as {headers?: unknown}).headers;
+      if (typeof headers === 'object' && headers !== null) {
+        for (const [name, value] of Object.entries(headers)) ctx.set(name, String(value));
+      }
+      ctx.status = status;
+      ctx.type = PROBLEM_CONTENT_TYPE;
+      ctx.body = JSON.stringify(toProblem(error, status, options));
+    }
+  };
+}

@@ -1,0 +1,244 @@
+// HTTP benchmark: stream-schema's Express middleware against `express.json()` + ajv on the same
+// schema, each server in its own child process on 127.0.0.1.
+//
+//   node --import tsx benchmarks/http.ts            (BENCH_SECONDS=3 BENCH_CONCURRENCY=16 by default)
+//
+// 1. Requests per second for ~1 KB valid bodies over keep-alive connections.
+// 2. Time until the answer for a 10 MB body whose first key is forbidden: body-parser reads and
+//    parses all of it before ajv can say no; we answer at the key.
+// Bounded: a fixed number of rounds of fixed length, a timeout on every request.
+
+import {fork, type ChildProcess} from 'node:child_process';
+import {once} from 'node:events';
+import {Agent, request} from 'node:http';
+import {connect, type AddressInfo} from 'node:net';
+import {fileURLToPath} from 'node:url';
+
+type Kind = 'stream-schema' | 'express.json+ajv';
+
+const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 3);
+const CONCURRENCY = Number(process.env['BENCH_CONCURRENCY'] ?? 16);
+const ROUNDS = 4;
+const REJECT_RUNS = 21;
+const LARGE_BODY = 10 * 1024 * 1024;
+
+/** Valid in draft-07 (ajv's default) and 2020-12 alike. */
+const orderSchema = {
+  type: 'object',
+  properties: {
+    orderId: {type: 'string', pattern: '^ord_[0-9]+$'},
+    customer: {
+      type: 'object',
+      properties: {id: {type: 'string'}, email: {type: 'string', maxLength: 254}, vip: {type: 'boolean'}},
+      required: ['id', 'email'],
+    },
+    items: {
+      type: 'array',
+      maxItems: 100,
+      items: {
+        type: 'object',
+        properties: {
+          sku: {type: 'string', pattern: '^[A-Z]{3}-[0-9]{4}$'},
+          quantity: {type: 'integer', minimum: 1},
+          price: {type: 'number', minimum: 0},
+        },
+        required: ['sku', 'quantity', 'price'],
+      },
+    },
+    note: {type: 'string'},
+  },
+  required: ['orderId', 'customer', 'items'],
+} as const;
+
+const uploadSchema = {type: 'object', properties: {forbidden: false, data: {type: 'string'}}} as const;
+
+function smallBody(): Buffer {
+  const items = Array.from({length: 10}, (_, index) => ({sku: `ABC-${String(1000 + index)}`, quantity: index + 1, price: 9.99 + index}));
+  const order = {orderId: 'ord_123456', customer: {id: 'cus_42', email: 'ada@example.com', vip: true}, items, note: ''};
+  const base = Buffer.byteLength(JSON.stringify(order));
+  order.note = 'n'.repeat(Math.max(0, 1024 - base));
+  return Buffer.from(JSON.stringify(order));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Servers (child processes)
+
+async function runServer(kind: Kind): Promise<void> {
+  const {default: express} = await import('express');
+  const app = express();
+  if (kind === 'stream-schema') {
+    const {validateBody, problemHandler} = await import('../adapters/express.js');
+    app.post('/orders', validateBody(orderSchema, {limit: '20mb'}), (_req, res) => void res.status(201).json({ok: true}));
+    app.post('/upload', validateBody(uploadSchema, {limit: '20mb'}), (_req, res) => void res.status(201).json({ok: true}));
+    app.use(problemHandler());
+  } else {
+    const {Ajv} = await import('ajv');
+    const ajv = new Ajv({allErrors: false});
+    const validateOrder = ajv.compile(orderSchema);
+    const validateUpload = ajv.compile(uploadSchema);
+    const json = express.json({limit: '20mb'});
+    app.post('/orders', json, (req, res) => {
+      if (!validateOrder(req.body)) return void res.status(422).json({errors: validateOrder.errors});
+      res.status(201).json({ok: true});
+    });
+    app.post('/upload', json, (req, res) => {
+      if (!validateUpload(req.body)) return void res.status(422).json({errors: validateUpload.errors});
+      res.status(201).json({ok: true});
+    });
+    // Answers at once (no draining), so the comparison is of the body handling alone.
+    app.use((error: {status?: number; type?: string}, _req: unknown, res: {status(code: number): {json(body: unknown): void}}, _next: unknown) => {
+      res.status(error.status ?? 500).json({type: error.type});
+    });
+  }
+  const server = app.listen(0, '127.0.0.1', () => {
+    process.send?.({port: (server.address() as AddressInfo).port});
+  });
+  process.on('disconnect', () => process.exit(0));
+}
+
+async function startServer(kind: Kind): Promise<{child: ChildProcess; port: number}> {
+  const child = fork(fileURLToPath(import.meta.url), ['server', kind], {execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc']});
+  const timer = setTimeout(() => child.kill(), 30_000);
+  const [message] = (await once(child, 'message')) as [{port: number}];
+  clearTimeout(timer);
+  return {child, port: message.port};
+}
+
+async function stopServer(child: ChildProcess): Promise<void> {
+  const exited = once(child, 'exit');
+  child.disconnect();
+  const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+  await exited;
+  clearTimeout(timer);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Clients
+
+function post(agent: Agent, port: number, path: string, body: Buffer): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {host: '127.0.0.1', port, path, method: 'POST', agent, headers: {'content-type': 'application/json', 'content-length': body.length}},
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
+    req.setTimeout(10_000, () => req.destroy(new Error('timeout')));
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** Requests per second with CONCURRENCY keep-alive clients, each sending the next request on the answer. */
+async function throughput(port: number, body: Buffer, seconds: number): Promise<number> {
+  const agent = new Agent({keepAlive: true, maxSockets: CONCURRENCY});
+  let completed = 0;
+  let failed = 0;
+  const deadline = performance.now() + seconds * 1000;
+  const client = async (): Promise<void> => {
+    while (performance.now() < deadline) {
+      const status = await post(agent, port, '/orders', body);
+      if (status === 201) completed++;
+      else failed++;
+    }
+  };
+  const started = performance.now();
+  await Promise.all(Array.from({length: CONCURRENCY}, client));
+  const elapsed = (performance.now() - started) / 1000;
+  agent.destroy();
+  if (failed > 0) throw new Error(`${failed} requests were not answered 201`);
+  return completed / elapsed;
+}
+
+/**
+ * Milliseconds from the first byte sent to the first byte of the answer, for a 10 MB body with a
+ * forbidden first key. A raw socket, so that the upload stops the moment the answer arrives.
+ */
+function timeToReject(port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    const chunk = Buffer.alloc(64 * 1024, 'x');
+    let remaining = LARGE_BODY - '{"forbidden": "'.length - '"}'.length;
+    let started = 0;
+    let answer = '';
+    const timer = setTimeout(() => socket.destroy(new Error('timeout')), 30_000);
+    socket.on('error', (error) => (answer === '' ? reject(error) : undefined));
+    socket.on('data', (data: Buffer) => {
+      if (answer === '') {
+        const elapsed = performance.now() - started;
+        answer = data.toString('latin1');
+        clearTimeout(timer);
+        socket.destroy();
+        if (!answer.startsWith('HTTP/1.1 422')) return reject(new Error(`expected 422, got ${answer.slice(0, 12)}`));
+        resolve(elapsed);
+      }
+    });
+    // One chunk per turn of the event loop, so an answer (and the server's close) is read before
+    // the next write: a write into a closed socket fails with EPIPE and loses the unread answer.
+    const pump = (): void => {
+      if (answer !== '' || socket.destroyed) return;
+      if (remaining === 0) return void socket.write('"}');
+      const size = Math.min(remaining, chunk.length);
+      remaining -= size;
+      if (socket.write(size === chunk.length ? chunk : chunk.subarray(0, size))) setImmediate(pump);
+      else socket.once('drain', pump);
+    };
+    socket.on('connect', () => {
+      started = performance.now();
+      socket.write(`POST /upload HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${LARGE_BODY}\r\n\r\n{"forbidden": "`);
+      setImmediate(pump);
+    });
+  });
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+async function main(): Promise<void> {
+  const body = smallBody();
+  const kinds: Kind[] = ['stream-schema', 'express.json+ajv'];
+  const rates: Record<Kind, number[]> = {'stream-schema': [], 'express.json+ajv': []};
+  const rejects: Record<Kind, number[]> = {'stream-schema': [], 'express.json+ajv': []};
+  console.log(
+    `HTTP benchmark: ${body.length}-byte valid bodies, ${CONCURRENCY} keep-alive clients, ${ROUNDS} rounds of ${SECONDS} s per server; ` +
+      `${LARGE_BODY / 2 ** 20} MB invalid body x ${REJECT_RUNS}. Rounds alternate between the servers, so that a change in the machine's load hits both.`,
+  );
+  const servers = await Promise.all(kinds.map(startServer));
+  const ports = {'stream-schema': servers[0]!.port, 'express.json+ajv': servers[1]!.port};
+  try {
+    for (const kind of kinds) await throughput(ports[kind], body, SECONDS); // warm-up: the JIT settles
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const kind of round % 2 === 0 ? kinds : [...kinds].reverse()) rates[kind].push(await throughput(ports[kind], body, SECONDS));
+    }
+    for (const kind of kinds) await timeToReject(ports[kind]); // warm-up
+    for (let run = 0; run < REJECT_RUNS; run++) {
+      for (const kind of kinds) rejects[kind].push(await timeToReject(ports[kind]));
+    }
+  } finally {
+    await Promise.all(servers.map(({child}) => stopServer(child)));
+  }
+  const rate = (kind: Kind): number => Math.max(...rates[kind]);
+  const reject = (kind: Kind): number => median(rejects[kind]);
+  console.table(
+    kinds.map((kind) => ({
+      server: kind,
+      'req/s (1 KB valid), best round': Math.round(rate(kind)),
+      'reject 10 MB, median ms': Number(reject(kind).toFixed(2)),
+      'reject 10 MB, min ms': Number(Math.min(...rejects[kind]).toFixed(2)),
+      'every round, req/s': rates[kind].map(Math.round).join(' '),
+    })),
+  );
+  const rateRatio = rate('stream-schema') / rate('express.json+ajv');
+  const rejectRatio = reject('express.json+ajv') / reject('stream-schema');
+  console.log(`request rate, stream-schema / express.json+ajv: ${rateRatio.toFixed(2)}x (target >= 0.9x)`);
+  console.log(`10 MB invalid body, rejected ${rejectRatio.toFixed(1)}x faster (target >= 50x)`);
+}
+
+if (process.argv[2] === 'server') {
+  await runServer(process.argv[3] as Kind);
+} else {
+  await main();
+}

@@ -1,0 +1,470 @@
+// adapters/express.ts against a real Express 5 app on 127.0.0.1: supertest for the ordinary
+// cases, a raw `net` socket where the test must control chunking and count bytes.
+
+import assert from 'node:assert/strict';
+import {execFile} from 'node:child_process';
+import {once} from 'node:events';
+import {readFileSync} from 'node:fs';
+import type {IncomingMessage, Server} from 'node:http';
+import {connect, type AddressInfo, type Socket} from 'node:net';
+import {after, before, describe, it} from 'node:test';
+import {fileURLToPath} from 'node:url';
+import {gzipSync} from 'node:zlib';
+
+import express, {type ErrorRequestHandler} from 'express';
+import supertest from 'supertest';
+
+import {HttpError, problemHandler, validate, validateBody} from '../adapters/express.js';
+
+const SUITE_TIMEOUT = {timeout: 60_000};
+const KiB = 1024;
+const MiB = 1024 * KiB;
+
+const orderSchema = {
+  type: 'object',
+  properties: {
+    customer: {type: 'string', minLength: 1},
+    items: {
+      type: 'array',
+      minItems: 1,
+      items: {
+        type: 'object',
+        properties: {sku: {type: 'string'}, quantity: {type: 'integer', minimum: 1}},
+        required: ['sku', 'quantity'],
+      },
+    },
+    note: {type: 'string'},
+  },
+  required: ['customer', 'items'],
+} as const;
+
+/** The first key of the body is forbidden: the verdict is certain at byte ~14. */
+const uploadSchema = {type: 'object', properties: {forbidden: false, data: {type: 'string'}}} as const;
+
+const validOrder = {customer: 'ada', items: [{sku: 'tea-01', quantity: 2}], note: 'ring twice'};
+
+function buildApp(options: {withProblemHandler?: boolean; captured?: unknown[]; seen?: IncomingMessage[]} = {}) {
+  const app = express();
+  const captured = options.captured ?? [];
+  app.post('/orders', validateBody(orderSchema), (req, res) => {
+    res.status(201).json({received: req.body, prototype: Object.getPrototypeOf(req.body) === Object.prototype});
+  });
+  app.post('/anything', validateBody({}, {limit: '1mb'}), (req, res) => res.json({received: req.body}));
+  app.post('/uploads', validateBody(uploadSchema, {limit: '100mb'}), (_req, res) => res.status(204).end());
+  app.post('/limited', validateBody({}), (_req, res) => res.status(204).end());
+  app.post('/shallow', validateBody({}, {limits: {maxDepth: 4, maxProperties: 5}}), (_req, res) => res.status(204).end());
+  app.post('/strict-400', validateBody(orderSchema, {invalidStatus: 400}), (_req, res) => res.status(204).end());
+  app.post('/then-json', validateBody(orderSchema), express.json(), (req, res) => res.json({received: req.body}));
+  app.post('/parsed-first', express.json(), validateBody(orderSchema), (req, res) => res.json({received: req.body}));
+  app.get('/orders', validateBody(orderSchema), (req, res) => res.json({body: req.body ?? null}));
+  app.post(
+    '/abort-probe',
+    (req, _res, next) => {
+      options.seen?.push(req);
+      next();
+    },
+    validateBody(orderSchema),
+    (_req, res) => res.status(204).end(),
+  );
+  app.get(
+    '/orders/:id',
+    validate({
+      params: {type: 'object', properties: {id: {type: 'string', pattern: '^[0-9]+$'}}, required: ['id']},
+      query: {type: 'object', properties: {expand: {enum: ['items', 'customer']}}, additionalProperties: false},
+      headers: {type: 'object', properties: {'x-tenant': {type: 'string', minLength: 3}}, required: ['x-tenant']},
+    }),
+    (req, res) => res.json({id: req.params.id, expand: req.query.expand ?? null}),
+  );
+  const capture: ErrorRequestHandler = (error, _req, _res, next) => {
+    captured.push(error);
+    next(error);
+  };
+  app.use(capture);
+  if (options.withProblemHandler ?? true) app.use(problemHandler({maxErrors: 2}));
+  return app;
+}
+
+async function listen(app: express.Express): Promise<{server: Server; port: number; sockets: Socket[]}> {
+  const server = app.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const sockets: Socket[] = [];
+  server.on('connection', (socket: Socket) => sockets.push(socket));
+  return {server, port: (server.address() as AddressInfo).port, sockets};
+}
+
+interface RawOutcome {
+  head: string;
+  status: number;
+  /** Bytes of the request (head included) that the client's kernel took before the first response byte. */
+  sentBeforeResponse: number;
+  /** The server closed the connection on its own after answering. */
+  closedByServer: boolean;
+}
+
+/**
+ * Uploads `total` body bytes over a raw socket (`prefix`, then `x` filler, then `suffix`), with
+ * backpressure, until the server answers; then stops and waits for the server to close.
+ */
+async function rawUpload(
+  port: number,
+  path: string,
+  options: {total: number; prefix: string; suffix: string; contentLength: boolean; chunkSize?: number},
+): Promise<RawOutcome> {
+  const socket = connect(port, '127.0.0.1');
+  socket.setNoDelay(true);
+  await once(socket, 'connect');
+  const framing = options.contentLength ? `Content-Length: ${options.total}` : 'Transfer-Encoding: chunked';
+  const head = `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n${framing}\r\n\r\n`;
+  let acknowledged = 0;
+  let sentBeforeResponse = -1;
+  let response = '';
+  let closedByServer = false;
+  const closed = new Promise<void>((resolve) => {
+    socket.on('close', () => resolve());
+    socket.on('end', () => (closedByServer = true));
+    socket.on('error', () => (closedByServer = true)); // ECONNRESET / EPIPE: the server closed on us
+  });
+  socket.on('data', (data: Buffer) => {
+    if (sentBeforeResponse < 0) sentBeforeResponse = acknowledged;
+    response += data.toString('latin1');
+  });
+  const write = (data: Buffer | string): boolean => {
+    const size = Buffer.byteLength(data);
+    return socket.write(data, (error) => {
+      if (error === undefined || error === null) acknowledged += size;
+    });
+  };
+  write(head);
+  const chunkSize = options.chunkSize ?? 16 * KiB;
+  const filler = Buffer.alloc(chunkSize, 'x');
+  let remaining = options.total;
+  const deadline = Date.now() + 20_000;
+  const body = (bytes: Buffer): boolean => (options.contentLength ? write(bytes) : write(Buffer.concat([Buffer.from(`${bytes.length.toString(16)}\r\n`), bytes, Buffer.from('\r\n')])));
+  body(Buffer.from(options.prefix));
+  remaining -= options.prefix.length + options.suffix.length;
+  while (remaining > 0 && sentBeforeResponse < 0 && !socket.destroyed && Date.now() < deadline) {
+    const size = Math.min(remaining, chunkSize);
+    remaining -= size;
+    if (!body(size === chunkSize ? filler : filler.subarray(0, size))) {
+      await Promise.race([once(socket, 'drain'), once(socket, 'data'), closed, sleep(2000)]);
+    }
+  }
+  if (remaining <= 0 && !socket.destroyed) {
+    body(Buffer.from(options.suffix));
+    if (!options.contentLength) write('0\r\n\r\n');
+  }
+  await Promise.race([closed, sleep(5000)]);
+  if (!socket.destroyed) socket.destroy();
+  const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(response)?.[1] ?? 0);
+  return {head: response.slice(0, response.indexOf('\r\n\r\n')), status, sentBeforeResponse, closedByServer};
+}
+
+/** superagent would JSON.stringify a Buffer sent as application/json: send the bytes as they are. */
+function asIs(body: unknown): string {
+  return body as string;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
+
+/**
+ * What the kernel buffers between the client's writes and the server's reads: the client's send
+ * buffer (autotuned up to tcp_wmem's maximum) and the server's receive buffer (tcp_rmem's
+ * default, which does not grow while the server is not reading).
+ */
+const SOCKET_BUFFER = kernelBuffer('tcp_wmem', 2, 4 * MiB) + kernelBuffer('tcp_rmem', 1, 128 * KiB);
+
+function kernelBuffer(name: string, field: number, fallback: number): number {
+  try {
+    const value = Number(readFileSync(`/proc/sys/net/ipv4/${name}`, 'utf8').trim().split(/\s+/)[field]);
+    return Number.isFinite(value) && value > 0 ? value : fallback;
+  } catch {
+    return fallback;
+  }
+}
+
+describe('validateBody with Express 5', SUITE_TIMEOUT, () => {
+  const captured: unknown[] = [];
+  const app = buildApp({captured});
+  const agent = supertest(app);
+
+  it('sets req.body to the parsed body', async () => {
+    const response = await agent.post('/orders').send(validOrder).expect(201);
+    assert.deepEqual(response.body, {received: validOrder, prototype: true});
+  });
+
+  it('req.body equals JSON.parse for unusual valid bodies', async () => {
+    const bodies = [
+      '{"__proto__": {"admin": true}, "constructor": {"prototype": 1}}',
+      '[1, 2.5e3, -0.0, 123456789012345678901234567890, 1e-320]',
+      '{"s": "\\u0000\\ud83d\\ude00 é \\"quoted\\" \\\\", "nested": {"a": [[], {}, null, true, false]}}',
+      ' \r\n\t{"spaces": "around"} \n',
+    ];
+    for (const text of bodies) {
+      const response = await agent.post('/anything').set('content-type', 'application/json').send(text).expect(200);
+      assert.equal(JSON.stringify(response.body.received), JSON.stringify(JSON.parse(text)), text);
+    }
+  });
+
+  it('malformed JSON: 400 entity.parse.failed as problem+json, the body not echoed', async () => {
+    const response = await agent.post('/orders').set('content-type', 'application/json').send('{"customer": "SECRET-VALUE", ').expect(400);
+    assert.match(response.headers['content-type'] ?? '', /^application\/problem\+json/);
+    assert.equal(response.body.status, 400);
+    assert.equal(response.body.code, 'entity.parse.failed');
+    assert.equal(response.body.type, 'about:blank');
+    assert.equal(response.body.title, 'Bad Request');
+    assert.ok(!response.text.includes('SECRET-VALUE'));
+  });
+
+  it('schema violation: 422 entity.validation.failed with pointers, capped at maxErrors', async () => {
+    const response = await agent.post('/orders').send({customer: '', items: [{sku: 1, quantity: 0}]}).expect(422);
+    assert.equal(response.body.code, 'entity.validation.failed');
+    assert.equal(response.body.title, 'Unprocessable Entity');
+    assert.ok(response.body.errors.length >= 1 && response.body.errors.length <= 2);
+    for (const item of response.body.errors) {
+      assert.equal(typeof item.detail, 'string');
+      assert.equal(typeof item.keyword, 'string');
+      assert.match(item.pointer, /^#/);
+    }
+  });
+
+  it('passes an http-errors compatible error to next(err)', async () => {
+    captured.length = 0;
+    await agent.post('/orders').send({customer: 'ada'}).expect(422);
+    const error = captured[0] as HttpError;
+    assert.ok(error instanceof HttpError);
+    assert.equal(error.status, 422);
+    assert.equal(error.statusCode, 422);
+    assert.equal(error.expose, true);
+    assert.equal(error.type, 'entity.validation.failed');
+    assert.equal(error.errors[0]?.kind, 'validation');
+    assert.equal((error as unknown as {body?: unknown}).body, undefined, 'body-parser puts the raw body on err.body; we never do');
+  });
+
+  it('invalidStatus: 400', async () => {
+    const response = await agent.post('/strict-400').send({customer: 'ada'}).expect(400);
+    assert.equal(response.body.code, 'entity.validation.failed');
+  });
+
+  it('over limit: 413 entity.too.large', async () => {
+    const response = await agent.post('/limited').send({data: 'x'.repeat(200 * KiB)}).expect(413);
+    assert.equal(response.body.code, 'entity.too.large');
+    assert.equal(response.headers.connection, 'close');
+  });
+
+  it('too deep or too many keys: 413', async () => {
+    const deep = await agent.post('/shallow').set('content-type', 'application/json').send('[[[[[[[[1]]]]]]]]').expect(413);
+    assert.equal(deep.body.code, 'entity.too.large');
+    assert.equal(deep.body.errors[0].keyword, 'limit');
+    const wide = await agent.post('/shallow').send({a: 1, b: 2, c: 3, d: 4, e: 5, f: 6, g: 7}).expect(413);
+    assert.equal(wide.body.code, 'entity.too.large');
+  });
+
+  it('unsupported Content-Type: 415', async () => {
+    const response = await agent.post('/orders').set('content-type', 'text/plain').send('{}').expect(415);
+    assert.equal(response.body.code, 'entity.type.unsupported');
+  });
+
+  it('non-UTF-8 charset: 415 charset.unsupported', async () => {
+    const response = await agent.post('/orders').set('content-type', 'application/json; charset=utf-16').send('{}').expect(415);
+    assert.equal(response.body.code, 'charset.unsupported');
+  });
+
+  it('unknown Content-Encoding: 415 encoding.unsupported', async () => {
+    const response = await agent.post('/orders').set('content-type', 'application/json').set('content-encoding', 'zstd').send('{}').expect(415);
+    assert.equal(response.body.code, 'encoding.unsupported');
+  });
+
+  it('gzip body is inflated', async () => {
+    const response = await agent
+      .post('/orders')
+      .set('content-type', 'application/json')
+      .set('content-encoding', 'gzip')
+      .serialize(asIs)
+      .send(gzipSync(JSON.stringify(validOrder)))
+      .expect(201);
+    assert.deepEqual(response.body.received, validOrder);
+  });
+
+  it('a decompression bomb is stopped by limit', async () => {
+    const bomb = gzipSync(JSON.stringify({data: '0'.repeat(50 * MiB)}));
+    const response = await agent.post('/limited').set('content-type', 'application/json').set('content-encoding', 'gzip').serialize(asIs).send(bomb).expect(413);
+    assert.equal(response.body.code, 'entity.too.large');
+  });
+
+  it('a repeated key is 400, never a body that disagrees with the verdict', async () => {
+    const response = await agent.post('/orders').set('content-type', 'application/json').send(`{"customer": "ada", "items": [{"sku": "a", "quantity": 1}], "customer": 5}`).expect(400);
+    assert.equal(response.body.code, 'entity.parse.failed');
+  });
+
+  it('a GET without a body passes through', async () => {
+    const response = await agent.get('/orders').expect(200);
+    assert.deepEqual(response.body, {body: null});
+  });
+
+  it('a later express.json() does not read the body again', async () => {
+    const response = await agent.post('/then-json').send(validOrder).expect(200);
+    assert.deepEqual(response.body.received, validOrder);
+  });
+
+  it('after express.json() the parsed body is validated in value mode', async () => {
+    await agent.post('/parsed-first').send(validOrder).expect(200);
+    const response = await agent.post('/parsed-first').send({customer: 'ada'}).expect(422);
+    assert.equal(response.body.code, 'entity.validation.failed');
+  });
+
+  it('without problemHandler, Express answers with the error status', async () => {
+    await supertest(buildApp({withProblemHandler: false})).post('/orders').send({customer: 'ada'}).expect(422);
+  });
+});
+
+describe('validate({query, params, headers}) with Express 5', SUITE_TIMEOUT, () => {
+  const agent = supertest(buildApp());
+
+  it('passes valid parts', async () => {
+    const response = await agent.get('/orders/42?expand=items').set('x-tenant', 'acme').expect(200);
+    assert.deepEqual(response.body, {id: '42', expand: 'items'});
+  });
+
+  it('rejects bad params, query and headers with 400 and prefixed pointers', async () => {
+    const params = await agent.get('/orders/abc').set('x-tenant', 'acme').expect(400);
+    assert.equal(params.body.code, 'request.validation.failed');
+    assert.equal(params.body.errors[0].pointer, '#/params/id');
+    const query = await agent.get('/orders/42?expand=everything').set('x-tenant', 'acme').expect(400);
+    assert.match(query.body.errors[0].pointer, /^#\/query/);
+    const headers = await agent.get('/orders/42').expect(400);
+    assert.match(headers.body.errors[0].pointer, /^#\/headers/);
+  });
+});
+
+describe('early rejection over a raw socket, Express 5', SUITE_TIMEOUT, () => {
+  let harness: Awaited<ReturnType<typeof listen>>;
+  const captured: unknown[] = [];
+  const seen: IncomingMessage[] = [];
+  before(async () => {
+    harness = await listen(buildApp({captured, seen}));
+  });
+  after(() => {
+    harness.server.closeAllConnections();
+    harness.server.close();
+  });
+
+  const serverBytesRead = (): number => harness.sockets.at(-1)?.bytesRead ?? -1;
+
+  it('a 50 MB body whose first key is forbidden is answered after ≤ 64 KiB + one socket buffer', async (t) => {
+    const outcome = await rawUpload(harness.port, '/uploads', {
+      total: 50 * MiB,
+      prefix: '{"forbidden": "',
+      suffix: '"}',
+      contentLength: true,
+    });
+    t.diagnostic(`client sent ${outcome.sentBeforeResponse} bytes before the response; server read ${serverBytesRead()}`);
+    assert.equal(outcome.status, 422);
+    assert.match(outcome.head, /\r\nconnection: close/i);
+    assert.ok(outcome.sentBeforeResponse >= 0, 'a response arrived');
+    assert.ok(outcome.sentBeforeResponse <= 64 * KiB + SOCKET_BUFFER, `sent ${outcome.sentBeforeResponse}`);
+    assert.ok(serverBytesRead() <= 2 * 64 * KiB + KiB, `server read ${serverBytesRead()}`);
+    assert.ok(outcome.closedByServer, 'the server closed the connection');
+  });
+
+  it('the same body chunked, without Content-Length', async (t) => {
+    const outcome = await rawUpload(harness.port, '/uploads', {total: 50 * MiB, prefix: '{"forbidden": "', suffix: '"}', contentLength: false});
+    t.diagnostic(`client sent ${outcome.sentBeforeResponse}; server read ${serverBytesRead()}`);
+    assert.equal(outcome.status, 422);
+    assert.ok(outcome.sentBeforeResponse <= 64 * KiB + SOCKET_BUFFER);
+    assert.ok(serverBytesRead() <= 2 * 64 * KiB + KiB);
+    assert.ok(outcome.closedByServer);
+  });
+
+  it('over limit with Content-Length: 413 before the body is read', async (t) => {
+    const outcome = await rawUpload(harness.port, '/limited', {total: 50 * MiB, prefix: '{"data": "', suffix: '"}', contentLength: true});
+    t.diagnostic(`client sent ${outcome.sentBeforeResponse}; server read ${serverBytesRead()}`);
+    assert.equal(outcome.status, 413);
+    assert.match(outcome.head, /\r\nconnection: close/i);
+    assert.ok(outcome.sentBeforeResponse <= 64 * KiB + SOCKET_BUFFER);
+    assert.ok(serverBytesRead() <= 2 * 64 * KiB + KiB);
+    assert.ok(outcome.closedByServer);
+  });
+
+  it('over limit without Content-Length: 413 once the limit is crossed', async (t) => {
+    const outcome = await rawUpload(harness.port, '/limited', {total: 50 * MiB, prefix: '{"data": "', suffix: '"}', contentLength: false});
+    t.diagnostic(`client sent ${outcome.sentBeforeResponse}; server read ${serverBytesRead()}`);
+    assert.equal(outcome.status, 413);
+    assert.ok(outcome.sentBeforeResponse <= 100 * KiB + 64 * KiB + SOCKET_BUFFER);
+    assert.ok(serverBytesRead() <= 100 * KiB + 2 * 64 * KiB + KiB);
+    assert.ok(outcome.closedByServer);
+  });
+
+  it('an aborted upload: request.aborted, no listener left behind, the server keeps serving', async () => {
+    captured.length = 0;
+    const socket = connect(harness.port, '127.0.0.1');
+    await once(socket, 'connect');
+    socket.write('POST /abort-probe HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 5000\r\n\r\n{"customer": "ada", "items": [');
+    await sleep(50);
+    socket.destroy();
+    for (let waited = 0; captured.length === 0 && waited < 5000; waited += 20) await sleep(20);
+    assert.equal((captured[0] as HttpError | undefined)?.type, 'request.aborted');
+    const req = seen.at(-1)!;
+    assert.equal(req.listenerCount('data'), 0);
+    assert.equal(req.listenerCount('end'), 0);
+    assert.ok(req.listenerCount('close') <= 1, 'only on-finished or Node itself may still listen');
+    const response = await supertest(`http://127.0.0.1:${harness.port}`).post('/orders').send(validOrder);
+    assert.equal(response.status, 201);
+  });
+
+  it('a slow upload in many small chunks is read and validated', async () => {
+    const text = Buffer.from(JSON.stringify({...validOrder, note: 'slow 😀 upload '.repeat(20)}));
+    const response = await slowUpload(harness.port, '/orders', text, 7, 2);
+    assert.match(response, /^HTTP\/1\.1 201/);
+    const json = JSON.parse(response.slice(response.indexOf('\r\n\r\n') + 4)) as {received: unknown};
+    assert.deepEqual(json.received, JSON.parse(text.toString('utf8')));
+  });
+
+  it('a slow upload is rejected as soon as its first key arrives', async () => {
+    const text = Buffer.from(JSON.stringify({forbidden: 'y'.repeat(4000)}));
+    const started = Date.now();
+    const response = await slowUpload(harness.port, '/uploads', text, 5, 5);
+    assert.match(response, /^HTTP\/1\.1 422/);
+    // 800 chunks 5 ms apart would take 4 s; the answer comes after the first few.
+    assert.ok(Date.now() - started < 3000, `took ${Date.now() - started} ms`);
+  });
+});
+
+/** Writes `text` `size` bytes at a time, `pauseMs` apart, chunked, until the server answers. */
+async function slowUpload(port: number, path: string, text: Buffer, size: number, pauseMs: number): Promise<string> {
+  const socket = connect(port, '127.0.0.1');
+  socket.setNoDelay(true);
+  await once(socket, 'connect');
+  let response = '';
+  socket.on('data', (data: Buffer) => (response += data.toString('utf8')));
+  socket.on('error', () => {});
+  const closed = once(socket, 'close');
+  socket.write(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n`);
+  for (let offset = 0; offset < text.length && response === '' && !socket.destroyed; offset += size) {
+    const piece = text.subarray(offset, offset + size);
+    socket.write(`${piece.length.toString(16)}\r\n`);
+    socket.write(piece);
+    socket.write('\r\n');
+    await sleep(pauseMs);
+  }
+  if (response === '' && !socket.destroyed) socket.write('0\r\n\r\n');
+  await Promise.race([closed, sleep(10_000)]);
+  socket.destroy();
+  return response;
+}
+
+describe('types: validateBody(schema) types req.body from an as-const schema', SUITE_TIMEOUT, () => {
+  it('test/types/express-types.ts compiles with tsc', async () => {
+    const root = fileURLToPath(new URL('..', import.meta.url));
+    const output = await new Promise<string>((resolve, reject) => {
+      execFile('npx', ['tsc', '-p', 'tsconfig.types-test.json'], {cwd: root, timeout: 50_000}, (error, stdout, stderr) => {
+        if (error !== null && (error as {killed?: boolean}).killed === true) return reject(error);
+        resolve(stdout + stderr);
+      });
+    });
+    // The program includes the engine (src/), whose own checks are not this test's business.
+    const ours = output.split('\n').filter((line) => /^(test\/types\/|adapters\/(express|koa|http-body)\.ts|error TS)/.test(line));
+    assert.deepEqual(ours, []);
+  });
+});

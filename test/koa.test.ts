@@ -1,0 +1,411 @@
+// adapters/koa.ts against a real Koa 3 app with @koa/router on 127.0.0.1: supertest for the
+// ordinary cases, a raw `net` socket where the test must control chunking and count bytes.
+
+import assert from 'node:assert/strict';
+import {once} from 'node:events';
+import {readFileSync} from 'node:fs';
+import type {IncomingMessage, Server} from 'node:http';
+import {connect, type AddressInfo, type Socket} from 'node:net';
+import {after, before, describe, it} from 'node:test';
+import {brotliCompressSync, deflateSync, gzipSync} from 'node:zlib';
+
+import Router from '@koa/router';
+import Koa from 'koa';
+import supertest from 'supertest';
+
+import {HttpError, problemHandler, validate, validateBody} from '../adapters/koa.js';
+
+const SUITE_TIMEOUT = {timeout: 60_000};
+const KiB = 1024;
+const MiB = 1024 * KiB;
+
+const orderSchema = {
+  type: 'object',
+  properties: {
+    customer: {type: 'string', minLength: 1},
+    items: {
+      type: 'array',
+      minItems: 1,
+      items: {
+        type: 'object',
+        properties: {sku: {type: 'string'}, quantity: {type: 'integer', minimum: 1}},
+        required: ['sku', 'quantity'],
+      },
+    },
+  },
+  required: ['customer', 'items'],
+} as const;
+
+const uploadSchema = {type: 'object', properties: {forbidden: false, data: {type: 'string'}}} as const;
+
+const validOrder = {customer: 'ada', items: [{sku: 'tea-01', quantity: 2}]};
+
+/** What a body parser (koa-bodyparser, @koa/bodyparser) does: consume the stream, set ctx.request.body. */
+const otherBodyParser: Koa.Middleware = async (ctx, next) => {
+  const chunks: Buffer[] = [];
+  for await (const chunk of ctx.req) chunks.push(chunk as Buffer);
+  (ctx.request as {body?: unknown}).body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  await next();
+};
+
+function buildApp(options: {withProblemHandler?: boolean; captured?: unknown[]; seen?: IncomingMessage[]} = {}): Koa {
+  const app = new Koa();
+  const captured = options.captured ?? [];
+  if (options.withProblemHandler ?? true) app.use(problemHandler({maxErrors: 2}));
+  app.use(async (ctx, next) => {
+    options.seen?.push(ctx.req);
+    try {
+      await next();
+    } catch (error) {
+      captured.push(error);
+      throw error;
+    }
+  });
+  const router = new Router();
+  router.post('/orders', validateBody(orderSchema), (ctx) => {
+    ctx.status = 201;
+    ctx.body = {received: ctx.request.body, customer: ctx.request.body.customer};
+  });
+  router.post('/anything', validateBody({}, {limit: '1mb'}), (ctx) => {
+    ctx.body = {received: ctx.request.body};
+  });
+  router.post('/uploads', validateBody(uploadSchema, {limit: '100mb'}), (ctx) => {
+    ctx.status = 204;
+  });
+  router.post('/limited', validateBody({}), (ctx) => {
+    ctx.status = 204;
+  });
+  router.post('/shallow', validateBody({}, {limits: {maxDepth: 4, maxProperties: 5}}), (ctx) => {
+    ctx.status = 204;
+  });
+  router.post('/strict-400', validateBody(orderSchema, {invalidStatus: 400}), (ctx) => {
+    ctx.status = 204;
+  });
+  router.post('/parsed-first', otherBodyParser, validateBody(orderSchema), (ctx) => {
+    ctx.body = {received: ctx.request.body};
+  });
+  router.get('/orders', validateBody(orderSchema), (ctx) => {
+    ctx.body = {body: (ctx.request as {body?: unknown}).body ?? null};
+  });
+  router.get(
+    '/orders/:id',
+    validate({
+      params: {type: 'object', properties: {id: {type: 'string', pattern: '^[0-9]+$'}}, required: ['id']},
+      query: {type: 'object', properties: {expand: {enum: ['items', 'customer']}}, additionalProperties: false},
+      headers: {type: 'object', properties: {'x-tenant': {type: 'string', minLength: 3}}, required: ['x-tenant']},
+    }),
+    (ctx) => {
+      ctx.body = {id: ctx.params.id, expand: ctx.query.expand ?? null};
+    },
+  );
+  app.use(router.routes()).use(router.allowedMethods());
+  // Koa logs every error that is not exposed; ours are, so nothing is printed during tests.
+  app.silent = true;
+  return app;
+}
+
+describe('validateBody with Koa 3 and @koa/router', SUITE_TIMEOUT, () => {
+  const captured: unknown[] = [];
+  const server = buildApp({captured}).callback();
+  const agent = supertest(server);
+
+  it('sets ctx.request.body to the parsed body', async () => {
+    const response = await agent.post('/orders').send(validOrder).expect(201);
+    assert.deepEqual(response.body, {received: validOrder, customer: 'ada'});
+  });
+
+  it('ctx.request.body equals JSON.parse for unusual valid bodies', async () => {
+    const bodies = [
+      '{"__proto__": {"admin": true}, "constructor": {"prototype": 1}}',
+      '[1, 2.5e3, -0.0, 123456789012345678901234567890, 1e-320]',
+      '{"s": "\\u0000\\ud83d\\ude00 é \\"quoted\\" \\\\", "nested": {"a": [[], {}, null, true, false]}}',
+    ];
+    for (const text of bodies) {
+      const response = await agent.post('/anything').set('content-type', 'application/json').send(text).expect(200);
+      assert.equal(JSON.stringify(response.body.received), JSON.stringify(JSON.parse(text)), text);
+    }
+  });
+
+  it('malformed JSON: 400 entity.parse.failed as problem+json, the body not echoed', async () => {
+    const response = await agent.post('/orders').set('content-type', 'application/json').send('{"customer": "SECRET-VALUE" "').expect(400);
+    assert.match(response.headers['content-type'] ?? '', /^application\/problem\+json/);
+    assert.equal(response.body.code, 'entity.parse.failed');
+    assert.equal(response.body.status, 400);
+    assert.ok(!response.text.includes('SECRET-VALUE'));
+  });
+
+  it('schema violation: 422 with errors capped at maxErrors', async () => {
+    const response = await agent.post('/orders').send({customer: '', items: [{sku: 1, quantity: 0}]}).expect(422);
+    assert.equal(response.body.code, 'entity.validation.failed');
+    assert.equal(response.body.title, 'Unprocessable Entity');
+    assert.ok(response.body.errors.length >= 1 && response.body.errors.length <= 2);
+    assert.match(response.body.errors[0].pointer, /^#/);
+  });
+
+  it('throws an http-errors compatible error', async () => {
+    captured.length = 0;
+    await agent.post('/orders').send({customer: 'ada'}).expect(422);
+    const error = captured[0] as HttpError;
+    assert.ok(error instanceof HttpError);
+    assert.equal(error.status, 422);
+    assert.equal(error.statusCode, 422);
+    assert.equal(error.expose, true);
+    assert.equal(error.type, 'entity.validation.failed');
+    assert.ok(error.errors.length > 0);
+  });
+
+  it('invalidStatus: 400', async () => {
+    await agent.post('/strict-400').send({customer: 'ada'}).expect(400);
+  });
+
+  it('over limit: 413 entity.too.large with Connection: close', async () => {
+    const response = await agent.post('/limited').send({data: 'x'.repeat(200 * KiB)}).expect(413);
+    assert.equal(response.body.code, 'entity.too.large');
+    assert.equal(response.headers.connection, 'close');
+  });
+
+  it('too deep or too many keys: 413', async () => {
+    assert.equal((await agent.post('/shallow').set('content-type', 'application/json').send('[[[[[[[[1]]]]]]]]').expect(413)).body.code, 'entity.too.large');
+    assert.equal((await agent.post('/shallow').send({a: 1, b: 2, c: 3, d: 4, e: 5, f: 6, g: 7}).expect(413)).body.code, 'entity.too.large');
+  });
+
+  it('415 for another media type, a non-UTF-8 charset, an unknown encoding', async () => {
+    assert.equal((await agent.post('/orders').set('content-type', 'text/plain').send('{}').expect(415)).body.code, 'entity.type.unsupported');
+    assert.equal((await agent.post('/orders').set('content-type', 'application/json; charset=iso-8859-1').send('{}').expect(415)).body.code, 'charset.unsupported');
+    assert.equal((await agent.post('/orders').set('content-type', 'application/json').set('content-encoding', 'lzma').send('{}').expect(415)).body.code, 'encoding.unsupported');
+  });
+
+  for (const [encoding, compress] of [
+    ['gzip', gzipSync],
+    ['deflate', deflateSync],
+    ['br', brotliCompressSync],
+  ] as const) {
+    it(`inflates ${encoding}`, async () => {
+      const response = await agent
+        .post('/orders')
+        .set('content-type', 'application/json')
+        .set('content-encoding', encoding)
+        .serialize(asIs)
+        .send(compress(JSON.stringify(validOrder)))
+        .expect(201);
+      assert.deepEqual(response.body.received, validOrder);
+    });
+  }
+
+  it('a decompression bomb is stopped by limit', async () => {
+    const bomb = brotliCompressSync(JSON.stringify({data: '0'.repeat(50 * MiB)}));
+    const response = await agent.post('/limited').set('content-type', 'application/json').set('content-encoding', 'br').serialize(asIs).send(bomb).expect(413);
+    assert.equal(response.body.code, 'entity.too.large');
+  });
+
+  it('a repeated key is 400', async () => {
+    const response = await agent.post('/anything').set('content-type', 'application/json').send('{"a": 1, "a": 2}').expect(400);
+    assert.equal(response.body.code, 'entity.parse.failed');
+  });
+
+  it('a GET without a body passes through', async () => {
+    assert.deepEqual((await agent.get('/orders').expect(200)).body, {body: null});
+  });
+
+  it('after another body parser, ctx.request.body is validated in value mode', async () => {
+    assert.deepEqual((await agent.post('/parsed-first').send(validOrder).expect(200)).body, {received: validOrder});
+    assert.equal((await agent.post('/parsed-first').send({customer: 'ada'}).expect(422)).body.code, 'entity.validation.failed');
+  });
+
+  it("without problemHandler, Koa's own onerror answers with the status", async () => {
+    const response = await supertest(buildApp({withProblemHandler: false}).callback()).post('/orders').send({customer: 'ada'}).expect(422);
+    assert.equal(response.text, 'request body does not match the schema');
+  });
+});
+
+describe('validate({query, params, headers}) with Koa 3', SUITE_TIMEOUT, () => {
+  const agent = supertest(buildApp().callback());
+
+  it('passes valid parts', async () => {
+    const response = await agent.get('/orders/42?expand=items').set('x-tenant', 'acme').expect(200);
+    assert.deepEqual(response.body, {id: '42', expand: 'items'});
+  });
+
+  it('rejects bad params, query and headers with 400 and prefixed pointers', async () => {
+    assert.equal((await agent.get('/orders/abc').set('x-tenant', 'acme').expect(400)).body.errors[0].pointer, '#/params/id');
+    assert.match((await agent.get('/orders/42?expand=all').set('x-tenant', 'acme').expect(400)).body.errors[0].pointer, /^#\/query/);
+    const headers = await agent.get('/orders/42').expect(400);
+    assert.equal(headers.body.code, 'request.validation.failed');
+    assert.match(headers.body.errors[0].pointer, /^#\/headers/);
+  });
+});
+
+describe('early rejection over a raw socket, Koa 3', SUITE_TIMEOUT, () => {
+  let server: Server;
+  let port: number;
+  const sockets: Socket[] = [];
+  const captured: unknown[] = [];
+  const seen: IncomingMessage[] = [];
+  before(async () => {
+    server = buildApp({captured, seen}).listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    port = (server.address() as AddressInfo).port;
+    server.on('connection', (socket: Socket) => sockets.push(socket));
+  });
+  after(() => {
+    server.closeAllConnections();
+    server.close();
+  });
+
+  const serverBytesRead = (): number => sockets.at(-1)?.bytesRead ?? -1;
+
+  for (const contentLength of [true, false]) {
+    const framing = contentLength ? 'with Content-Length' : 'chunked';
+    it(`a 50 MB body whose first key is forbidden, ${framing}: answered after ≤ 64 KiB + one socket buffer`, async (t) => {
+      const outcome = await rawUpload(port, '/uploads', {total: 50 * MiB, prefix: '{"forbidden": "', suffix: '"}', contentLength});
+      t.diagnostic(`client sent ${outcome.sentBeforeResponse} bytes before the response; server read ${serverBytesRead()}`);
+      assert.equal(outcome.status, 422);
+      assert.match(outcome.head, /\r\nconnection: close/i);
+      assert.ok(outcome.sentBeforeResponse >= 0 && outcome.sentBeforeResponse <= 64 * KiB + SOCKET_BUFFER);
+      assert.ok(serverBytesRead() <= 2 * 64 * KiB + KiB, `server read ${serverBytesRead()}`);
+      assert.ok(outcome.closedByServer);
+    });
+
+    it(`a 50 MB body over limit, ${framing}: 413 early`, async (t) => {
+      const outcome = await rawUpload(port, '/limited', {total: 50 * MiB, prefix: '{"data": "', suffix: '"}', contentLength});
+      t.diagnostic(`client sent ${outcome.sentBeforeResponse}; server read ${serverBytesRead()}`);
+      assert.equal(outcome.status, 413);
+      assert.match(outcome.head, /\r\nconnection: close/i);
+      assert.ok(outcome.sentBeforeResponse >= 0 && outcome.sentBeforeResponse <= 100 * KiB + 64 * KiB + SOCKET_BUFFER);
+      assert.ok(serverBytesRead() <= 100 * KiB + 2 * 64 * KiB + KiB);
+      assert.ok(outcome.closedByServer);
+    });
+  }
+
+  it('an aborted upload: request.aborted, no listener left behind, the server keeps serving', async () => {
+    captured.length = 0;
+    const socket = connect(port, '127.0.0.1');
+    await once(socket, 'connect');
+    socket.write('POST /orders HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n10\r\n{"customer": "ad\r\n');
+    await sleep(50);
+    socket.destroy();
+    for (let waited = 0; captured.length === 0 && waited < 5000; waited += 20) await sleep(20);
+    assert.equal((captured[0] as HttpError | undefined)?.type, 'request.aborted');
+    const req = seen.at(-1)!;
+    assert.equal(req.listenerCount('data'), 0);
+    assert.equal(req.listenerCount('end'), 0);
+    assert.ok(req.listenerCount('close') <= 1);
+    const response = await supertest(`http://127.0.0.1:${port}`).post('/orders').send(validOrder);
+    assert.equal(response.status, 201);
+  });
+
+  it('a slow upload in many small chunks, unicode split across them', async () => {
+    const text = Buffer.from(JSON.stringify({customer: 'zoë 😀 ' + '€'.repeat(30), items: [{sku: 'ß-1', quantity: 3}]}));
+    const response = await slowUpload(port, '/orders', text, 3, 2);
+    assert.match(response, /^HTTP\/1\.1 201/);
+    const json = JSON.parse(response.slice(response.indexOf('\r\n\r\n') + 4)) as {received: unknown};
+    assert.deepEqual(json.received, JSON.parse(text.toString('utf8')));
+  });
+
+  it('a slow upload is rejected as soon as its first key arrives', async () => {
+    const started = Date.now();
+    const response = await slowUpload(port, '/uploads', Buffer.from(JSON.stringify({forbidden: 'y'.repeat(4000)})), 5, 5);
+    assert.match(response, /^HTTP\/1\.1 422/);
+    assert.ok(Date.now() - started < 3000, `took ${Date.now() - started} ms`);
+  });
+});
+
+// Raw-socket helpers (the same as in test/express.test.ts).
+
+const SOCKET_BUFFER = kernelBuffer('tcp_wmem', 2, 4 * MiB) + kernelBuffer('tcp_rmem', 1, 128 * KiB);
+
+function kernelBuffer(name: string, field: number, fallback: number): number {
+  try {
+    const value = Number(readFileSync(`/proc/sys/net/ipv4/${name}`, 'utf8').trim().split(/\s+/)[field]);
+    return Number.isFinite(value) && value > 0 ? value : fallback;
+  } catch {
+    return fallback;
+  }
+}
+
+function asIs(body: unknown): string {
+  return body as string;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
+
+interface RawOutcome {
+  head: string;
+  status: number;
+  sentBeforeResponse: number;
+  closedByServer: boolean;
+}
+
+async function rawUpload(
+  port: number,
+  path: string,
+  options: {total: number; prefix: string; suffix: string; contentLength: boolean},
+): Promise<RawOutcome> {
+  const socket = connect(port, '127.0.0.1');
+  socket.setNoDelay(true);
+  await once(socket, 'connect');
+  const framing = options.contentLength ? `Content-Length: ${options.total}` : 'Transfer-Encoding: chunked';
+  let acknowledged = 0;
+  let sentBeforeResponse = -1;
+  let response = '';
+  let closedByServer = false;
+  const closed = new Promise<void>((resolve) => {
+    socket.on('close', () => resolve());
+    socket.on('end', () => (closedByServer = true));
+    socket.on('error', () => (closedByServer = true));
+  });
+  socket.on('data', (data: Buffer) => {
+    if (sentBeforeResponse < 0) sentBeforeResponse = acknowledged;
+    response += data.toString('latin1');
+  });
+  const write = (data: Buffer | string): boolean => {
+    const size = Buffer.byteLength(data);
+    return socket.write(data, (error) => {
+      if (error === undefined || error === null) acknowledged += size;
+    });
+  };
+  const body = (bytes: Buffer): boolean =>
+    options.contentLength ? write(bytes) : write(Buffer.concat([Buffer.from(`${bytes.length.toString(16)}\r\n`), bytes, Buffer.from('\r\n')]));
+  write(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n${framing}\r\n\r\n`);
+  const filler = Buffer.alloc(16 * KiB, 'x');
+  let remaining = options.total - options.prefix.length - options.suffix.length;
+  body(Buffer.from(options.prefix));
+  const deadline = Date.now() + 20_000;
+  while (remaining > 0 && sentBeforeResponse < 0 && !socket.destroyed && Date.now() < deadline) {
+    const size = Math.min(remaining, filler.length);
+    remaining -= size;
+    if (!body(filler.subarray(0, size))) await Promise.race([once(socket, 'drain'), once(socket, 'data'), closed, sleep(2000)]);
+  }
+  if (remaining <= 0 && !socket.destroyed) {
+    body(Buffer.from(options.suffix));
+    if (!options.contentLength) write('0\r\n\r\n');
+  }
+  await Promise.race([closed, sleep(5000)]);
+  if (!socket.destroyed) socket.destroy();
+  const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(response)?.[1] ?? 0);
+  return {head: response.slice(0, response.indexOf('\r\n\r\n')), status, sentBeforeResponse, closedByServer};
+}
+
+async function slowUpload(port: number, path: string, text: Buffer, size: number, pauseMs: number): Promise<string> {
+  const socket = connect(port, '127.0.0.1');
+  socket.setNoDelay(true);
+  await once(socket, 'connect');
+  let response = '';
+  socket.on('data', (data: Buffer) => (response += data.toString('utf8')));
+  socket.on('error', () => {});
+  const closed = once(socket, 'close');
+  socket.write(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n`);
+  for (let offset = 0; offset < text.length && response === '' && !socket.destroyed; offset += size) {
+    const piece = text.subarray(offset, offset + size);
+    socket.write(`${piece.length.toString(16)}\r\n`);
+    socket.write(piece);
+    socket.write('\r\n');
+    await sleep(pauseMs);
+  }
+  if (response === '' && !socket.destroyed) socket.write('0\r\n\r\n');
+  await Promise.race([closed, sleep(10_000)]);
+  socket.destroy();
+  return response;
+}
