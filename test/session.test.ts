@@ -55,6 +55,24 @@ describe('early verdict: write() says false at the first byte that makes the doc
     assert.equal(refusalByte(closed, numbers), numbers.indexOf('[3]'));
   });
 
+  test('array and scalar keywords fail at the offending element, not at the end', () => {
+    const cases: [unknown, string, string][] = [
+      [{maxItems: 1}, '[1, [2], 3]', '[2]'],
+      [{items: {maxLength: 3}}, '["ab", "abcd", "x"]', '"abcd"'],
+      [{items: {maximum: 10}}, '[1, 11, 2]', '11,'],
+      [{prefixItems: [{type: 'string'}, {type: 'number'}]}, '["a", "b", 1]', '"b"'],
+      [{items: {type: 'integer'}}, '[1, 2.5, 3]', '2.5,'],
+      [{items: [{}], additionalItems: false, $schema: 'http://json-schema.org/draft-07/schema#'}, '[1, {"a": 2}, 3]', '{"a"'],
+    ];
+    for (const [schema, text, offending] of cases) {
+      const at = text.indexOf(offending);
+      // A container fails at its opening bracket; a string at its closing quote; a number at the
+      // character that ends it (until then an exponent could still change its value).
+      const expected = offending.startsWith('[') || offending.startsWith('{') ? at : at + offending.length - 1;
+      assert.equal(refusalByte(compile(schema), text), expected, `${JSON.stringify(schema)} on ${text}`);
+    }
+  });
+
   test('a wrong root type: at the first byte', () => {
     assert.equal(refusalByte(closed, '[1, 2]'), 0);
   });
