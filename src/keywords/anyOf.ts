@@ -3,7 +3,7 @@
 // contributes annotations, so branches keep running when someone collects them.
 
 import type {Run} from '../evaluator.js';
-import type {KeywordDefinition} from '../schema.js';
+import type {CompiledKeyword, KeywordDefinition} from '../schema.js';
 import {compileBranches, type Branches} from './allOf.js';
 
 export class BranchTally {
@@ -23,6 +23,22 @@ export function beginBranches(run: Run, keyword: Parameters<NonNullable<KeywordD
   }
 }
 
+/**
+ * Count a settled branch. When it was the last one and none passed, the keyword fails with every
+ * branch's errors. Returns the tally (its `passed` includes this branch).
+ */
+export function tallyBranch(run: Run, keyword: CompiledKeyword<Branches>, child: Run, message: string): BranchTally {
+  const tally = run.state(keyword, newTally);
+  tally.settled++;
+  if (!child.failed) tally.passed++;
+  else tally.failures.push(child);
+  if (tally.settled === keyword.value.nodes.length && tally.passed === 0) {
+    for (const failure of tally.failures) run.collectErrors(failure);
+    run.fail(keyword, message, {passingSchemas: 0});
+  }
+  return tally;
+}
+
 export const anyOf: KeywordDefinition<Branches> = {
   name: 'anyOf',
   startsRunsOnScalars: true,
@@ -30,17 +46,7 @@ export const anyOf: KeywordDefinition<Branches> = {
   compile: (value, context) => compileBranches(value, context, 'anyOf'),
   begin: beginBranches,
   result(run, keyword, child) {
-    const tally = run.state(keyword, newTally);
-    tally.settled++;
-    if (!child.failed) {
-      tally.passed++;
-      run.mergeAnnotations(child);
-      return;
-    }
-    tally.failures.push(child);
-    if (tally.settled === keyword.value.nodes.length && tally.passed === 0) {
-      for (const failure of tally.failures) run.collectErrors(failure);
-      run.fail(keyword, 'must match a schema in anyOf');
-    }
+    tallyBranch(run, keyword, child, 'must match a schema in anyOf');
+    run.mergeAnnotations(child);
   },
 };

@@ -3,7 +3,7 @@
 
 import type {KeywordDefinition} from '../schema.js';
 import {compileBranches, type Branches} from './allOf.js';
-import {beginBranches, newTally} from './anyOf.js';
+import {beginBranches, tallyBranch} from './anyOf.js';
 
 export const oneOf: KeywordDefinition<Branches> = {
   name: 'oneOf',
@@ -12,21 +12,9 @@ export const oneOf: KeywordDefinition<Branches> = {
   compile: (value, context) => compileBranches(value, context, 'oneOf'),
   begin: beginBranches,
   result(run, keyword, child) {
-    const tally = run.state(keyword, newTally);
-    tally.settled++;
-    if (!child.failed) {
-      tally.passed++;
-      if (tally.passed > 1) {
-        run.fail(keyword, 'must match exactly one schema in oneOf', {passingSchemas: tally.passed});
-        return;
-      }
-      run.mergeAnnotations(child);
-    } else {
-      tally.failures.push(child);
-    }
-    if (tally.settled === keyword.value.nodes.length && tally.passed === 0) {
-      for (const failure of tally.failures) run.collectErrors(failure);
-      run.fail(keyword, 'must match exactly one schema in oneOf', {passingSchemas: 0});
-    }
+    const tally = tallyBranch(run, keyword, child, 'must match exactly one schema in oneOf');
+    if (child.failed || run.settled) return;
+    if (tally.passed > 1) run.fail(keyword, 'must match exactly one schema in oneOf', {passingSchemas: tally.passed});
+    else run.mergeAnnotations(child);
   },
 };
