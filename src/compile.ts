@@ -46,7 +46,8 @@ export function compileSchema(schema: unknown, options: CompileOptions): Compile
 const DRAFT_NAMES = new Set<string>(Object.keys(draftTables));
 
 class Compiler {
-  readonly rootDraft: DraftTable;
+  /** The option's draft until the root schema is read; then the root's own (its `$schema` wins). */
+  rootDraft: DraftTable;
   private readonly resources = new Map<string, ResourceRecord>();
   private readonly places = new WeakMap<object, Place>();
   private readonly nodes = new WeakMap<object, SchemaNode>();
@@ -71,7 +72,7 @@ class Compiler {
 
   compileRoot(schema: unknown): SchemaNode {
     const draft = this.options.draft !== undefined ? this.rootDraft : this.draftOf(schema, this.rootDraft);
-    (this as {rootDraft: DraftTable}).rootDraft = draft;
+    this.rootDraft = draft;
     this.scanDocument(schema, DEFAULT_BASE_URI, draft);
     const root = this.compileNode(schema);
     this.compileDynamicAnchors();
