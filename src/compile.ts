@@ -46,7 +46,7 @@ export function compileSchema(schema: unknown, options: CompileOptions): Compile
 const DRAFT_NAMES = new Set<string>(Object.keys(draftTables));
 
 class Compiler {
-  /** The option's draft until the root schema is read; then the root's own (its `$schema` wins). */
+  /** The `draft` option, else what the root declares with `$schema` (known once it is read), else 2020-12. */
   rootDraft: DraftTable;
   private readonly resources = new Map<string, ResourceRecord>();
   private readonly places = new WeakMap<object, Place>();

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import {after, describe, test} from 'node:test';
 import {compile} from '../src/index.js';
-import type {Draft, Validator} from '../src/types.js';
+import type {Draft, Result, Validator} from '../src/types.js';
 import {byteChunks, feed, random, randomChunks} from './support/chunks.js';
 import {drafts, remotes, suiteFiles, type SuiteFile} from './support/suite.js';
 
@@ -38,18 +38,38 @@ function countsFor(label: string): Counts {
   return entry;
 }
 
+/** Errors without stream positions: what value mode and streaming mode must agree on. */
+function locations(result: Result): string[] {
+  return result.errors.map((unit) => `${unit.kind} ${unit.keywordLocation} ${unit.instanceLocation} ${unit.error}`);
+}
+
+/**
+ * The verdict in one mode. Streaming modes must also report exactly what validateText reports for
+ * the same text (errors, locations, positions), and the same errors as value mode.
+ */
 function verdict(validator: Validator, data: unknown, mode: Mode, seed: number): boolean {
   switch (mode) {
     case 'value':
       return validator.validate(data).valid;
-    case 'text':
-      return validator.validateText(JSON.stringify(data)).valid;
+    case 'text': {
+      const result = validator.validateText(JSON.stringify(data));
+      assert.deepEqual(locations(result), locations(validator.validate(data)), 'value mode and streaming mode report the same errors');
+      return result.valid;
+    }
     case 'pretty':
       return validator.validateText(encoder.encode(JSON.stringify(data, null, 2))).valid;
-    case 'chunks':
-      return feed(validator, randomChunks(encoder.encode(JSON.stringify(data, null, 1)), random(seed))).valid;
-    case 'bytes':
-      return feed(validator, byteChunks(encoder.encode(JSON.stringify(data)))).valid;
+    case 'chunks': {
+      const text = JSON.stringify(data, null, 1);
+      const {refusedAt, ...result} = feed(validator, randomChunks(encoder.encode(text), random(seed)));
+      assert.deepEqual(result, validator.validateText(text), 'a chunked session reports what validateText reports');
+      return result.valid;
+    }
+    case 'bytes': {
+      const text = JSON.stringify(data);
+      const {refusedAt, ...result} = feed(validator, byteChunks(encoder.encode(text)));
+      assert.deepEqual(result, validator.validateText(text), 'a byte-by-byte session reports what validateText reports');
+      return result.valid;
+    }
   }
 }
 
