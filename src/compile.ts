@@ -39,8 +39,15 @@ export interface CompiledSchema {
 
 export function compileSchema(schema: unknown, options: CompileOptions): CompiledSchema {
   const compiler = new Compiler(options);
-  const root = compiler.compileRoot(schema);
-  return {root, draft: compiler.rootDraft.name};
+  try {
+    const root = compiler.compileRoot(schema);
+    return {root, draft: compiler.rootDraft.name};
+  } catch (error) {
+    // Compilation recurses along the schema's nesting; a schema thousands of levels deep is
+    // reported as a broken schema, not as a stack overflow.
+    if (error instanceof RangeError) throw new SchemaError('schema.tooDeep', '', `the schema is nested too deeply to compile (${error.message})`);
+    throw error;
+  }
 }
 
 const DRAFT_NAMES = new Set<string>(Object.keys(draftTables));

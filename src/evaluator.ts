@@ -117,7 +117,10 @@ export class Run {
 
   /** Keyword location of this run's node through the evaluation path (`$ref`s included). */
   location(): string {
-    return this.parent === null ? this.viaPath : this.parent.location() + this.viaPath;
+    // A loop, not recursion: the chain is as long as the instance is deep.
+    let path = '';
+    for (let run: Run | null = this; run !== null; run = run.parent) path = run.viaPath + path;
+    return path;
   }
 
   state<T>(keyword: CompiledKeyword, create: () => T): T {
@@ -232,21 +235,29 @@ export class Run {
     this.abandonDescendants();
   }
 
+  /** Everything this run started, and all they started, is settled without a report (a loop: deep instances). */
   private abandonDescendants(): void {
-    if (this.subs !== null) for (const sub of this.subs) sub.abandon();
-    if (this.children !== null) for (const child of this.children) child.abandon();
+    if (this.subs === null && this.children === null) return;
+    const pending: Run[] = [this];
+    while (pending.length > 0) {
+      const run = pending.pop()!;
+      if (run.subs !== null) for (const sub of run.subs) if (!sub.settled) ((sub.settled = true), pending.push(sub));
+      if (run.children !== null) for (const child of run.children) if (!child.settled) ((child.settled = true), pending.push(child));
+    }
   }
 
   settle(): void {
     if (this.settled) return;
     this.settled = true;
     if (this.failed) this.abandonDescendants();
+    this.evaluator.report(this);
+  }
+
+  /** Tell the keyword that started this run how it went (called by Evaluator.report). */
+  notifyParent(): void {
     const parent = this.parent;
-    if (parent === null) {
-      this.evaluator.rootSettled(this);
-      return;
-    }
-    if (!parent.settled) this.via!.definition.result!(parent, this.via!, this);
+    if (parent === null) this.evaluator.rootSettled(this);
+    else if (!parent.settled) this.via!.definition.result!(parent, this.via!, this);
   }
 
   // ---- events, called by the Evaluator ----
@@ -401,6 +412,9 @@ export class Evaluator implements TokenSink {
   private readonly frames: Frame[] = [];
   private depth = 0;
   private rootRuns!: Run[];
+  /** Settled runs whose parents have not heard yet (see report). */
+  private readonly reports: Run[] = [];
+  private reporting = false;
   /** The run reused for leaf checks of scalar members (see checkLeaves). */
   private scratch: Run;
   private input: InputSource | null = null;
@@ -539,6 +553,24 @@ export class Evaluator implements TokenSink {
   /** Where runs for the member value of the container at `depth` are gathered. */
   members(depth: number): Run[] {
     return this.frames[depth].memberRuns;
+  }
+
+  /**
+   * A run settled: its parent keyword hears of it. A failure can travel up as many levels as the
+   * instance is deep, so reports are queued and delivered by one loop instead of by recursion
+   * (a 5,000-deep failing document overflowed the stack before).
+   */
+  report(run: Run): void {
+    const reports = this.reports;
+    reports.push(run);
+    if (this.reporting) return;
+    this.reporting = true;
+    try {
+      for (let i = 0; i < reports.length; i++) reports[i].notifyParent();
+    } finally {
+      clear(reports);
+      this.reporting = false;
+    }
   }
 
   rootSettled(root: Run): void {

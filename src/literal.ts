@@ -24,6 +24,22 @@ export function kindOf(value: unknown): Kind | undefined {
   }
 }
 
+/**
+ * The pointer (relative to `value`) of the first part of `value` that JSON cannot hold (NaN, a
+ * function, an undefined property...), or undefined when it is all JSON.
+ */
+export function nonJsonLocation(value: unknown): string | undefined {
+  const pending: [unknown, string][] = [[value, '']];
+  while (pending.length > 0) {
+    const [current, path] = pending.pop()!;
+    const kind = kindOf(current);
+    if (kind === undefined) return path;
+    if (kind === ARRAY) (current as unknown[]).forEach((item, index) => pending.push([item, path + '/' + index]));
+    else if (kind === OBJECT) for (const [key, member] of Object.entries(current as object)) pending.push([member, path + '/' + escapePointerToken(key)]);
+  }
+  return undefined;
+}
+
 /** Does the scalar now being delivered equal `literal` (a string, number, boolean or null)? */
 export function scalarEquals(run: Run, literal: unknown): boolean {
   const evaluator = run.evaluator;
@@ -31,7 +47,8 @@ export function scalarEquals(run: Run, literal: unknown): boolean {
     case STRING:
       return literal === evaluator.text;
     case NUMBER:
-      return typeof literal === 'number' && (literal === evaluator.number() ? true : numberTextsEqual(evaluator.text, String(literal)));
+      // Equal doubles may still be different numbers (1e-400 rounds to 0): the decimal texts decide.
+      return typeof literal === 'number' && literal === evaluator.number() && numberTextsEqual(evaluator.text, String(literal));
     case BOOLEAN:
       return literal === evaluator.booleanValue;
     case NULL:

@@ -28,6 +28,15 @@ export function parseDecimal(text: string): Decimal | undefined {
   return {negative: match[1] === '-', coefficient, exponent};
 }
 
+/** Digits with an optional minus sign: the text of an integer written without fraction or exponent. */
+function isPlainInteger(text: string): boolean {
+  for (let i = text.charCodeAt(0) === 45 /* - */ ? 1 : 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return text.length > 0;
+}
+
 /** True when the number's value is a whole number (1.0, 1e2 and 2^64 included). */
 export function isIntegerText(text: string): boolean {
   // Fast path: plain digits.
@@ -80,22 +89,27 @@ export function compareNumberText(text: string, value: number, bound: number, bo
   return compareDecimal(decimal, boundDecimal);
 }
 
-/** Exponents beyond this make BigInt scaling too costly for a hostile input; doubles decide instead. */
-const MAX_EXACT_SCALE = 1000;
-
-/** Is `value` an integer multiple of `divisor` (divisor > 0)? Exact for decimal text. */
+/**
+ * Is `value` an integer multiple of `divisor` (divisor > 0)? Exact for decimal text, whatever the
+ * exponents: with value = a·10^i and divisor = d·10^j (no trailing zeros in a or d), a multiple
+ * needs i >= j (else a would end in a zero), and then d | a·10^(i-j). Only the powers of 2 and 5 in
+ * d can use the 10^(i-j), and there are at most log2(d) < 4·digits(d) of them, so the power is
+ * capped there: 1e2000 and 1e-2000 cost no more than 1e20.
+ */
 export function isMultipleOf(text: string, value: number, divisor: Decimal, divisorNumber: number): boolean {
+  // Plain integer text within 2^53 is exact as a double (1e-2000 is a double 0, but not plain).
+  if (Number.isSafeInteger(value) && Number.isSafeInteger(divisorNumber) && isPlainInteger(text)) return value % divisorNumber === 0;
   const decimal = parseDecimal(text);
-  if (decimal === undefined || Math.abs(decimal.exponent - divisor.exponent) > MAX_EXACT_SCALE) {
-    if (!Number.isFinite(value)) return false;
+  if (decimal === undefined) {
+    // Not decimal text (value mode's Infinity cannot happen for a JSON value): doubles decide.
     const quotient = value / divisorNumber;
     return Number.isFinite(quotient) && Number.isInteger(quotient);
   }
   if (decimal.coefficient === '0') return true;
-  const scale = Math.min(decimal.exponent, divisor.exponent);
-  const numerator = BigInt(decimal.coefficient) * 10n ** BigInt(decimal.exponent - scale);
-  const denominator = BigInt(divisor.coefficient) * 10n ** BigInt(divisor.exponent - scale);
-  return numerator % denominator === 0n;
+  const shift = decimal.exponent - divisor.exponent;
+  if (shift < 0) return false;
+  const power = Math.min(shift, 4 * divisor.coefficient.length);
+  return (BigInt(decimal.coefficient) * 10n ** BigInt(power)) % BigInt(divisor.coefficient) === 0n;
 }
 
 /** Numeric equality of two number texts by value (1 == 1.0 == 1e0). */

@@ -52,7 +52,7 @@ export interface OutputUnit {
   error: string;
   /** Keyword-specific details (e.g. `{missingProperty: 'id'}`). */
   params?: Record<string, unknown>;
-  /** Streaming mode: UTF-8 byte offset (0-based) just past the byte that made the error certain. */
+  /** Streaming mode: 0-based UTF-8 byte offset of the byte that made the error certain. */
   offset?: number;
   /** Streaming mode: 1-based line of that byte. */
   line?: number;

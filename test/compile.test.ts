@@ -136,6 +136,12 @@ describe('strict mode', () => {
     compile({title: 't', description: 'd', default: 1, examples: [], $comment: 'c', deprecated: false}, {strict: true});
   });
 
+  test('a schema nested too deeply to compile is a SchemaError, not a stack overflow', () => {
+    let schema: unknown = {type: 'string'};
+    for (let i = 0; i < 50_000; i++) schema = {items: schema};
+    assert.equal(schemaError(schema).code, 'schema.tooDeep');
+  });
+
   test('a schema that is not an object or boolean', () => {
     assert.equal(schemaError(42).code, 'schema.shape');
     assert.equal(schemaError({properties: {a: 'string'}}).schemaLocation, '/properties/a');

@@ -182,6 +182,18 @@ describe('limits turn hostile input into clear errors in both modes', () => {
     assert.equal(compile({}).validateText(deep).errors[0].params?.code, 'limit.depth');
   });
 
+  test('a raised depth limit still never overflows the stack: a failure 100,000 levels down', () => {
+    const deep = compile({type: 'array', items: {$ref: '#'}}, {limits: {maxDepth: 200_000}});
+    const text = '['.repeat(100_000) + '1' + ']'.repeat(100_000);
+    const result = deep.validateText(text);
+    assert.equal(result.valid, false);
+    assert.equal(result.errors[0].keyword, 'type');
+    assert.equal(result.errors[0].instanceLocation, '/0'.repeat(100_000));
+    let value: unknown = 1;
+    for (let i = 0; i < 100_000; i++) value = [value];
+    assert.equal(deep.validate(value).errors[0].instanceLocation, '/0'.repeat(100_000));
+  });
+
   test('a self-referencing value is stopped by the depth limit', () => {
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;

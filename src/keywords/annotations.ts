@@ -3,7 +3,7 @@
 // that a broken subschema is reported even when nothing refers to it yet.
 
 import type {KeywordDefinition} from '../schema.js';
-import {expectSchemaMap, isSchema} from './shapes.js';
+import {expectSchema, expectSchemaMap, isSchema} from './shapes.js';
 import {escapePointerToken} from '../pointer.js';
 
 function stringKeyword(name: string, check?: (value: string) => string | undefined): KeywordDefinition<never> {
@@ -56,11 +56,17 @@ export const definitions = definitionsKeyword('definitions');
 
 /** `then`/`else` act through `if` (src/keywords/ifThenElse.ts); alone they do nothing. */
 function conditionalBranch(name: string): KeywordDefinition<never> {
-  return {name, subschemas: 'schema', compile: () => undefined};
+  return {name, subschemas: 'schema', compile: checkSchemaOnly};
+}
+
+/** A keyword that holds a schema but acts through another keyword (or not at all): check the shape only. */
+function checkSchemaOnly(value: unknown, context: Parameters<KeywordDefinition['compile']>[1]): undefined {
+  expectSchema(value, context);
+  return undefined;
 }
 
 export const then = conditionalBranch('then');
 export const otherwise = conditionalBranch('else');
 
 /** `contentSchema` is an annotation (2020-12 validation §8.5) but holds a schema to scan. */
-export const contentSchema: KeywordDefinition<never> = {name: 'contentSchema', subschemas: 'schema', compile: () => undefined};
+export const contentSchema: KeywordDefinition<never> = {name: 'contentSchema', subschemas: 'schema', compile: checkSchemaOnly};

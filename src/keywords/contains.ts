@@ -4,7 +4,7 @@
 
 import type {Run} from '../evaluator.js';
 import {ARRAY, type KeywordDefinition, type SchemaNode} from '../schema.js';
-import {expectNonNegativeInteger, expectSchema} from './shapes.js';
+import {expectNonNegativeInteger, expectSchema, isNonNegativeInteger} from './shapes.js';
 
 interface Contains {
   readonly node: SchemaNode;
@@ -26,11 +26,12 @@ export const contains: KeywordDefinition<Contains> = {
   compile(value, context) {
     expectSchema(value, context);
     const bounded = context.draft.name === 'draft2019-09' || context.draft.name === 'draft2020-12';
+    // minContains/maxContains check their own shape (and report it at their own location).
     const {minContains, maxContains} = context.schema;
     return {
       node: context.subschema(value, ''),
-      min: bounded && minContains !== undefined ? expectNonNegativeInteger(minContains, context) : 1,
-      max: bounded && maxContains !== undefined ? expectNonNegativeInteger(maxContains, context) : Infinity,
+      min: bounded && isNonNegativeInteger(minContains) ? minContains : 1,
+      max: bounded && isNonNegativeInteger(maxContains) ? maxContains : Infinity,
       annotates: context.draft.name === 'draft2020-12',
     };
   },
@@ -45,7 +46,7 @@ export const contains: KeywordDefinition<Contains> = {
     const count = run.state(keyword, newCount);
     count.matches++;
     if (keyword.value.annotates) run.evaluatedItems?.add(child.slot);
-    if (count.matches > keyword.value.max) {
+    if (count.matches === keyword.value.max + 1) {
       run.fail(keyword, `must contain at most ${keyword.value.max} valid item(s)`, {maxContains: keyword.value.max});
     }
   },

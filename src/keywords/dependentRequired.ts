@@ -4,7 +4,8 @@
 import type {Run} from '../evaluator.js';
 import {OBJECT, type CompiledKeyword, type KeywordContext, type KeywordDefinition} from '../schema.js';
 import {PresenceSet, newSeen, seeBit, type Seen} from './presence.js';
-import {expectUniqueStrings, isObject} from './shapes.js';
+import {escapePointerToken} from '../pointer.js';
+import {contextAt, expectUniqueStrings, isObject} from './shapes.js';
 
 export interface Dependencies {
   readonly presence: PresenceSet;
@@ -14,7 +15,7 @@ export interface Dependencies {
 export function compileDependentRequired(entries: [string, unknown][], context: KeywordContext): Dependencies | undefined {
   const dependents = new Map<string, readonly string[]>();
   for (const [trigger, names] of entries) {
-    const list = expectUniqueStrings(names, context);
+    const list = expectUniqueStrings(names, contextAt(context, '/' + escapePointerToken(trigger)));
     if (list.length > 0) dependents.set(trigger, list);
   }
   if (dependents.size === 0) return undefined;

@@ -4,7 +4,7 @@
 // bounded by the literals, not by the document, and a mismatch fails at the first differing token.
 
 import type {Run} from '../evaluator.js';
-import {kindOf, scalarEquals} from '../literal.js';
+import {kindOf, nonJsonLocation, scalarEquals} from '../literal.js';
 import {ARRAY, OBJECT, STRING, type CompiledKeyword, type KeywordContext, type KeywordDefinition, type SchemaNode} from '../schema.js';
 
 interface Literals {
@@ -29,7 +29,8 @@ function compileLiterals(values: readonly unknown[], context: KeywordContext, me
   const arrays: SchemaNode[] = [];
   values.forEach((value, index) => {
     const kind = kindOf(value);
-    if (kind === undefined) throw context.fail('must hold JSON values only', pathOf(index));
+    const notJson = nonJsonLocation(value);
+    if (kind === undefined || notJson !== undefined) throw context.fail('must hold JSON values only', pathOf(index) + (notJson ?? ''));
     if (kind === OBJECT) objects.push(context.literal(value, pathOf(index)));
     else if (kind === ARRAY) arrays.push(context.literal(value, pathOf(index)));
     else if (typeof value === 'string') strings.add(value);

@@ -8,7 +8,7 @@ export const maxItems: KeywordDefinition<number> = {
   name: 'maxItems',
   compile: expectNonNegativeInteger,
   item(run, keyword, index) {
-    if (index >= keyword.value) run.fail(keyword, `must NOT have more than ${keyword.value} items`, {limit: keyword.value});
+    if (index === keyword.value) run.fail(keyword, `must NOT have more than ${keyword.value} items`, {limit: keyword.value});
   },
 };
 

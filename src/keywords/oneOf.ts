@@ -14,7 +14,7 @@ export const oneOf: KeywordDefinition<Branches> = {
   result(run, keyword, child) {
     const tally = tallyBranch(run, keyword, child, 'must match exactly one schema in oneOf');
     if (child.failed || run.settled) return;
-    if (tally.passed > 1) run.fail(keyword, 'must match exactly one schema in oneOf', {passingSchemas: tally.passed});
-    else run.mergeAnnotations(child);
+    if (tally.passed === 1) run.mergeAnnotations(child);
+    else if (tally.passed === 2) run.fail(keyword, 'must match exactly one schema in oneOf', {passingSchemas: 2});
   },
 };

@@ -8,7 +8,7 @@ export const maxProperties: KeywordDefinition<number> = {
   name: 'maxProperties',
   compile: expectNonNegativeInteger,
   key(run, keyword) {
-    if (run.evaluator.count() > keyword.value) run.fail(keyword, `must NOT have more than ${keyword.value} properties`, {limit: keyword.value});
+    if (run.evaluator.count() === keyword.value + 1) run.fail(keyword, `must NOT have more than ${keyword.value} properties`, {limit: keyword.value});
   },
 };
 

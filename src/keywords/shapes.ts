@@ -26,9 +26,18 @@ export function expectSchemaMap(value: unknown, context: KeywordContext): assert
   if (!isObject(value)) throw context.fail('must be an object whose values are schemas');
 }
 
+export function isNonNegativeInteger(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0;
+}
+
+/** The same context, with SchemaError locations below `relativePath` (e.g. one entry of a map). */
+export function contextAt(context: KeywordContext, relativePath: string): KeywordContext {
+  return {...context, fail: (reason: string, below = '') => context.fail(reason, relativePath + below)};
+}
+
 export function expectNonNegativeInteger(value: unknown, context: KeywordContext): number {
   // 2020-12 validation §6: "a non-negative integer"; 1.0 is an integer in JSON Schema.
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) throw context.fail('must be a non-negative integer');
+  if (!isNonNegativeInteger(value)) throw context.fail('must be a non-negative integer');
   return value;
 }
 

@@ -1,0 +1,125 @@
+// src/keywords/items.ts: 2020-12 `prefixItems` + `items`; draft 4 to 2019-09 `items` (schema or
+// array) + `additionalItems`. Each item's run starts with the item, so a bad item fails there.
+
+import assert from 'node:assert/strict';
+import {describe, test} from 'node:test';
+import {invalid, onlyError, refusalByte, schemaError, summary, valid} from './check.js';
+
+const legacyDrafts = ['draft4', 'draft6', 'draft7', 'draft2019-09'] as const;
+
+describe('2020-12: prefixItems and items', () => {
+  test('prefixItems applies by position; items to the rest', () => {
+    const schema = {prefixItems: [{type: 'integer'}, {type: 'string'}], items: {type: 'boolean'}};
+    valid(schema, []);
+    valid(schema, [1]);
+    valid(schema, [1, 'a', true, false]);
+    invalid(schema, ['a']);
+    invalid(schema, [1, 2]);
+    invalid(schema, [1, 'a', 'b']);
+  });
+
+  test('items alone applies to every item', () => {
+    valid({items: {type: 'number'}}, [1, 2.5]);
+    invalid({items: {type: 'number'}}, [1, '2']);
+    valid({items: {type: 'number'}}, {0: 'x'});
+  });
+
+  test('items: false after prefixItems forbids further items, and says so', () => {
+    const schema = {prefixItems: [{}, {}], items: false};
+    valid(schema, [1, 2]);
+    assert.deepEqual(summary(onlyError(schema, [1, 2, 3, 4])), {
+      keyword: 'items',
+      keywordLocation: '/items',
+      instanceLocation: '/2',
+      params: {limit: 2},
+      error: 'must NOT have more than 2 items',
+    });
+  });
+
+  test('an array for items is a SchemaError in 2020-12', () => {
+    const error = schemaError({items: [{}]});
+    assert.equal(error.schemaLocation, '/items');
+    assert.equal(error.code, 'schema.keyword.invalid');
+  });
+
+  test('additionalItems does not exist in 2020-12', () => {
+    valid({prefixItems: [{}], additionalItems: false}, [1, 2, 3]);
+  });
+
+  test('the error of a failing item points into the subschema and at the item', () => {
+    assert.deepEqual(summary(onlyError({prefixItems: [{}, {maximum: 5}]}, [9, 9])), {
+      keyword: 'maximum',
+      keywordLocation: '/prefixItems/1/maximum',
+      instanceLocation: '/1',
+      params: {limit: 5},
+      error: 'must be <= 5',
+    });
+  });
+
+  test('streaming: a bad item fails at that item, not at the close', () => {
+    const text = '[1, "a", 2, 3, 4]';
+    assert.equal(refusalByte({items: {type: 'integer'}}, text), text.indexOf('a"') + 1);
+    const extra = '[1, 2, [3]]';
+    assert.equal(refusalByte({prefixItems: [{}, {}], items: false}, extra), extra.indexOf('[3]'));
+  });
+
+  test('compile: prefixItems is an array of schemas', () => {
+    assert.equal(schemaError({prefixItems: {}}).schemaLocation, '/prefixItems');
+    assert.equal(schemaError({prefixItems: [{}, 3]}).schemaLocation, '/prefixItems/1');
+    assert.equal(schemaError({items: 'x'}).schemaLocation, '/items');
+  });
+});
+
+describe('draft 4 to 2019-09: items and additionalItems', () => {
+  test('items as a schema applies to every item', () => {
+    for (const draft of legacyDrafts) {
+      valid({items: {type: 'string'}}, ['a', 'b'], {draft});
+      invalid({items: {type: 'string'}}, ['a', 1], {draft});
+    }
+  });
+
+  test('items as an array applies by position; additionalItems to the rest', () => {
+    for (const draft of legacyDrafts) {
+      const schema = {items: [{type: 'integer'}], additionalItems: {type: 'string'}};
+      valid(schema, [1, 'a', 'b'], {draft});
+      invalid(schema, ['a'], {draft});
+      invalid(schema, [1, 2], {draft});
+      valid({items: [{type: 'integer'}]}, [1, 2, 'x'], {draft});
+    }
+  });
+
+  test('additionalItems: false forbids items past the array, and says so', () => {
+    assert.deepEqual(summary(onlyError({items: [{}], additionalItems: false}, [1, 2], {draft: 'draft7'})), {
+      keyword: 'additionalItems',
+      keywordLocation: '/additionalItems',
+      instanceLocation: '/1',
+      params: {limit: 1},
+      error: 'must NOT have more than 1 items',
+    });
+  });
+
+  test('additionalItems is ignored unless items is an array', () => {
+    valid({additionalItems: false}, [1, 2], {draft: 'draft7'});
+    valid({items: {}, additionalItems: false}, [1, 2], {draft: 'draft2019-09'});
+  });
+
+  test('items: false rejects every item as a boolean schema', () => {
+    const error = onlyError({items: false}, [1], {draft: 'draft7'});
+    assert.deepEqual(summary(error), {keyword: 'false', keywordLocation: '/items', instanceLocation: '/0', error: 'boolean schema false: no value is allowed here'});
+    valid({items: false}, [], {draft: 'draft7'});
+  });
+
+  test('prefixItems does not exist before 2020-12', () => {
+    valid({prefixItems: [{type: 'string'}]}, [1], {draft: 'draft2019-09'});
+  });
+
+  test('streaming: an extra item fails at its start', () => {
+    const text = '[1, {"a": 1}]';
+    assert.equal(refusalByte({items: [{}], additionalItems: false}, text, {draft: 'draft6'}), text.indexOf('{'));
+  });
+
+  test('compile: items array entries and additionalItems are schemas', () => {
+    assert.equal(schemaError({items: [{}, 'x']}, {draft: 'draft7'}).schemaLocation, '/items/1');
+    assert.equal(schemaError({items: [{}], additionalItems: 1}, {draft: 'draft7'}).schemaLocation, '/additionalItems');
+  });
+});

@@ -1,0 +1,78 @@
+// src/keywords/unevaluatedItems.ts: items no successful subschema evaluated must validate; the
+// verdict waits for the close; only failed candidates are remembered.
+
+import assert from 'node:assert/strict';
+import {describe, test} from 'node:test';
+import {invalid, onlyError, refusalByte, schemaError, summary, valid} from './check.js';
+
+describe('unevaluatedItems', () => {
+  test('items evaluated by prefixItems / items at the same location are exempt', () => {
+    valid({prefixItems: [{}], unevaluatedItems: false}, [1]);
+    invalid({prefixItems: [{}], unevaluatedItems: false}, [1, 2]);
+    valid({items: {}, unevaluatedItems: false}, [1, 2, 3]);
+    valid({unevaluatedItems: false}, []);
+    invalid({unevaluatedItems: false}, [1]);
+  });
+
+  test('a schema instead of false applies to the unevaluated items', () => {
+    const schema = {prefixItems: [{type: 'integer'}], unevaluatedItems: {type: 'string'}};
+    valid(schema, [1, 'a', 'b']);
+    invalid(schema, [1, 'a', 2]);
+  });
+
+  test('annotations of successful subschemas count; of failed ones, not', () => {
+    const schema = {anyOf: [{prefixItems: [{}, {}]}, {prefixItems: [{type: 'string'}, {}, {}]}], unevaluatedItems: false};
+    valid(schema, [1, 2]);
+    valid(schema, ['a', 2, 3]);
+    invalid(schema, [1, 2, 3]);
+    valid({allOf: [{prefixItems: [{}]}, {items: {}}], unevaluatedItems: false}, [1, 2]);
+    invalid({not: {not: {items: {}}}, unevaluatedItems: false}, [1]);
+  });
+
+  test('if / then / else: the taken branch and a successful if count', () => {
+    const schema = {if: {prefixItems: [{const: 'x'}]}, then: {prefixItems: [{}, {}]}, else: {prefixItems: [{}]}, unevaluatedItems: false};
+    valid(schema, ['x', 2]);
+    invalid(schema, ['x', 2, 3]);
+    valid(schema, ['y']);
+    invalid(schema, ['y', 2]);
+  });
+
+  test('nested arrays: each location has its own evaluated set', () => {
+    const schema = {prefixItems: [{prefixItems: [{}], unevaluatedItems: false}], unevaluatedItems: false};
+    valid(schema, [[1]]);
+    invalid(schema, [[1, 2]]);
+    invalid(schema, [[1], 2]);
+  });
+
+  test('draft differences: ignored before 2019-09; items / additionalItems evaluate in 2019-09', () => {
+    valid({unevaluatedItems: false}, [1], {draft: 'draft7'});
+    valid({items: [{}], additionalItems: {}, unevaluatedItems: false}, [1, 2], {draft: 'draft2019-09'});
+    invalid({items: [{}], unevaluatedItems: false}, [1, 2], {draft: 'draft2019-09'});
+  });
+
+  test('the error of unevaluatedItems: false names the first unevaluated index', () => {
+    assert.deepEqual(summary(onlyError({prefixItems: [{}], unevaluatedItems: false}, [1, 2, 3])), {
+      keyword: 'unevaluatedItems',
+      keywordLocation: '/unevaluatedItems',
+      instanceLocation: '/1',
+      params: {unevaluatedItem: 1},
+      error: 'must NOT have unevaluated item 1',
+    });
+    assert.deepEqual(summary(onlyError({unevaluatedItems: {type: 'string'}}, ['a', 2])), {
+      keyword: 'type',
+      keywordLocation: '/unevaluatedItems/type',
+      instanceLocation: '/1',
+      params: {type: 'number'},
+      error: 'must be string',
+    });
+  });
+
+  test('streaming: false waits for the close (a later annotation could still cover the item)', () => {
+    const text = '[1, 2, 3, 4]';
+    assert.equal(refusalByte({prefixItems: [{}], unevaluatedItems: false}, text), text.length - 1);
+  });
+
+  test('compile: a schema', () => {
+    assert.equal(schemaError({unevaluatedItems: []}).schemaLocation, '/unevaluatedItems');
+  });
+});

@@ -1,0 +1,103 @@
+// src/keywords/unevaluatedProperties.ts: properties no successful subschema at this location
+// evaluated must validate against it. The verdict waits for the object's close; meanwhile only the
+// names of candidates that failed are remembered.
+
+import assert from 'node:assert/strict';
+import {describe, test} from 'node:test';
+import {invalid, onlyError, refusalByte, run, schemaError, summary, valid} from './check.js';
+
+describe('unevaluatedProperties', () => {
+  test('false: properties evaluated by siblings pass, others fail', () => {
+    const schema = {properties: {a: true}, patternProperties: {'^x-': true}, unevaluatedProperties: false};
+    valid(schema, {a: 1, 'x-1': 2});
+    invalid(schema, {a: 1, b: 2});
+    valid(schema, {});
+    valid({unevaluatedProperties: false}, {});
+    valid({unevaluatedProperties: false}, [1]);
+    valid({additionalProperties: true, unevaluatedProperties: false}, {any: 1});
+  });
+
+  test('a schema applies to the unevaluated properties only', () => {
+    const schema = {properties: {a: {type: 'integer'}}, unevaluatedProperties: {type: 'string'}};
+    valid(schema, {a: 1, b: 'x'});
+    invalid(schema, {a: 1, b: 2});
+  });
+
+  test('in-place applicators contribute: allOf, $ref, successful anyOf/oneOf branches, if/then/else', () => {
+    valid({allOf: [{properties: {a: true}}], unevaluatedProperties: false}, {a: 1});
+    valid({$defs: {d: {properties: {a: true}}}, $ref: '#/$defs/d', unevaluatedProperties: false}, {a: 1});
+    const anyOf = {anyOf: [{properties: {a: true}}, {properties: {b: true}}], unevaluatedProperties: false};
+    valid(anyOf, {a: 1, b: 2});
+    invalid(anyOf, {a: 1, c: 2});
+    valid({oneOf: [{properties: {a: true}, required: ['a']}, {required: ['b']}], unevaluatedProperties: false}, {a: 1});
+    const conditional = {if: {properties: {k: {const: 1}}}, then: {properties: {t: true}}, else: {properties: {e: true}}, unevaluatedProperties: false};
+    valid(conditional, {k: 1, t: 1});
+    invalid(conditional, {k: 1, e: 1});
+    // A failed if evaluates nothing: k is unevaluated unless someone else takes it.
+    invalid(conditional, {k: 2, e: 1});
+    valid({...conditional, properties: {k: true}}, {k: 2, e: 1});
+  });
+
+  test('annotations of failed subschemas do not count; not never contributes', () => {
+    invalid({anyOf: [{properties: {a: {type: 'string'}}}, true], unevaluatedProperties: false}, {a: 1});
+    invalid({not: {not: {properties: {a: true}}}, unevaluatedProperties: false}, {a: 1});
+  });
+
+  test('a failing candidate is fine if a sibling subschema evaluates the name by the close', () => {
+    const schema = {anyOf: [{properties: {a: true}}], unevaluatedProperties: {type: 'string'}};
+    valid(schema, {a: 1});
+    invalid(schema, {b: 1});
+  });
+
+  test('a subschema cannot see the properties of its parent', () => {
+    invalid({properties: {a: true}, allOf: [{unevaluatedProperties: false}]}, {a: 1});
+  });
+
+  test('nested objects have their own evaluated sets', () => {
+    const schema = {properties: {o: {properties: {x: true}, unevaluatedProperties: false}}, unevaluatedProperties: false};
+    valid(schema, {o: {x: 1}});
+    invalid(schema, {o: {x: 1, y: 2}});
+    invalid(schema, {o: {x: 1}, x: 2});
+  });
+
+  test('Object.prototype names are ordinary names', () => {
+    invalid({unevaluatedProperties: false}, JSON.parse('{"__proto__": 1}'));
+    valid(JSON.parse('{"properties": {"__proto__": true}, "unevaluatedProperties": false}'), JSON.parse('{"__proto__": 1}'));
+    invalid({properties: {toString: true}, unevaluatedProperties: false}, {constructor: 1});
+  });
+
+  test('draft differences: ignored before 2019-09', () => {
+    valid({unevaluatedProperties: false}, {a: 1}, {draft: 'draft7'});
+    invalid({unevaluatedProperties: false}, {a: 1}, {draft: 'draft2019-09'});
+  });
+
+  test('errors: false names the property; a schema reports its own error', () => {
+    assert.deepEqual(summary(onlyError({properties: {a: true}, unevaluatedProperties: false}, {a: 1, 'b/c': 2, d: 3})), {
+      keyword: 'unevaluatedProperties',
+      keywordLocation: '/unevaluatedProperties',
+      instanceLocation: '/b~1c',
+      params: {unevaluatedProperty: 'b/c'},
+      error: 'must NOT have unevaluated property "b/c"',
+    });
+    assert.deepEqual(summary(onlyError({unevaluatedProperties: {type: 'string'}}, {a: 'x', b: 2})), {
+      keyword: 'type',
+      keywordLocation: '/unevaluatedProperties/type',
+      instanceLocation: '/b',
+      params: {type: 'number'},
+      error: 'must be string',
+    });
+    const all = run({unevaluatedProperties: false}, '{"a": 1, "b": 2}', {allErrors: true});
+    assert.deepEqual(all.errors.map((unit) => unit.params), [{unevaluatedProperty: 'a'}, {unevaluatedProperty: 'b'}]);
+  });
+
+  test('streaming: only at the object close, even when the bad key comes first', () => {
+    const text = '{"bad": 1, "a": 2, "more": {"x": [1, 2, 3]}}';
+    assert.equal(refusalByte({properties: {a: true}, unevaluatedProperties: false}, text), text.length - 1);
+    const nested = '{"o": {"bad": 1}, "after": 2}';
+    assert.equal(refusalByte({properties: {o: {unevaluatedProperties: false}}}, nested), nested.indexOf('}'));
+  });
+
+  test('compile: a schema', () => {
+    assert.equal(schemaError({unevaluatedProperties: 1}).schemaLocation, '/unevaluatedProperties');
+  });
+});

@@ -1,0 +1,72 @@
+// src/keywords/uniqueItems.ts: no two items equal (numbers by value, objects regardless of key
+// order); one fingerprint kept per item; a duplicate fails at the item that repeats.
+
+import assert from 'node:assert/strict';
+import {describe, test} from 'node:test';
+import {invalid, onlyError, refusalByte, schemaError, summary, valid, verdictOfText} from './check.js';
+
+const unique = {uniqueItems: true};
+
+describe('uniqueItems', () => {
+  test('distinct items pass; any repeat fails', () => {
+    valid(unique, [1, 2, 3]);
+    valid(unique, []);
+    valid(unique, [{}]);
+    invalid(unique, [1, 2, 1]);
+    invalid(unique, ['a', 'b', 'a']);
+    invalid(unique, [null, null]);
+    invalid(unique, [[1, [2]], [1, [2]]]);
+  });
+
+  test('items of different kinds are different, whatever they print as', () => {
+    valid(unique, ['1', 1, true, 'true', null, 'null', false, 0, '', {}, [], [[]], [{}], {'': null}]);
+  });
+
+  test('numbers by value: 1 == 1.0 == 1e0, 0 == -0', () => {
+    assert.equal(verdictOfText(unique, '[1, 1.0]'), false);
+    assert.equal(verdictOfText(unique, '[100, 1e2]'), false);
+    assert.equal(verdictOfText(unique, '[0, -0]'), false);
+    assert.equal(verdictOfText(unique, '[[1], [1.0]]'), false);
+    assert.equal(verdictOfText(unique, '[1, 1.0000000000000000001]', {textOnly: true}), true);
+    assert.equal(verdictOfText(unique, '[12345678901234567890, 12345678901234567891]', {textOnly: true}), true);
+    assert.equal(verdictOfText(unique, '[1e400, 10e399]', {textOnly: true}), false);
+  });
+
+  test('objects regardless of key order; arrays in order', () => {
+    invalid(unique, [{a: 1, b: 2}, {b: 2, a: 1}]);
+    valid(unique, [{a: 1, b: 2}, {a: 2, b: 1}]);
+    valid(unique, [[1, 2], [2, 1]]);
+    valid(unique, [{a: 1}, {a: 1, b: null}]);
+    invalid(unique, [{a: {x: [1, {y: 2, z: 3}]}}, {a: {x: [1, {z: 3, y: 2}]}}]);
+    invalid(unique, [JSON.parse('{"__proto__": 1}'), JSON.parse('{"__proto__": 1}')]);
+    valid(unique, [JSON.parse('{"__proto__": 1}'), JSON.parse('{"__proto__": 2}')]);
+  });
+
+  test('uniqueItems: false and non-arrays are not judged', () => {
+    valid({uniqueItems: false}, [1, 1]);
+    valid(unique, {a: 1, b: 1});
+    valid(unique, 'aa');
+  });
+
+  test('the error names the two items', () => {
+    assert.deepEqual(summary(onlyError({properties: {t: unique}}, {t: ['x', 'y', 'z', 'y']})), {
+      keyword: 'uniqueItems',
+      keywordLocation: '/properties/t/uniqueItems',
+      instanceLocation: '/t',
+      params: {i: 1, j: 3},
+      error: 'must NOT have duplicate items (items 1 and 3 are identical)',
+    });
+  });
+
+  test('streaming: fails when the repeated item is whole', () => {
+    const strings = '["a", "b", "a", "c"]';
+    assert.equal(refusalByte(unique, strings), strings.indexOf('a", "c"') + 1);
+    const objects = '[{"a": 1, "b": 2}, {"b": 2, "a": 1}, 3]';
+    assert.equal(refusalByte(unique, objects), objects.indexOf('}, 3'));
+  });
+
+  test('compile: a boolean', () => {
+    assert.equal(schemaError({uniqueItems: 1}).schemaLocation, '/uniqueItems');
+    assert.equal(schemaError({uniqueItems: 'true'}).code, 'schema.keyword.invalid');
+  });
+});
