@@ -19,6 +19,7 @@ import {
   NO_BODY,
   PROBLEM_CONTENT_TYPE,
   PartsValidator,
+  errorHeaders,
   httpStatusOf,
   toProblem,
   type BodyOptions,
@@ -114,10 +115,7 @@ export function problemHandler(options: ProblemOptions = {}): ErrorRequestHandle
   return function problemMiddleware(error: unknown, _req: Request, res: Response, next: NextFunction): void {
     const status = httpStatusOf(error);
     if (status === undefined || res.headersSent) return next(error);
-    const headers = (error as {headers?: unknown}).headers;
-    if (typeof headers === 'object' && headers !== null) {
-      for (const [name, value] of Object.entries(headers)) res.setHeader(name, String(value));
-    }
+    for (const [name, value] of errorHeaders(error)) res.setHeader(name, value);
     // Plain Node rather than res.send: no ETag or freshness check for an error document.
     const body = JSON.stringify(toProblem(error, status, options));
     res.statusCode = status;

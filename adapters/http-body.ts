@@ -16,8 +16,21 @@ import {createBrotliDecompress, createGunzip, createInflate} from 'node:zlib';
 import {compile} from '../src/index.js';
 import type {CompileOptions, Draft, Limits, OutputUnit, Result, Session, Validator} from '../src/types.js';
 
+/** Validator options, the same for `validateBody` and `validate`: they go to `compile`. */
+export interface ValidatorOptions {
+  draft?: Draft;
+  /** Report every error (default false). */
+  allErrors?: boolean;
+  schemas?: Record<string, unknown>;
+  limits?: Limits;
+  /** `'assert'` checks `format` (default `'annotate'`, as the spec says). */
+  formats?: 'annotate' | 'assert';
+  /** The validator's `strict` (unknown keywords are a SchemaError); named apart from body-parser's `strict`. */
+  strictSchema?: boolean;
+}
+
 /** Options shared by `validateBody` in both adapters. */
-export interface BodyOptions {
+export interface BodyOptions extends ValidatorOptions {
   /** Most bytes of (decompressed) body to accept: a number of bytes or a string like `'100kb'` (default `'100kb'`). */
   limit?: number | string;
   /** Decode `Content-Encoding: gzip | deflate | br` (default true); when false, a compressed body is a 415. */
@@ -31,31 +44,17 @@ export interface BodyOptions {
   strict?: boolean;
   /** Status for a body that is valid JSON but violates the schema (default 422). */
   invalidStatus?: 400 | 422;
-  /** Validator options. */
-  draft?: Draft;
   /**
    * Report every error (default false). The body is then read to its end (within `limit`) even
    * once it is certainly invalid; without it the request is answered at the first error.
    */
   allErrors?: boolean;
-  schemas?: Record<string, unknown>;
-  limits?: Limits;
-  /** `'assert'` checks `format` (default `'annotate'`, as the spec says). */
-  formats?: 'annotate' | 'assert';
-  /** The validator's `strict` (unknown keywords are a SchemaError); named apart from body-parser's `strict`. */
-  strictSchema?: boolean;
 }
 
 /** Options of `validate({query, params, headers})`. */
-export interface PartsOptions {
+export interface PartsOptions extends ValidatorOptions {
   /** Status for a part that violates its schema (default 400). */
   invalidStatus?: 400 | 422;
-  draft?: Draft;
-  allErrors?: boolean;
-  schemas?: Record<string, unknown>;
-  limits?: Limits;
-  formats?: 'annotate' | 'assert';
-  strictSchema?: boolean;
 }
 
 /** The request parts that `validate` checks in value mode. */
@@ -103,6 +102,16 @@ export function httpStatusOf(error: unknown): number | undefined {
   const status = typeof candidate.status === 'number' ? candidate.status : candidate.statusCode;
   if (typeof status !== 'number' || !Number.isInteger(status) || status < 400 || status > 599) return undefined;
   return status;
+}
+
+/**
+ * The response headers an error asks for, as http-errors puts them on `err.headers` (and Koa's
+ * `ctx.onerror` sends them), each value as a string.
+ */
+export function* errorHeaders(error: unknown): Generator<[name: string, value: string]> {
+  const headers = (error as {headers?: unknown}).headers;
+  if (typeof headers !== 'object' || headers === null) return;
+  for (const [name, value] of Object.entries(headers)) yield [name, String(value)];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -250,7 +259,7 @@ const DECODERS: Record<string, Decoder | undefined> = {
 /** RFC 9110 §9.3: these methods define no meaning for a body, so a route may be reached without one. */
 const BODYLESS_METHODS = new Set(['GET', 'HEAD', 'DELETE', 'OPTIONS', 'TRACE']);
 
-function compileOptions(options: BodyOptions | PartsOptions): CompileOptions {
+function compileOptions(options: ValidatorOptions): CompileOptions {
   const compileOptions: CompileOptions = {};
   if (options.draft !== undefined) compileOptions.draft = options.draft;
   if (options.allErrors !== undefined) compileOptions.allErrors = options.allErrors;

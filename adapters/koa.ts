@@ -18,6 +18,7 @@ import {
   NO_BODY,
   PROBLEM_CONTENT_TYPE,
   PartsValidator,
+  errorHeaders,
   httpStatusOf,
   toProblem,
   type BodyOptions,
@@ -91,10 +92,7 @@ export function problemHandler(options: ProblemOptions = {}): Middleware {
     } catch (error) {
       const status = httpStatusOf(error);
       if (status === undefined || ctx.headerSent) throw error;
-      const headers = (error as {headers?: unknown}).headers;
-      if (typeof headers === 'object' && headers !== null) {
-        for (const [name, value] of Object.entries(headers)) ctx.set(name, String(value));
-      }
+      for (const [name, value] of errorHeaders(error)) ctx.set(name, value);
       ctx.status = status;
       ctx.type = PROBLEM_CONTENT_TYPE;
       ctx.body = JSON.stringify(toProblem(error, status, options));

@@ -122,6 +122,14 @@ export interface NdjsonReaderOptions {
   allErrors?: boolean;
 }
 
+/**
+ * The reader's own options, copied out of an adapter's options (which hold compile options too),
+ * so that a later change to the caller's object does not reach readers created afterwards.
+ */
+export function readerOptionsOf(options: NdjsonReaderOptions): NdjsonReaderOptions {
+  return { parse: options.parse, maxLineLength: options.maxLineLength, allErrors: options.allErrors };
+}
+
 export const DEFAULT_MAX_LINE_LENGTH = 64 * 1024 * 1024;
 
 /**
@@ -289,12 +297,16 @@ export class InvalidRecordError extends Error {
   readonly errors: OutputUnit[];
 
   constructor(line: number, errors: OutputUnit[]) {
-    const first = errors[0];
-    const reason = first === undefined ? 'invalid' : `${first.error} (at instance location "${first.instanceLocation}")`;
-    super(`line ${line}: ${reason}`);
+    super(`line ${line}: ${invalidReason(errors)}`);
     this.line = line;
     this.errors = errors;
   }
+}
+
+/** The message's reason for an invalid record or value: its first error and where it is. */
+export function invalidReason(errors: OutputUnit[]): string {
+  const first = errors[0];
+  return first === undefined ? 'invalid' : `${first.error} (at instance location "${first.instanceLocation}")`;
 }
 
 /** What to do with an invalid record: pass it on, drop it, or fail the whole stream with it. */

@@ -11,8 +11,10 @@ import { compile } from '../src/index.js';
 import type { CompileOptions, OutputUnit, Validator } from '../src/types.js';
 import {
   checkOnInvalid,
+  invalidReason,
   InvalidRecordError,
   NdjsonRecordReader,
+  readerOptionsOf,
   type NdjsonReaderOptions,
   type NdjsonRecord,
   type OnInvalid,
@@ -33,7 +35,7 @@ export interface ValidateNdjsonOptions extends CompileOptions, NdjsonReaderOptio
 export function validateNdjson(schema: unknown, options: ValidateNdjsonOptions = {}): OperatorFunction<string | Uint8Array, NdjsonRecord> {
   const validator = compile(schema, options);
   const onInvalid = checkOnInvalid(options.onInvalid);
-  const readerOptions: NdjsonReaderOptions = { parse: options.parse, maxLineLength: options.maxLineLength, allErrors: options.allErrors };
+  const readerOptions = readerOptionsOf(options);
   return (source) =>
     new Observable<NdjsonRecord>((subscriber) => {
       const reader = new NdjsonRecordReader(validator, readerOptions, (record) => {
@@ -93,9 +95,7 @@ export class InvalidValueError extends Error {
   readonly errors: OutputUnit[];
 
   constructor(index: number, errors: OutputUnit[]) {
-    const first = errors[0];
-    const reason = first === undefined ? 'invalid' : `${first.error} (at instance location "${first.instanceLocation}")`;
-    super(`value ${index}: ${reason}`);
+    super(`value ${index}: ${invalidReason(errors)}`);
     this.index = index;
     this.errors = errors;
   }

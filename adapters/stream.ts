@@ -13,6 +13,7 @@ import {
   checkOnInvalid,
   InvalidRecordError,
   NdjsonRecordReader,
+  readerOptionsOf,
   type NdjsonReaderOptions,
   type NdjsonRecord,
   type OnInvalid,
@@ -51,8 +52,7 @@ export class NdjsonValidatorStream extends Transform {
     });
     const validator = compile(schema, options);
     this.#onInvalid = checkOnInvalid(options.onInvalid);
-    const readerOptions: NdjsonReaderOptions = { parse: options.parse, maxLineLength: options.maxLineLength, allErrors: options.allErrors };
-    this.#reader = new NdjsonRecordReader(validator, readerOptions, (record) => this.#deliver(record));
+    this.#reader = new NdjsonRecordReader(validator, readerOptionsOf(options), (record) => this.#deliver(record));
   }
 
   /** Lines read so far, blank ones included. */

@@ -3,10 +3,7 @@
 
 import assert from 'node:assert/strict';
 import {execFile} from 'node:child_process';
-import {once} from 'node:events';
-import {readFileSync} from 'node:fs';
-import type {IncomingMessage, Server} from 'node:http';
-import {connect, type AddressInfo, type Socket} from 'node:net';
+import type {IncomingMessage} from 'node:http';
 import {after, before, describe, it} from 'node:test';
 import {fileURLToPath} from 'node:url';
 import {gzipSync} from 'node:zlib';
@@ -15,10 +12,9 @@ import express, {type ErrorRequestHandler} from 'express';
 import supertest from 'supertest';
 
 import {HttpError, problemHandler, validate, validateBody} from '../adapters/express.js';
+import {KiB, MiB, SOCKET_BUFFER, abandonUpload, asIs, listen, rawUpload, sleep, slowUpload, type Harness} from './support/http.js';
 
 const SUITE_TIMEOUT = {timeout: 60_000};
-const KiB = 1024;
-const MiB = 1024 * KiB;
 
 const orderSchema = {
   type: 'object',
@@ -82,106 +78,6 @@ function buildApp(options: {withProblemHandler?: boolean; captured?: unknown[]; 
   app.use(capture);
   if (options.withProblemHandler ?? true) app.use(problemHandler({maxErrors: 2}));
   return app;
-}
-
-async function listen(app: express.Express): Promise<{server: Server; port: number; sockets: Socket[]}> {
-  const server = app.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const sockets: Socket[] = [];
-  server.on('connection', (socket: Socket) => sockets.push(socket));
-  return {server, port: (server.address() as AddressInfo).port, sockets};
-}
-
-interface RawOutcome {
-  head: string;
-  status: number;
-  /** Bytes of the request (head included) that the client's kernel took before the first response byte. */
-  sentBeforeResponse: number;
-  /** The server closed the connection on its own after answering. */
-  closedByServer: boolean;
-}
-
-/**
- * Uploads `total` body bytes over a raw socket (`prefix`, then `x` filler, then `suffix`), with
- * backpressure, until the server answers; then stops and waits for the server to close.
- */
-async function rawUpload(
-  port: number,
-  path: string,
-  options: {total: number; prefix: string; suffix: string; contentLength: boolean; chunkSize?: number},
-): Promise<RawOutcome> {
-  const socket = connect(port, '127.0.0.1');
-  socket.setNoDelay(true);
-  await once(socket, 'connect');
-  const framing = options.contentLength ? `Content-Length: ${options.total}` : 'Transfer-Encoding: chunked';
-  const head = `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n${framing}\r\n\r\n`;
-  let acknowledged = 0;
-  let sentBeforeResponse = -1;
-  let response = '';
-  let closedByServer = false;
-  const closed = new Promise<void>((resolve) => {
-    socket.on('close', () => resolve());
-    socket.on('end', () => (closedByServer = true));
-    socket.on('error', () => (closedByServer = true)); // ECONNRESET / EPIPE: the server closed on us
-  });
-  socket.on('data', (data: Buffer) => {
-    if (sentBeforeResponse < 0) sentBeforeResponse = acknowledged;
-    response += data.toString('latin1');
-  });
-  const write = (data: Buffer | string): boolean => {
-    const size = Buffer.byteLength(data);
-    return socket.write(data, (error) => {
-      if (error === undefined || error === null) acknowledged += size;
-    });
-  };
-  write(head);
-  const chunkSize = options.chunkSize ?? 16 * KiB;
-  const filler = Buffer.alloc(chunkSize, 'x');
-  let remaining = options.total;
-  const deadline = Date.now() + 20_000;
-  const body = (bytes: Buffer): boolean => (options.contentLength ? write(bytes) : write(Buffer.concat([Buffer.from(`${bytes.length.toString(16)}\r\n`), bytes, Buffer.from('\r\n')])));
-  body(Buffer.from(options.prefix));
-  remaining -= options.prefix.length + options.suffix.length;
-  while (remaining > 0 && sentBeforeResponse < 0 && !socket.destroyed && Date.now() < deadline) {
-    const size = Math.min(remaining, chunkSize);
-    remaining -= size;
-    if (!body(size === chunkSize ? filler : filler.subarray(0, size))) {
-      await Promise.race([once(socket, 'drain'), once(socket, 'data'), closed, sleep(2000)]);
-    }
-  }
-  if (remaining <= 0 && !socket.destroyed) {
-    body(Buffer.from(options.suffix));
-    if (!options.contentLength) write('0\r\n\r\n');
-  }
-  await Promise.race([closed, sleep(5000)]);
-  if (!socket.destroyed) socket.destroy();
-  const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(response)?.[1] ?? 0);
-  return {head: response.slice(0, response.indexOf('\r\n\r\n')), status, sentBeforeResponse, closedByServer};
-}
-
-/** superagent would JSON.stringify a Buffer sent as application/json: send the bytes as they are. */
-function asIs(body: unknown): string {
-  return body as string;
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
-}
-
-/**
- * What the kernel buffers between the client's writes and the server's reads: the client's send
- * buffer (autotuned up to tcp_wmem's maximum) and the server's receive buffer (tcp_rmem's
- * default, which does not grow while the server is not reading).
- */
-const SOCKET_BUFFER = kernelBuffer('tcp_wmem', 2, 4 * MiB) + kernelBuffer('tcp_rmem', 1, 128 * KiB);
-
-function kernelBuffer(name: string, field: number, fallback: number): number {
-  try {
-    const value = Number(readFileSync(`/proc/sys/net/ipv4/${name}`, 'utf8').trim().split(/\s+/)[field]);
-    return Number.isFinite(value) && value > 0 ? value : fallback;
-  } catch {
-    return fallback;
-  }
 }
 
 describe('validateBody with Express 5', SUITE_TIMEOUT, () => {
@@ -339,7 +235,7 @@ describe('validate({query, params, headers}) with Express 5', SUITE_TIMEOUT, () 
 });
 
 describe('early rejection over a raw socket, Express 5', SUITE_TIMEOUT, () => {
-  let harness: Awaited<ReturnType<typeof listen>>;
+  let harness: Harness;
   const captured: unknown[] = [];
   const seen: IncomingMessage[] = [];
   before(async () => {
@@ -398,11 +294,7 @@ describe('early rejection over a raw socket, Express 5', SUITE_TIMEOUT, () => {
 
   it('an aborted upload: request.aborted, no listener left behind, the server keeps serving', async () => {
     captured.length = 0;
-    const socket = connect(harness.port, '127.0.0.1');
-    await once(socket, 'connect');
-    socket.write('POST /abort-probe HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 5000\r\n\r\n{"customer": "ada", "items": [');
-    await sleep(50);
-    socket.destroy();
+    await abandonUpload(harness.port, 'POST /abort-probe HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 5000\r\n\r\n{"customer": "ada", "items": [');
     for (let waited = 0; captured.length === 0 && waited < 5000; waited += 20) await sleep(20);
     assert.equal((captured[0] as HttpError | undefined)?.type, 'request.aborted');
     const req = seen.at(-1)!;
@@ -430,29 +322,6 @@ describe('early rejection over a raw socket, Express 5', SUITE_TIMEOUT, () => {
     assert.ok(Date.now() - started < 3000, `took ${Date.now() - started} ms`);
   });
 });
-
-/** Writes `text` `size` bytes at a time, `pauseMs` apart, chunked, until the server answers. */
-async function slowUpload(port: number, path: string, text: Buffer, size: number, pauseMs: number): Promise<string> {
-  const socket = connect(port, '127.0.0.1');
-  socket.setNoDelay(true);
-  await once(socket, 'connect');
-  let response = '';
-  socket.on('data', (data: Buffer) => (response += data.toString('utf8')));
-  socket.on('error', () => {});
-  const closed = once(socket, 'close');
-  socket.write(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n`);
-  for (let offset = 0; offset < text.length && response === '' && !socket.destroyed; offset += size) {
-    const piece = text.subarray(offset, offset + size);
-    socket.write(`${piece.length.toString(16)}\r\n`);
-    socket.write(piece);
-    socket.write('\r\n');
-    await sleep(pauseMs);
-  }
-  if (response === '' && !socket.destroyed) socket.write('0\r\n\r\n');
-  await Promise.race([closed, sleep(10_000)]);
-  socket.destroy();
-  return response;
-}
 
 describe('types: validateBody(schema) types req.body from an as-const schema', SUITE_TIMEOUT, () => {
   it('test/types/express-types.ts compiles with tsc', async () => {

@@ -2,10 +2,7 @@
 // ordinary cases, a raw `net` socket where the test must control chunking and count bytes.
 
 import assert from 'node:assert/strict';
-import {once} from 'node:events';
-import {readFileSync} from 'node:fs';
-import type {IncomingMessage, Server} from 'node:http';
-import {connect, type AddressInfo, type Socket} from 'node:net';
+import type {IncomingMessage} from 'node:http';
 import {after, before, describe, it} from 'node:test';
 import {brotliCompressSync, deflateSync, gzipSync} from 'node:zlib';
 
@@ -14,10 +11,9 @@ import Koa from 'koa';
 import supertest from 'supertest';
 
 import {HttpError, problemHandler, validate, validateBody} from '../adapters/koa.js';
+import {KiB, MiB, SOCKET_BUFFER, abandonUpload, asIs, listen, rawUpload, sleep, slowUpload, type Harness} from './support/http.js';
 
 const SUITE_TIMEOUT = {timeout: 60_000};
-const KiB = 1024;
-const MiB = 1024 * KiB;
 
 const orderSchema = {
   type: 'object',
@@ -236,28 +232,23 @@ describe('validate({query, params, headers}) with Koa 3', SUITE_TIMEOUT, () => {
 });
 
 describe('early rejection over a raw socket, Koa 3', SUITE_TIMEOUT, () => {
-  let server: Server;
-  let port: number;
-  const sockets: Socket[] = [];
+  let harness: Harness;
   const captured: unknown[] = [];
   const seen: IncomingMessage[] = [];
   before(async () => {
-    server = buildApp({captured, seen}).listen(0, '127.0.0.1');
-    await once(server, 'listening');
-    port = (server.address() as AddressInfo).port;
-    server.on('connection', (socket: Socket) => sockets.push(socket));
+    harness = await listen(buildApp({captured, seen}));
   });
   after(() => {
-    server.closeAllConnections();
-    server.close();
+    harness.server.closeAllConnections();
+    harness.server.close();
   });
 
-  const serverBytesRead = (): number => sockets.at(-1)?.bytesRead ?? -1;
+  const serverBytesRead = (): number => harness.sockets.at(-1)?.bytesRead ?? -1;
 
   for (const contentLength of [true, false]) {
     const framing = contentLength ? 'with Content-Length' : 'chunked';
     it(`a 50 MB body whose first key is forbidden, ${framing}: answered after ≤ 64 KiB + one socket buffer`, async (t) => {
-      const outcome = await rawUpload(port, '/uploads', {total: 50 * MiB, prefix: '{"forbidden": "', suffix: '"}', contentLength});
+      const outcome = await rawUpload(harness.port, '/uploads', {total: 50 * MiB, prefix: '{"forbidden": "', suffix: '"}', contentLength});
       t.diagnostic(`client sent ${outcome.sentBeforeResponse} bytes before the response; server read ${serverBytesRead()}`);
       assert.equal(outcome.status, 422);
       assert.match(outcome.head, /\r\nconnection: close/i);
@@ -267,7 +258,7 @@ describe('early rejection over a raw socket, Koa 3', SUITE_TIMEOUT, () => {
     });
 
     it(`a 50 MB body over limit, ${framing}: 413 early`, async (t) => {
-      const outcome = await rawUpload(port, '/limited', {total: 50 * MiB, prefix: '{"data": "', suffix: '"}', contentLength});
+      const outcome = await rawUpload(harness.port, '/limited', {total: 50 * MiB, prefix: '{"data": "', suffix: '"}', contentLength});
       t.diagnostic(`client sent ${outcome.sentBeforeResponse}; server read ${serverBytesRead()}`);
       assert.equal(outcome.status, 413);
       assert.match(outcome.head, /\r\nconnection: close/i);
@@ -279,24 +270,20 @@ describe('early rejection over a raw socket, Koa 3', SUITE_TIMEOUT, () => {
 
   it('an aborted upload: request.aborted, no listener left behind, the server keeps serving', async () => {
     captured.length = 0;
-    const socket = connect(port, '127.0.0.1');
-    await once(socket, 'connect');
-    socket.write('POST /orders HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n10\r\n{"customer": "ad\r\n');
-    await sleep(50);
-    socket.destroy();
+    await abandonUpload(harness.port, 'POST /orders HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n10\r\n{"customer": "ad\r\n');
     for (let waited = 0; captured.length === 0 && waited < 5000; waited += 20) await sleep(20);
     assert.equal((captured[0] as HttpError | undefined)?.type, 'request.aborted');
     const req = seen.at(-1)!;
     assert.equal(req.listenerCount('data'), 0);
     assert.equal(req.listenerCount('end'), 0);
     assert.ok(req.listenerCount('close') <= 1);
-    const response = await supertest(`http://127.0.0.1:${port}`).post('/orders').send(validOrder);
+    const response = await supertest(`http://127.0.0.1:${harness.port}`).post('/orders').send(validOrder);
     assert.equal(response.status, 201);
   });
 
   it('a slow upload in many small chunks, unicode split across them', async () => {
     const text = Buffer.from(JSON.stringify({customer: 'zoë 😀 ' + '€'.repeat(30), items: [{sku: 'ß-1', quantity: 3}]}));
-    const response = await slowUpload(port, '/orders', text, 3, 2);
+    const response = await slowUpload(harness.port, '/orders', text, 3, 2);
     assert.match(response, /^HTTP\/1\.1 201/);
     const json = JSON.parse(response.slice(response.indexOf('\r\n\r\n') + 4)) as {received: unknown};
     assert.deepEqual(json.received, JSON.parse(text.toString('utf8')));
@@ -304,108 +291,8 @@ describe('early rejection over a raw socket, Koa 3', SUITE_TIMEOUT, () => {
 
   it('a slow upload is rejected as soon as its first key arrives', async () => {
     const started = Date.now();
-    const response = await slowUpload(port, '/uploads', Buffer.from(JSON.stringify({forbidden: 'y'.repeat(4000)})), 5, 5);
+    const response = await slowUpload(harness.port, '/uploads', Buffer.from(JSON.stringify({forbidden: 'y'.repeat(4000)})), 5, 5);
     assert.match(response, /^HTTP\/1\.1 422/);
     assert.ok(Date.now() - started < 3000, `took ${Date.now() - started} ms`);
   });
 });
-
-// Raw-socket helpers (the same as in test/express.test.ts).
-
-const SOCKET_BUFFER = kernelBuffer('tcp_wmem', 2, 4 * MiB) + kernelBuffer('tcp_rmem', 1, 128 * KiB);
-
-function kernelBuffer(name: string, field: number, fallback: number): number {
-  try {
-    const value = Number(readFileSync(`/proc/sys/net/ipv4/${name}`, 'utf8').trim().split(/\s+/)[field]);
-    return Number.isFinite(value) && value > 0 ? value : fallback;
-  } catch {
-    return fallback;
-  }
-}
-
-function asIs(body: unknown): string {
-  return body as string;
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
-}
-
-interface RawOutcome {
-  head: string;
-  status: number;
-  sentBeforeResponse: number;
-  closedByServer: boolean;
-}
-
-async function rawUpload(
-  port: number,
-  path: string,
-  options: {total: number; prefix: string; suffix: string; contentLength: boolean},
-): Promise<RawOutcome> {
-  const socket = connect(port, '127.0.0.1');
-  socket.setNoDelay(true);
-  await once(socket, 'connect');
-  const framing = options.contentLength ? `Content-Length: ${options.total}` : 'Transfer-Encoding: chunked';
-  let acknowledged = 0;
-  let sentBeforeResponse = -1;
-  let response = '';
-  let closedByServer = false;
-  const closed = new Promise<void>((resolve) => {
-    socket.on('close', () => resolve());
-    socket.on('end', () => (closedByServer = true));
-    socket.on('error', () => (closedByServer = true));
-  });
-  socket.on('data', (data: Buffer) => {
-    if (sentBeforeResponse < 0) sentBeforeResponse = acknowledged;
-    response += data.toString('latin1');
-  });
-  const write = (data: Buffer | string): boolean => {
-    const size = Buffer.byteLength(data);
-    return socket.write(data, (error) => {
-      if (error === undefined || error === null) acknowledged += size;
-    });
-  };
-  const body = (bytes: Buffer): boolean =>
-    options.contentLength ? write(bytes) : write(Buffer.concat([Buffer.from(`${bytes.length.toString(16)}\r\n`), bytes, Buffer.from('\r\n')]));
-  write(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n${framing}\r\n\r\n`);
-  const filler = Buffer.alloc(16 * KiB, 'x');
-  let remaining = options.total - options.prefix.length - options.suffix.length;
-  body(Buffer.from(options.prefix));
-  const deadline = Date.now() + 20_000;
-  while (remaining > 0 && sentBeforeResponse < 0 && !socket.destroyed && Date.now() < deadline) {
-    const size = Math.min(remaining, filler.length);
-    remaining -= size;
-    if (!body(filler.subarray(0, size))) await Promise.race([once(socket, 'drain'), once(socket, 'data'), closed, sleep(2000)]);
-  }
-  if (remaining <= 0 && !socket.destroyed) {
-    body(Buffer.from(options.suffix));
-    if (!options.contentLength) write('0\r\n\r\n');
-  }
-  await Promise.race([closed, sleep(5000)]);
-  if (!socket.destroyed) socket.destroy();
-  const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(response)?.[1] ?? 0);
-  return {head: response.slice(0, response.indexOf('\r\n\r\n')), status, sentBeforeResponse, closedByServer};
-}
-
-async function slowUpload(port: number, path: string, text: Buffer, size: number, pauseMs: number): Promise<string> {
-  const socket = connect(port, '127.0.0.1');
-  socket.setNoDelay(true);
-  await once(socket, 'connect');
-  let response = '';
-  socket.on('data', (data: Buffer) => (response += data.toString('utf8')));
-  socket.on('error', () => {});
-  const closed = once(socket, 'close');
-  socket.write(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n`);
-  for (let offset = 0; offset < text.length && response === '' && !socket.destroyed; offset += size) {
-    const piece = text.subarray(offset, offset + size);
-    socket.write(`${piece.length.toString(16)}\r\n`);
-    socket.write(piece);
-    socket.write('\r\n');
-    await sleep(pauseMs);
-  }
-  if (response === '' && !socket.destroyed) socket.write('0\r\n\r\n');
-  await Promise.race([closed, sleep(10_000)]);
-  socket.destroy();
-  return response;
-}
