@@ -15,17 +15,15 @@ import type {OutputUnit, TokenSink} from './types.js';
 export class EvaluatedItems {
   /** Items [0, prefix) are evaluated. */
   prefix = 0;
-  /** Every item is evaluated. */
-  all = false;
   /** Further single indices (from `contains`). */
   indices: Set<number> | null = null;
 
   has(index: number): boolean {
-    return this.all || index < this.prefix || (this.indices !== null && this.indices.has(index));
+    return index < this.prefix || (this.indices !== null && this.indices.has(index));
   }
 
   add(index: number): void {
-    if (index < this.prefix || this.all) return;
+    if (index < this.prefix) return;
     if (index === this.prefix) {
       this.prefix++;
       return;
@@ -34,7 +32,6 @@ export class EvaluatedItems {
   }
 
   merge(other: EvaluatedItems): void {
-    if (other.all) this.all = true;
     if (other.prefix > this.prefix) this.prefix = other.prefix;
     if (other.indices !== null) for (const index of other.indices) this.add(index);
   }
@@ -138,7 +135,7 @@ export class Run {
   applyInPlace(node: SchemaNode, keyword: CompiledKeyword, slot: number, viaPath: string): Run {
     const sub = new Run(this.evaluator, node, this, keyword, slot, viaPath, this.depth, true);
     if (sub.inPlaceDepth > MAX_IN_PLACE_DEPTH) {
-      throw new InputError('limit', 'limit.recursion', `schema recursion does not descend into the instance (at "${sub.location()}")`, this.evaluator.position());
+      throw new InputError('limit', 'limit.recursion', `schema recursion does not descend into the instance (at ${node.absoluteLocation})`, this.evaluator.position());
     }
     if (sub.decideBoolean()) return sub;
     (this.subs ??= []).push(sub);
