@@ -317,12 +317,17 @@ export class Run {
   }
 
   finish(): void {
+    this.end();
+    this.settle();
+  }
+
+  /** The `end` hooks; the run may settle (fail) on the way. */
+  end(): void {
     const hooks = this.node.end;
     for (let i = 0; i < hooks.length; i++) {
       hooks[i].definition.end!(this, hooks[i]);
       if (this.settled) return;
     }
-    this.settle();
   }
 }
 
@@ -531,7 +536,9 @@ export class Evaluator implements TokenSink {
       run.reuseAsMember(frame.leafNodes[i], parent, frame.leafVias[i], frame.leafSlots[i], frame.leafPaths[i], this.depth);
       run.begin(kind);
       if (!run.settled) run.scalar();
-      if (!run.settled) run.finish();
+      if (!run.settled) run.end();
+      // A pass that the parent's keyword would ignore needs no report.
+      if (!run.settled && (run.failed || !run.via!.definition.ignoresPassingMembers)) run.settle();
       // A failed run may be kept by its parent's keyword (e.g. unevaluatedProperties): never reuse it.
       if (run.failed) this.scratch = new Run(this, run.node, null, null, 0, '', 0, false);
     }

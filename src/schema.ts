@@ -91,6 +91,11 @@ export type SubschemaShape = 'schema' | 'schemaArray' | 'schemaMap' | 'schemaOrS
 export interface KeywordDefinition<V = any> {
   readonly name: string;
   readonly subschemas?: SubschemaShape;
+  /**
+   * `result` does nothing for a member run that passed (properties, items...): a scalar member
+   * checked by a leaf schema then settles without reporting (see Evaluator.checkLeaves).
+   */
+  readonly ignoresPassingMembers?: boolean;
   /** `begin` may apply subschemas in place on a scalar value (allOf, $ref, if...). */
   readonly startsRunsOnScalars?: boolean;
   /** Returns the compiled value, or undefined when the keyword has nothing to do. Throws SchemaError. */

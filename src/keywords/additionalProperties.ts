@@ -2,6 +2,7 @@
 // `patternProperties` of the same schema object must validate against it. It sees only its own
 // siblings, so names declared in `allOf` subschemas are "additional" here.
 
+import {requireMember} from './allOf.js';
 import type {KeywordDefinition, SchemaNode} from '../schema.js';
 import {compilePattern, expectSchema, isObject} from './shapes.js';
 
@@ -38,7 +39,6 @@ export const additionalProperties: KeywordDefinition<AdditionalProperties> = {
     run.evaluatedProperties?.add(name);
     run.applyToMember(keyword.value.node, keyword, 0, '/additionalProperties');
   },
-  result(run, _keyword, child) {
-    if (child.failed) run.failWith(child);
-  },
+  result: requireMember,
+  ignoresPassingMembers: true,
 };

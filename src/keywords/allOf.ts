@@ -34,6 +34,14 @@ export const allOf: KeywordDefinition<Branches> = {
   result: requireSubschema,
 };
 
+/**
+ * For member applicators (properties, items...): a failed member fails the keyword. A passing
+ * member changes nothing here; its annotations belong to its own location, not to this one.
+ */
+export function requireMember(run: Run, _keyword: unknown, child: Run): void {
+  if (child.failed) run.failWith(child);
+}
+
 /** For applicators whose subschema must pass at this location: its errors or its annotations become ours. */
 export function requireSubschema(run: Run, _keyword: unknown, child: Run): void {
   if (child.failed) run.failWith(child);

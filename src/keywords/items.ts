@@ -3,7 +3,7 @@
 // so a wrong item fails at that item. Evaluated indices are annotations for `unevaluatedItems`.
 
 import type {KeywordDefinition, SchemaNode} from '../schema.js';
-import {requireSubschema} from './allOf.js';
+import {requireMember} from './allOf.js';
 import {expectSchema, isSchema} from './shapes.js';
 
 interface ItemSchemas {
@@ -34,7 +34,8 @@ export const prefixItems: KeywordDefinition<ItemSchemas> = {
     run.evaluatedItems?.add(index);
     run.applyToMember(node, keyword, index, keyword.value.paths[index]);
   },
-  result: requireSubschema,
+  result: requireMember,
+  ignoresPassingMembers: true,
 };
 
 interface RestItems {
@@ -70,7 +71,8 @@ export const items: KeywordDefinition<RestItems> = {
     return {node: context.subschema(value, ''), from: positionalLength(context.schema.prefixItems), path: '/items', forbidden: value === false};
   },
   item: restItem,
-  result: requireSubschema,
+  result: requireMember,
+  ignoresPassingMembers: true,
 };
 
 /** Draft 4 to 2019-09 `items`: a schema for every item, or an array of schemas by position. */
@@ -86,7 +88,8 @@ export const legacyItems: KeywordDefinition<ItemSchemas | RestItems> = {
     if ('positional' in keyword.value) prefixItems.item!(run, keyword as never, index);
     else restItem(run, keyword as never, index);
   },
-  result: requireSubschema,
+  result: requireMember,
+  ignoresPassingMembers: true,
 };
 
 /** Draft 4 to 2019-09 `additionalItems`: items past an `items` array. Ignored unless `items` is an array. */
@@ -99,5 +102,6 @@ export const additionalItems: KeywordDefinition<RestItems> = {
     return {node: context.subschema(value, ''), from: context.schema.items.length, path: '/additionalItems', forbidden: value === false};
   },
   item: restItem,
-  result: requireSubschema,
+  result: requireMember,
+  ignoresPassingMembers: true,
 };

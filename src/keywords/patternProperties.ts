@@ -2,6 +2,7 @@
 // (ECMA-262, unanchored) must validate against that pattern's schema.
 
 import {escapePointerToken} from '../pointer.js';
+import {requireMember} from './allOf.js';
 import type {KeywordDefinition, SchemaNode} from '../schema.js';
 import {compilePattern, expectSchemaMap, isSchema} from './shapes.js';
 
@@ -33,7 +34,6 @@ export const patternProperties: KeywordDefinition<readonly PatternSchema[]> = {
       if (run.settled) return;
     }
   },
-  result(run, _keyword, child) {
-    if (child.failed) run.failWith(child);
-  },
+  result: requireMember,
+  ignoresPassingMembers: true,
 };

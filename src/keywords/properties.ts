@@ -2,6 +2,7 @@
 // schema. Decided per key: the member's run starts as the key arrives.
 
 import {escapePointerToken} from '../pointer.js';
+import {requireMember} from './allOf.js';
 import type {KeywordDefinition, SchemaNode} from '../schema.js';
 import {expectSchemaMap, isSchema} from './shapes.js';
 
@@ -28,7 +29,6 @@ export const properties: KeywordDefinition<ReadonlyMap<string, PropertySchema>> 
     run.evaluatedProperties?.add(name);
     run.applyToMember(property.node, keyword, 0, property.path);
   },
-  result(run, _keyword, child) {
-    if (child.failed) run.failWith(child);
-  },
+  result: requireMember,
+  ignoresPassingMembers: true,
 };

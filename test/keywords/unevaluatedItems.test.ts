@@ -76,3 +76,14 @@ describe('unevaluatedItems', () => {
     assert.equal(schemaError({unevaluatedItems: []}).schemaLocation, '/unevaluatedItems');
   });
 });
+
+describe('unevaluatedItems: annotations stay at their own location', () => {
+  test("a nested array's evaluated items do not count for the outer array", () => {
+    // The inner schema evaluates the inner array's items 0-2; the outer items 1 and 2 stay unevaluated.
+    const schema = {prefixItems: [{prefixItems: [true, true, true], unevaluatedItems: false}], unevaluatedItems: false};
+    invalid(schema, [[1, 2, 3], 4, 5]);
+    valid(schema, [[1, 2, 3]]);
+    const legacy = {items: [{items: [true, true, true], unevaluatedItems: false}], unevaluatedItems: false};
+    invalid(legacy, [[1, 2, 3], 4], {draft: 'draft2019-09'});
+  });
+});
