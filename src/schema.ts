@@ -96,6 +96,12 @@ export interface KeywordDefinition<V = any> {
    * checked by a leaf schema then settles without reporting (see Evaluator.checkLeaves).
    */
   readonly ignoresPassingMembers?: boolean;
+  /**
+   * Applies subschemas at the same location whose annotations count for `unevaluated*` (allOf,
+   * $ref, if/then/else, dependentSchemas...). Without such a sibling, `unevaluated*` can decide
+   * as each key or item arrives.
+   */
+  readonly annotatesInPlace?: boolean;
   /** `begin` may apply subschemas in place on a scalar value (allOf, $ref, if...). */
   readonly startsRunsOnScalars?: boolean;
   /** Returns the compiled value, or undefined when the keyword has nothing to do. Throws SchemaError. */

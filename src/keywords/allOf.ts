@@ -21,6 +21,7 @@ export function compileBranches(value: unknown, context: Parameters<KeywordDefin
 
 export const allOf: KeywordDefinition<Branches> = {
   name: 'allOf',
+  annotatesInPlace: true,
   startsRunsOnScalars: true,
   subschemas: 'schemaArray',
   compile: (value, context) => compileBranches(value, context, 'allOf'),

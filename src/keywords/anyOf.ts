@@ -41,6 +41,7 @@ export function tallyBranch(run: Run, keyword: CompiledKeyword<Branches>, child:
 
 export const anyOf: KeywordDefinition<Branches> = {
   name: 'anyOf',
+  annotatesInPlace: true,
   startsRunsOnScalars: true,
   subschemas: 'schemaArray',
   compile: (value, context) => compileBranches(value, context, 'anyOf'),

@@ -60,6 +60,7 @@ const newState = (): DependentSchemasState => new DependentSchemasState();
 
 export const dependentSchemas: KeywordDefinition<DependentSchemas> = {
   name: 'dependentSchemas',
+  annotatesInPlace: true,
   subschemas: 'schemaMap',
   compile(value, context) {
     expectSchemaMap(value, context);

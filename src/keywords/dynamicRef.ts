@@ -26,6 +26,7 @@ function dynamicTarget(run: Run, anchor: string, fallback: SchemaNode): SchemaNo
 
 export const dynamicRef: KeywordDefinition<DynamicReference> = {
   name: '$dynamicRef',
+  annotatesInPlace: true,
   startsRunsOnScalars: true,
   compile(value, context) {
     if (typeof value !== 'string') throw context.fail('must be a string (a URI reference)');

@@ -31,6 +31,7 @@ function chosen(state: ConditionalState): Run | undefined {
 
 export const ifThenElse: KeywordDefinition<Conditional> = {
   name: 'if',
+  annotatesInPlace: true,
   startsRunsOnScalars: true,
   subschemas: 'schema',
   compile(value, context) {

@@ -7,6 +7,7 @@ import {beginBranches, tallyBranch} from './anyOf.js';
 
 export const oneOf: KeywordDefinition<Branches> = {
   name: 'oneOf',
+  annotatesInPlace: true,
   startsRunsOnScalars: true,
   subschemas: 'schemaArray',
   compile: (value, context) => compileBranches(value, context, 'oneOf'),

@@ -8,6 +8,7 @@ import type {KeywordDefinition, SchemaNode} from '../schema.js';
 
 export const recursiveRef: KeywordDefinition<SchemaNode> = {
   name: '$recursiveRef',
+  annotatesInPlace: true,
   startsRunsOnScalars: true,
   compile(value, context) {
     if (typeof value !== 'string') throw context.fail('must be a string (a URI reference)');

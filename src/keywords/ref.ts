@@ -7,6 +7,7 @@ import type {KeywordDefinition, SchemaNode} from '../schema.js';
 
 export const ref: KeywordDefinition<SchemaNode> = {
   name: '$ref',
+  annotatesInPlace: true,
   startsRunsOnScalars: true,
   compile(value, context) {
     if (typeof value !== 'string') throw context.fail('must be a string (a URI reference)');

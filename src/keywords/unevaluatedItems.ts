@@ -1,35 +1,49 @@
 // `unevaluatedItems` (2020-12 core §11.2): items that no successful subschema at this location
-// evaluated must validate against it. Like `unevaluatedProperties`, the verdict waits for the close;
-// the subschema runs speculatively on each candidate item and only failed candidates are remembered.
+// evaluated must validate against it. Like `unevaluatedProperties`, the verdict waits for the close
+// when a sibling applies subschemas in place (`contains` too, in 2020-12: it annotates the items it
+// matches); the subschema runs speculatively on each candidate item and only failed candidates are
+// remembered. Without such a sibling a failing candidate fails at once.
 
 import type {Run} from '../evaluator.js';
-import type {KeywordDefinition, SchemaNode} from '../schema.js';
-import {expectSchema} from './shapes.js';
+import type {CompiledKeyword, KeywordDefinition, SchemaNode} from '../schema.js';
+import {expectSchema, siblingsAnnotateInPlace} from './shapes.js';
 
 const newFailures = (): Map<number, Run> => new Map();
 
-export const unevaluatedItems: KeywordDefinition<SchemaNode> = {
+interface Unevaluated {
+  readonly node: SchemaNode;
+  /** No sibling can evaluate an item later: a failing candidate fails the keyword at once. */
+  readonly decidesAtItem: boolean;
+}
+
+function failFor(run: Run, keyword: CompiledKeyword<Unevaluated>, index: number, child: Run): void {
+  if (keyword.value.node.bool === false) run.fail(keyword, `must NOT have unevaluated item ${index}`, {unevaluatedItem: index}, String(index));
+  else run.failWith(child);
+}
+
+export const unevaluatedItems: KeywordDefinition<Unevaluated> = {
   name: 'unevaluatedItems',
   subschemas: 'schema',
   compile(value, context) {
     expectSchema(value, context);
-    return context.subschema(value, '');
+    const containsAnnotates = context.draft.name === 'draft2020-12' && context.schema.contains !== undefined;
+    return {node: context.subschema(value, ''), decidesAtItem: !siblingsAnnotateInPlace(context) && !containsAnnotates};
   },
   item(run, keyword, index) {
     if (run.evaluatedItems!.has(index)) return;
-    run.applyToMember(keyword.value, keyword, index, '/unevaluatedItems');
+    run.applyToMember(keyword.value.node, keyword, index, '/unevaluatedItems');
   },
   result(run, keyword, child) {
-    if (child.failed) run.state(keyword, newFailures).set(child.slot, child);
-    else run.evaluatedItems!.add(child.slot);
+    if (!child.failed) run.evaluatedItems!.add(child.slot);
+    else if (keyword.value.decidesAtItem) failFor(run, keyword, child.slot, child);
+    else run.state(keyword, newFailures).set(child.slot, child);
   },
   end(run, keyword) {
     const failures = run.peekState<Map<number, Run>>(keyword);
     if (failures === undefined) return;
     for (const [index, child] of failures) {
       if (run.evaluatedItems!.has(index)) continue;
-      if (keyword.value.bool === false) run.fail(keyword, `must NOT have unevaluated item ${index}`, {unevaluatedItem: index}, String(index));
-      else run.failWith(child);
+      failFor(run, keyword, index, child);
       if (run.settled) return;
     }
   },

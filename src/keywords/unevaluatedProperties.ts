@@ -1,11 +1,13 @@
 // `unevaluatedProperties` (2020-12 core §11.3): properties that no successful subschema at this
-// location evaluated must validate against it. Annotations of failed subschemas do not count, so the
-// verdict waits for the object's close; meanwhile the subschema runs speculatively on each candidate
-// value, and only the names of candidates that failed are remembered.
+// location evaluated must validate against it. Annotations of failed subschemas do not count, so
+// when a sibling applies subschemas in place (allOf, $ref, if...) the verdict waits for the object's
+// close; meanwhile the subschema runs speculatively on each candidate value, and only the names of
+// candidates that failed are remembered. Without such a sibling nobody else can evaluate a key, and
+// a failing candidate fails at once.
 
 import type {Run} from '../evaluator.js';
-import type {KeywordDefinition, SchemaNode} from '../schema.js';
-import {expectSchema} from './shapes.js';
+import type {CompiledKeyword, KeywordDefinition, SchemaNode} from '../schema.js';
+import {expectSchema, siblingsAnnotateInPlace} from './shapes.js';
 
 interface Pending {
   /** Candidates whose value failed the subschema: fine only if someone else evaluated them. */
@@ -14,30 +16,41 @@ interface Pending {
 
 const newPending = (): Pending => ({failed: new Map()});
 
-export const unevaluatedProperties: KeywordDefinition<SchemaNode> = {
+interface Unevaluated {
+  readonly node: SchemaNode;
+  /** No sibling can evaluate a key later: a failing candidate fails the keyword at once. */
+  readonly decidesAtKey: boolean;
+}
+
+function failFor(run: Run, keyword: CompiledKeyword<Unevaluated>, name: string, child: Run): void {
+  if (keyword.value.node.bool === false) run.fail(keyword, `must NOT have unevaluated property "${name}"`, {unevaluatedProperty: name}, name);
+  else run.failWith(child);
+}
+
+export const unevaluatedProperties: KeywordDefinition<Unevaluated> = {
   name: 'unevaluatedProperties',
   subschemas: 'schema',
   compile(value, context) {
     expectSchema(value, context);
-    return context.subschema(value, '');
+    return {node: context.subschema(value, ''), decidesAtKey: !siblingsAnnotateInPlace(context)};
   },
   key(run, keyword, name) {
     // Keywords of this same node ran first (see the draft tables' order): what they took is settled.
     if (run.evaluatedProperties!.has(name)) return;
-    run.applyToMember(keyword.value, keyword, 0, '/unevaluatedProperties');
+    run.applyToMember(keyword.value.node, keyword, 0, '/unevaluatedProperties');
   },
   result(run, keyword, child) {
     const name = run.evaluator.currentKey(child.depth);
-    if (child.failed) run.state(keyword, newPending).failed.set(name, child);
-    else run.evaluatedProperties!.add(name);
+    if (!child.failed) run.evaluatedProperties!.add(name);
+    else if (keyword.value.decidesAtKey) failFor(run, keyword, name, child);
+    else run.state(keyword, newPending).failed.set(name, child);
   },
   end(run, keyword) {
     const pending = run.peekState<Pending>(keyword);
     if (pending === undefined) return;
     for (const [name, child] of pending.failed) {
       if (run.evaluatedProperties!.has(name)) continue;
-      if (keyword.value.bool === false) run.fail(keyword, `must NOT have unevaluated property "${name}"`, {unevaluatedProperty: name}, name);
-      else run.failWith(child);
+      failFor(run, keyword, name, child);
       if (run.settled) return;
     }
   },

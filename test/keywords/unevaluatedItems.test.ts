@@ -67,9 +67,15 @@ describe('unevaluatedItems', () => {
     });
   });
 
-  test('streaming: false waits for the close (a later annotation could still cover the item)', () => {
+  test('streaming: at the item when no sibling applies subschemas in place', () => {
     const text = '[1, 2, 3, 4]';
-    assert.equal(refusalByte({prefixItems: [{}], unevaluatedItems: false}, text), text.length - 1);
+    assert.equal(refusalByte({prefixItems: [{}], unevaluatedItems: false}, text), text.indexOf('2,') + 1);
+  });
+
+  test('streaming: false waits for the close when a later annotation could still cover the item', () => {
+    const text = '[1, 2, 3, 4]';
+    assert.equal(refusalByte({allOf: [{prefixItems: [{}]}], unevaluatedItems: false}, text), text.length - 1);
+    assert.equal(refusalByte({prefixItems: [{}], contains: {const: 4}, unevaluatedItems: false}, text), text.length - 1);
   });
 
   test('compile: a schema', () => {

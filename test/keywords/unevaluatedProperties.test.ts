@@ -90,11 +90,18 @@ describe('unevaluatedProperties', () => {
     assert.deepEqual(all.errors.map((unit) => unit.params), [{unevaluatedProperty: 'a'}, {unevaluatedProperty: 'b'}]);
   });
 
-  test('streaming: only at the object close, even when the bad key comes first', () => {
+  test('streaming: at the key when no sibling applies subschemas in place (nobody else can evaluate it)', () => {
     const text = '{"bad": 1, "a": 2, "more": {"x": [1, 2, 3]}}';
-    assert.equal(refusalByte({properties: {a: true}, unevaluatedProperties: false}, text), text.length - 1);
+    assert.equal(refusalByte({properties: {a: true}, unevaluatedProperties: false}, text), text.indexOf('"bad"') + 4);
+    const typed = '{"a": 1, "b": "x", "c": 3}';
+    assert.equal(refusalByte({properties: {a: true}, unevaluatedProperties: {type: 'number'}}, typed), typed.indexOf('"x"') + 2);
+  });
+
+  test('streaming: only at the object close when an in-place sibling could still evaluate the key', () => {
+    const text = '{"bad": 1, "a": 2, "more": {"x": [1, 2, 3]}}';
+    assert.equal(refusalByte({allOf: [{properties: {a: true}}], unevaluatedProperties: false}, text), text.length - 1);
     const nested = '{"o": {"bad": 1}, "after": 2}';
-    assert.equal(refusalByte({properties: {o: {unevaluatedProperties: false}}}, nested), nested.indexOf('}'));
+    assert.equal(refusalByte({properties: {o: {anyOf: [{required: ['x']}, true], unevaluatedProperties: false}}}, nested), nested.indexOf('}'));
   });
 
   test('compile: a schema', () => {
