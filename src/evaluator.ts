@@ -145,6 +145,8 @@ export class Run {
 
   /** Apply `node` to the value of the key or item just announced. */
   applyToMember(node: SchemaNode, keyword: CompiledKeyword, slot: number, viaPath: string): void {
+    // `true` passes, and this keyword would ignore the pass: nothing to start or report.
+    if (node.bool === true && keyword.definition.ignoresPassingMembers) return;
     if (node.bool === undefined && node.scalarLeaf) {
       // Most member values are scalars checked by leaf schemas: no run is made unless the value
       // turns out to be a container (see Evaluator.deferLeaf).
