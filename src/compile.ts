@@ -321,6 +321,8 @@ class Compiler {
     node.collectsProperties = keywords.some((keyword) => keyword.name === 'unevaluatedProperties');
     node.collectsItems = keywords.some((keyword) => keyword.name === 'unevaluatedItems');
     node.scalarLeaf = !keywords.some((keyword) => keyword.definition.startsRunsOnScalars);
+    const onScalars = keywords.filter(({definition}) => definition.begin !== undefined || definition.scalar !== undefined || definition.end !== undefined);
+    node.scalarAccepts = onScalars.every((keyword) => keyword.definition.accepts !== undefined) ? onScalars : null;
     if (keywords.length === 0) node.bool = true;
   }
 
@@ -430,6 +432,7 @@ function emptyNode(resource: Resource, absoluteLocation: string): SchemaNode {
     item: [],
     end: [],
     keyPlans: new Map(),
+    scalarAccepts: null,
     scalarLeaf: false,
     collectsProperties: false,
     collectsItems: false,

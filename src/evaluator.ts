@@ -534,6 +534,9 @@ export class Evaluator implements TokenSink {
     for (let i = 0; i < count; i++) {
       const parent = frame.leafParents[i];
       if (parent.settled) continue;
+      const node = frame.leafNodes[i];
+      // A pass the parent's keyword would ignore, decided without a run: the common case.
+      if (node.scalarAccepts !== null && frame.leafVias[i].definition.ignoresPassingMembers && this.accepts(node.scalarAccepts, kind)) continue;
       const run = this.scratch;
       run.reuseAsMember(frame.leafNodes[i], parent, frame.leafVias[i], frame.leafSlots[i], frame.leafPaths[i], this.depth);
       run.begin(kind);
@@ -544,6 +547,11 @@ export class Evaluator implements TokenSink {
       // A failed run may be kept by its parent's keyword (e.g. unevaluatedProperties): never reuse it.
       if (run.failed) this.scratch = new Run(this, run.node, null, null, 0, '', 0, false);
     }
+  }
+
+  private accepts(keywords: readonly CompiledKeyword[], kind: Kind): boolean {
+    for (let i = 0; i < keywords.length; i++) if (!keywords[i].definition.accepts!(keywords[i], kind, this)) return false;
+    return true;
   }
 
   /** The member value is a container: deferred leaves become ordinary runs. */

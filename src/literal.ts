@@ -5,7 +5,7 @@
 import {numberTextsEqual} from './numbers.js';
 import {escapePointerToken} from './pointer.js';
 import {ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, type CompiledKeyword, type Kind, type KeywordDefinition, type Resource, type SchemaNode} from './schema.js';
-import type {Run} from './evaluator.js';
+import type {Evaluator} from './evaluator.js';
 
 /** The kind of a JSON value, or undefined for anything JSON cannot hold. */
 export function kindOf(value: unknown): Kind | undefined {
@@ -41,9 +41,8 @@ export function nonJsonLocation(value: unknown): string | undefined {
 }
 
 /** Does the scalar now being delivered equal `literal` (a string, number, boolean or null)? */
-export function scalarEquals(run: Run, literal: unknown): boolean {
-  const evaluator = run.evaluator;
-  switch (run.kind) {
+export function scalarEquals(kind: Kind | 0, evaluator: Evaluator, literal: unknown): boolean {
+  switch (kind) {
     case STRING:
       return literal === evaluator.text;
     case NUMBER:
@@ -81,6 +80,7 @@ const objectLiteral: KeywordDefinition<ObjectLiteral> = {
   result(run, keyword, child) {
     if (child.failed) run.fail(keyword, 'must be equal to the constant');
   },
+  ignoresPassingMembers: true,
 };
 
 interface ArrayLiteral {
@@ -104,6 +104,7 @@ const arrayLiteral: KeywordDefinition<ArrayLiteral> = {
   result(run, keyword, child) {
     if (child.failed) run.fail(keyword, 'must be equal to the constant');
   },
+  ignoresPassingMembers: true,
 };
 
 const scalarLiteral: KeywordDefinition<{readonly literal: unknown}> = {
@@ -112,8 +113,9 @@ const scalarLiteral: KeywordDefinition<{readonly literal: unknown}> = {
   begin(run, keyword) {
     if (run.kind === OBJECT || run.kind === ARRAY) run.fail(keyword, 'must be equal to the constant');
   },
+  accepts: (keyword, kind, evaluator) => scalarEquals(kind, evaluator, keyword.value.literal),
   scalar(run, keyword) {
-    if (!scalarEquals(run, keyword.value.literal)) run.fail(keyword, 'must be equal to the constant');
+    if (!scalarEquals(run.kind, run.evaluator, keyword.value.literal)) run.fail(keyword, 'must be equal to the constant');
   },
 };
 
@@ -131,6 +133,7 @@ function nodeWith<V>(definition: KeywordDefinition<V>, value: V, resource: Resou
     item: has('item'),
     end: has('end'),
     keyPlans: new Map(),
+    scalarAccepts: null,
     scalarLeaf: true,
     collectsProperties: false,
     collectsItems: false,

@@ -2,7 +2,7 @@
 // Compile (src/compile.ts) builds SchemaNodes once; the evaluator (src/evaluator.ts) runs them.
 
 import type {CompileOptions} from './types.js';
-import type {Run} from './evaluator.js';
+import type {Evaluator, Run} from './evaluator.js';
 import type {FormatCheck} from './formats/index.js';
 
 /** Instance kinds as bits, so a `type` keyword is one mask test. */
@@ -55,6 +55,8 @@ export interface SchemaNode {
   readonly keyPlans: Map<string, KeyPlan>;
   /** No keyword of this node starts runs on a scalar value: a scalar member needs no run of its own. */
   scalarLeaf: boolean;
+  /** The keywords that act on scalars, when every one of them has `accepts`; else null. */
+  scalarAccepts: CompiledKeyword[] | null;
   /** Someone at this location needs the names of evaluated properties (`unevaluatedProperties`). */
   collectsProperties: boolean;
   /** Someone at this location needs the evaluated item indices (`unevaluatedItems`). */
@@ -116,6 +118,12 @@ export interface KeywordDefinition<V = any> {
    * Cached per schema node and name (src/keyPlan.ts): regexes and lookups run once per distinct key.
    */
   classify?(keyword: CompiledKeyword<V>, name: string): unknown;
+  /**
+   * The keyword's verdict on a scalar value, without reporting: what its `begin`/`scalar`/`end`
+   * hooks decide for a scalar, written once and used by those hooks. A scalar member checked only
+   * by keywords with `accepts` is checked without a run (see Evaluator.checkLeaves).
+   */
+  accepts?(keyword: CompiledKeyword<V>, kind: Kind, evaluator: Evaluator): boolean;
   /** An object key arrived. `plan` is what `classify` said of the name (undefined without `classify`). */
   key?(run: Run, keyword: CompiledKeyword<V>, name: string, plan: any): void;
   /** An array item starts at `index`. */

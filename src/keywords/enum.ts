@@ -3,9 +3,9 @@
 // literals of its kind, each compiled into a node (src/literal.ts) that runs in place: memory is
 // bounded by the literals, not by the document, and a mismatch fails at the first differing token.
 
-import type {Run} from '../evaluator.js';
+import type {Evaluator, Run} from '../evaluator.js';
 import {kindOf, nonJsonLocation, scalarEquals} from '../literal.js';
-import {ARRAY, OBJECT, STRING, type CompiledKeyword, type KeywordContext, type KeywordDefinition, type SchemaNode} from '../schema.js';
+import {ARRAY, OBJECT, STRING, type CompiledKeyword, type Kind, type KeywordContext, type KeywordDefinition, type SchemaNode} from '../schema.js';
 
 interface Literals {
   readonly scalars: readonly unknown[];
@@ -54,14 +54,16 @@ function beginMatching(run: Run, keyword: CompiledKeyword<Literals>): void {
   }
 }
 
+/** A scalar equals one of the scalar literals (strings by a set lookup). */
+function acceptsScalar(keyword: CompiledKeyword<Literals>, kind: Kind, evaluator: Evaluator): boolean {
+  if (kind === STRING) return keyword.value.strings.has(evaluator.text);
+  const {scalars} = keyword.value;
+  for (let i = 0; i < scalars.length; i++) if (scalarEquals(kind, evaluator, scalars[i])) return true;
+  return false;
+}
+
 function scalarMatches(run: Run, keyword: CompiledKeyword<Literals>): void {
-  const {strings, scalars} = keyword.value;
-  if (run.kind === STRING) {
-    if (strings.has(run.evaluator.text)) return;
-  } else {
-    for (let i = 0; i < scalars.length; i++) if (scalarEquals(run, scalars[i])) return;
-  }
-  run.fail(keyword, keyword.value.message);
+  if (!acceptsScalar(keyword, run.kind as Kind, run.evaluator)) run.fail(keyword, keyword.value.message);
 }
 
 function candidateSettled(run: Run, keyword: CompiledKeyword<Literals>, child: Run): void {
@@ -79,6 +81,7 @@ export const enumKeyword: KeywordDefinition<Literals> = {
     return compileLiterals(value, context, 'must be equal to one of the allowed values', (index) => '/' + index);
   },
   begin: beginMatching,
+  accepts: acceptsScalar,
   scalar: scalarMatches,
   result: candidateSettled,
 };
@@ -87,6 +90,7 @@ export const constKeyword: KeywordDefinition<Literals> = {
   name: 'const',
   compile: (value, context) => compileLiterals([value], context, 'must be equal to the constant', () => ''),
   begin: beginMatching,
+  accepts: acceptsScalar,
   scalar: scalarMatches,
   result: candidateSettled,
 };

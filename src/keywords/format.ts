@@ -3,14 +3,15 @@
 // Unknown formats always pass (§7.2.3).
 
 import type {FormatCheck} from '../formats/index.js';
-import {STRING, type KeywordDefinition} from '../schema.js';
+import {STRING} from '../schema.js';
+import {scalarCheck} from './scalarCheck.js';
 
 interface Format {
   readonly name: string;
   readonly check: FormatCheck;
 }
 
-export const format: KeywordDefinition<Format> = {
+export const format = scalarCheck<Format>({
   name: 'format',
   compile(value, context) {
     if (typeof value !== 'string') throw context.fail('must be a string');
@@ -18,9 +19,6 @@ export const format: KeywordDefinition<Format> = {
     const check = context.formats.get(value);
     return check === undefined ? undefined : {name: value, check};
   },
-  scalar(run, keyword) {
-    if (run.kind === STRING && !keyword.value.check(run.evaluator.text)) {
-      run.fail(keyword, `must match format "${keyword.value.name}"`, {format: keyword.value.name});
-    }
-  },
-};
+  accepts: (keyword, kind, evaluator) => kind !== STRING || keyword.value.check(evaluator.text),
+  failure: (keyword) => [`must match format "${keyword.value.name}"`, {format: keyword.value.name}],
+});

@@ -3,9 +3,10 @@
 // they differ, the exact decimal the rest (see src/numbers.ts). Draft 4 spelled exclusivity as a
 // boolean beside `minimum`/`maximum`; that is a different keyword module, below.
 
-import type {Run} from '../evaluator.js';
+import type {Evaluator} from '../evaluator.js';
 import {compareNumberText, isMultipleOf, parseDecimal, type Decimal} from '../numbers.js';
-import {NUMBER, type CompiledKeyword, type KeywordDefinition} from '../schema.js';
+import {NUMBER, type CompiledKeyword, type Kind, type KeywordDefinition} from '../schema.js';
+import {scalarCheck} from './scalarCheck.js';
 import {expectNumber} from './shapes.js';
 
 interface Bound {
@@ -29,22 +30,22 @@ function bound(limit: number, fails: 'below' | 'below-or-equal' | 'above' | 'abo
   };
 }
 
-function checkBound(run: Run, keyword: CompiledKeyword<Bound>): void {
-  if (run.kind !== NUMBER) return;
+function withinBound(keyword: CompiledKeyword<Bound>, kind: Kind, evaluator: Evaluator): boolean {
+  if (kind !== NUMBER) return true;
   const value = keyword.value;
-  const evaluator = run.evaluator;
   const order = compareNumberText(evaluator.text, evaluator.number(), value.limit, value.decimal);
-  if ((order < 0 && value.failsBelow) || (order === 0 && value.failsEqual) || (order > 0 && value.failsAbove)) {
-    run.fail(keyword, value.message, {limit: value.limit});
-  }
+  return !((order < 0 && value.failsBelow) || (order === 0 && value.failsEqual) || (order > 0 && value.failsAbove));
 }
 
+const boundFailure = (keyword: CompiledKeyword<Bound>): [string, Record<string, unknown>] => [keyword.value.message, {limit: keyword.value.limit}];
+
 function boundKeyword(name: string, fails: Parameters<typeof bound>[1], message: string): KeywordDefinition<Bound> {
-  return {
+  return scalarCheck<Bound>({
     name,
     compile: (value, context) => bound(expectNumber(value, context), fails, message),
-    scalar: checkBound,
-  };
+    accepts: withinBound,
+    failure: boundFailure,
+  });
 }
 
 export const minimum = boundKeyword('minimum', 'below', 'must be >=');
@@ -55,7 +56,7 @@ export const exclusiveMaximum = boundKeyword('exclusiveMaximum', 'above-or-equal
 /** Draft 4: `minimum`/`maximum` read the boolean `exclusiveMinimum`/`exclusiveMaximum` beside them. */
 function draft4BoundKeyword(name: 'minimum' | 'maximum', exclusiveName: string): KeywordDefinition<Bound> {
   const lower = name === 'minimum';
-  return {
+  return scalarCheck<Bound>({
     name,
     compile(value, context) {
       const limit = expectNumber(value, context);
@@ -63,8 +64,9 @@ function draft4BoundKeyword(name: 'minimum' | 'maximum', exclusiveName: string):
       if (exclusive === true) return bound(limit, lower ? 'below-or-equal' : 'above-or-equal', lower ? 'must be >' : 'must be <');
       return bound(limit, lower ? 'below' : 'above', lower ? 'must be >=' : 'must be <=');
     },
-    scalar: checkBound,
-  };
+    accepts: withinBound,
+    failure: boundFailure,
+  });
 }
 
 export const draft4Minimum = draft4BoundKeyword('minimum', 'exclusiveMinimum');
@@ -89,18 +91,14 @@ interface Divisor {
   readonly decimal: Decimal;
 }
 
-export const multipleOf: KeywordDefinition<Divisor> = {
+export const multipleOf = scalarCheck<Divisor>({
   name: 'multipleOf',
   compile(value, context) {
     const divisor = expectNumber(value, context);
     if (divisor <= 0) throw context.fail('must be a number greater than 0');
     return {number: divisor, decimal: parseDecimal(String(divisor))!};
   },
-  scalar(run, keyword) {
-    if (run.kind !== NUMBER) return;
-    const evaluator = run.evaluator;
-    if (!isMultipleOf(evaluator.text, evaluator.number(), keyword.value.decimal, keyword.value.number)) {
-      run.fail(keyword, `must be a multiple of ${keyword.value.number}`, {multipleOf: keyword.value.number});
-    }
-  },
-};
+  accepts: (keyword, kind, evaluator) =>
+    kind !== NUMBER || isMultipleOf(evaluator.text, evaluator.number(), keyword.value.decimal, keyword.value.number),
+  failure: (keyword) => [`must be a multiple of ${keyword.value.number}`, {multipleOf: keyword.value.number}],
+});

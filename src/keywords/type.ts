@@ -2,7 +2,7 @@
 // `integer` is a number whose value is whole, decided on the literal text (1.0, 1e2, 2^64).
 
 import {isIntegerText} from '../numbers.js';
-import {ARRAY, BOOLEAN, INTEGER, NULL, NUMBER, OBJECT, STRING, kindNames, type KeywordDefinition} from '../schema.js';
+import {ARRAY, BOOLEAN, INTEGER, NULL, NUMBER, OBJECT, STRING, kindNames, type Kind, type KeywordDefinition} from '../schema.js';
 
 const typeBits: Readonly<Record<string, number>> = {
   object: OBJECT,
@@ -37,15 +37,20 @@ export const type: KeywordDefinition<TypeValue> = {
     });
     return {mask, message: `must be ${names.join(' or ')}`};
   },
-  begin(run, keyword) {
-    const kind = run.kind;
+  accepts(keyword, kind, evaluator) {
     const mask = keyword.value.mask;
-    if ((mask & kind) !== 0 || (kind === NUMBER && (mask & INTEGER) !== 0)) return;
-    run.fail(keyword, keyword.value.message, {type: kindNames[kind]});
+    if ((mask & kind) !== 0) return true;
+    return kind === NUMBER && (mask & INTEGER) !== 0 && isIntegerText(evaluator.text);
+  },
+  begin(run, keyword) {
+    // Containers are judged as they open; scalars in `scalar`, once their value is known.
+    const kind = run.kind;
+    if ((kind === OBJECT || kind === ARRAY) && (keyword.value.mask & kind) === 0) run.fail(keyword, keyword.value.message, {type: kindNames[kind]});
   },
   scalar(run, keyword) {
-    const mask = keyword.value.mask;
-    if (run.kind !== NUMBER || (mask & NUMBER) !== 0 || (mask & INTEGER) === 0) return;
-    if (!isIntegerText(run.evaluator.text)) run.fail(keyword, keyword.value.message, {type: 'number'});
+    const kind = run.kind as Kind;
+    if (type.accepts!(keyword, kind, run.evaluator)) return;
+    const integerOnly = kind === NUMBER && (keyword.value.mask & INTEGER) !== 0;
+    run.fail(keyword, keyword.value.message, {type: integerOnly ? 'number' : kindNames[kind]});
   },
 };
