@@ -5,6 +5,7 @@
 
 import type {Run} from '../evaluator.js';
 import {requireSubschema} from './allOf.js';
+import {compileReference} from './ref.js';
 import type {KeywordDefinition, SchemaNode} from '../schema.js';
 import {splitFragment} from '../uri.js';
 
@@ -29,9 +30,8 @@ export const dynamicRef: KeywordDefinition<DynamicReference> = {
   annotatesInPlace: true,
   startsRunsOnScalars: true,
   compile(value, context) {
-    if (typeof value !== 'string') throw context.fail('must be a string (a URI reference)');
-    const initial = context.reference(value);
-    const {fragment} = splitFragment(context.resolve(value));
+    const initial = compileReference(value, context);
+    const {fragment} = splitFragment(context.resolve(value as string));
     return {initial, anchor: fragment !== '' && !fragment.startsWith('/') ? fragment : undefined};
   },
   begin(run, keyword) {

@@ -4,16 +4,14 @@
 
 import type {Run} from '../evaluator.js';
 import {requireSubschema} from './allOf.js';
+import {compileReference} from './ref.js';
 import type {KeywordDefinition, SchemaNode} from '../schema.js';
 
 export const recursiveRef: KeywordDefinition<SchemaNode> = {
   name: '$recursiveRef',
   annotatesInPlace: true,
   startsRunsOnScalars: true,
-  compile(value, context) {
-    if (typeof value !== 'string') throw context.fail('must be a string (a URI reference)');
-    return context.reference(value);
-  },
+  compile: compileReference,
   begin(run, keyword) {
     let target = keyword.value;
     if (target.resource.recursiveAnchor) {

@@ -3,16 +3,19 @@
 // Before 2019-09 `$ref` hides its siblings; the draft table's `refOverridesSiblings` says so.
 
 import {requireSubschema} from './allOf.js';
-import type {KeywordDefinition, SchemaNode} from '../schema.js';
+import type {KeywordContext, KeywordDefinition, SchemaNode} from '../schema.js';
+
+/** A reference keyword's value: a URI reference, resolved against the current base to a node. */
+export function compileReference(value: unknown, context: KeywordContext): SchemaNode {
+  if (typeof value !== 'string') throw context.fail('must be a string (a URI reference)');
+  return context.reference(value);
+}
 
 export const ref: KeywordDefinition<SchemaNode> = {
   name: '$ref',
   annotatesInPlace: true,
   startsRunsOnScalars: true,
-  compile(value, context) {
-    if (typeof value !== 'string') throw context.fail('must be a string (a URI reference)');
-    return context.reference(value);
-  },
+  compile: compileReference,
   begin(run, keyword) {
     run.applyInPlace(keyword.value, keyword, 0, '/$ref');
   },
