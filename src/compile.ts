@@ -432,6 +432,7 @@ function emptyNode(resource: Resource, absoluteLocation: string): SchemaNode {
     item: [],
     end: [],
     keyPlans: new Map(),
+    planning: true,
     scalarAccepts: null,
     scalarLeaf: false,
     collectsProperties: false,

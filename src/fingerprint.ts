@@ -96,6 +96,7 @@ export const fingerprintNode: SchemaNode = {
   item: [keyword],
   end: [],
   keyPlans: new Map(),
+    planning: true,
     scalarAccepts: null,
   scalarLeaf: true,
   collectsProperties: false,

@@ -10,12 +10,21 @@ import type {KeyPlan, SchemaNode} from './schema.js';
  */
 const MAX_PLANS = 4096;
 
-/** The plan for `name`, or undefined when this node has stopped caching (see MAX_PLANS). */
+/**
+ * The plan for `name`, or undefined when this node has stopped caching (see MAX_PLANS): then the
+ * plans are dropped and not even looked up again (a miss in a full map cost 7% of the time on an
+ * object with 200,000 distinct keys).
+ */
 export function keyPlan(node: SchemaNode, name: string): KeyPlan | undefined {
+  if (!node.planning) return undefined;
   const plans = node.keyPlans;
   let plan = plans.get(name);
   if (plan !== undefined) return plan;
-  if (plans.size >= MAX_PLANS) return undefined;
+  if (plans.size >= MAX_PLANS) {
+    node.planning = false;
+    plans.clear();
+    return undefined;
+  }
   const keywords = [];
   const data = [];
   for (const keyword of node.key) {

@@ -133,6 +133,7 @@ function nodeWith<V>(definition: KeywordDefinition<V>, value: V, resource: Resou
     item: has('item'),
     end: has('end'),
     keyPlans: new Map(),
+    planning: true,
     scalarAccepts: null,
     scalarLeaf: true,
     collectsProperties: false,

@@ -53,6 +53,8 @@ export interface SchemaNode {
   end: CompiledKeyword[];
   /** Per property name: which `key` hooks act and what they classified (filled lazily, bounded). */
   readonly keyPlans: Map<string, KeyPlan>;
+  /** False once the node has met too many distinct names to cache plans for (src/keyPlan.ts). */
+  planning: boolean;
   /** No keyword of this node starts runs on a scalar value: a scalar member needs no run of its own. */
   scalarLeaf: boolean;
   /** The keywords that act on scalars, when every one of them has `accepts`; else null. */
