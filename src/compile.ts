@@ -8,7 +8,7 @@ import {formatsFor, type FormatCheck} from './formats/index.js';
 import {FORMAT_ASSERTION, draftFromMetaSchema, draftTables} from './drafts.js';
 import {metaSchemas} from './metaschemas.js';
 import {escapePointerToken, parsePointer, resolvePointer} from './pointer.js';
-import type {CompiledKeyword, DraftTable, KeywordContext, KeywordDefinition, Resource, SchemaNode} from './schema.js';
+import {newNode, setKeywords, type CompiledKeyword, type DraftTable, type KeywordContext, type KeywordDefinition, type Resource, type SchemaNode} from './schema.js';
 import {literalNode} from './literal.js';
 import type {CompileOptions, Draft} from './types.js';
 import {DEFAULT_BASE_URI, resolveUri, splitFragment, withoutFragment} from './uri.js';
@@ -277,7 +277,7 @@ class Compiler {
     const cached = this.nodes.get(schema);
     if (cached !== undefined) return cached;
     if (!this.places.has(schema)) this.scan(schema, place);
-    const node = emptyNode(place.resource, place.resource.uri + '#' + place.pointer);
+    const node = newNode(place.resource, place.resource.uri + '#' + place.pointer);
     this.nodes.set(schema, node);
     this.touchedResources.add(place.resource);
     if (place.pointer === '' && place.resource.root === undefined) place.resource.root = node;
@@ -312,18 +312,7 @@ class Compiler {
         absoluteLocation: context.absoluteLocation,
       });
     }
-    node.keywords = keywords;
-    node.begin = keywords.filter((keyword) => keyword.definition.begin !== undefined);
-    node.scalar = keywords.filter((keyword) => keyword.definition.scalar !== undefined);
-    node.key = keywords.filter((keyword) => keyword.definition.key !== undefined);
-    node.item = keywords.filter((keyword) => keyword.definition.item !== undefined);
-    node.end = keywords.filter((keyword) => keyword.definition.end !== undefined);
-    node.collectsProperties = keywords.some((keyword) => keyword.name === 'unevaluatedProperties');
-    node.collectsItems = keywords.some((keyword) => keyword.name === 'unevaluatedItems');
-    node.scalarLeaf = !keywords.some((keyword) => keyword.definition.startsRunsOnScalars);
-    const onScalars = keywords.filter(({definition}) => definition.begin !== undefined || definition.scalar !== undefined || definition.end !== undefined);
-    node.scalarAccepts = onScalars.every((keyword) => keyword.definition.accepts !== undefined) ? onScalars : null;
-    if (keywords.length === 0) node.bool = true;
+    setKeywords(node, keywords);
   }
 
   private checkUnknownKeywords(schema: Record<string, unknown>, place: Place): void {
@@ -420,30 +409,9 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-function emptyNode(resource: Resource, absoluteLocation: string): SchemaNode {
-  return {
-    absoluteLocation,
-    resource,
-    bool: undefined,
-    keywords: [],
-    begin: [],
-    scalar: [],
-    key: [],
-    item: [],
-    end: [],
-    keyPlans: new Map(),
-    planning: true,
-    scalarAccepts: null,
-    scalarLeaf: false,
-    collectsProperties: false,
-    collectsItems: false,
-  };
-}
-
 export function booleanNode(value: boolean, resource: Resource, absoluteLocation: string): SchemaNode {
-  const node = emptyNode(resource, absoluteLocation);
+  const node = newNode(resource, absoluteLocation);
   node.bool = value;
   return node;
 }
 
-export {emptyNode};

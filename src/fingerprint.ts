@@ -4,7 +4,7 @@
 
 import type {Run} from './evaluator.js';
 import {parseDecimal} from './numbers.js';
-import {ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, type CompiledKeyword, type KeywordDefinition, type SchemaNode} from './schema.js';
+import {ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, newNode, setKeywords, type CompiledKeyword, type KeywordDefinition, type Resource, type SchemaNode} from './schema.js';
 
 class Hash {
   // Two independent 32-bit lanes; 53 bits of them make the fingerprint.
@@ -85,23 +85,11 @@ const fingerprint: KeywordDefinition<undefined> = {
 
 const keyword: CompiledKeyword<undefined> = {definition: fingerprint, index: 0, value: undefined, name: 'uniqueItems', path: '', absoluteLocation: ''};
 
-export const fingerprintNode: SchemaNode = {
-  absoluteLocation: '',
-  resource: {uri: '', draft: undefined as never, dynamicAnchors: new Map(), recursiveAnchor: false, root: undefined},
-  bool: undefined,
-  keywords: [keyword],
-  begin: [keyword],
-  scalar: [keyword],
-  key: [keyword],
-  item: [keyword],
-  end: [],
-  keyPlans: new Map(),
-    planning: true,
-    scalarAccepts: null,
-  scalarLeaf: true,
-  collectsProperties: false,
-  collectsItems: false,
-};
+const noResource: Resource = {uri: '', draft: undefined as never, dynamicAnchors: new Map(), recursiveAnchor: false, root: undefined};
+
+/** Applied to each item by `uniqueItems`, and to each member by itself. */
+export const fingerprintNode: SchemaNode = newNode(noResource, '');
+setKeywords(fingerprintNode, [keyword]);
 
 /** The fingerprint a finished fingerprint run computed. */
 export function fingerprintOf(run: Run): number {

@@ -4,7 +4,7 @@
 
 import {numberTextsEqual} from './numbers.js';
 import {escapePointerToken} from './pointer.js';
-import {ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, type CompiledKeyword, type Kind, type KeywordDefinition, type Resource, type SchemaNode} from './schema.js';
+import {ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, newNode, setKeywords, type Kind, type KeywordDefinition, type Resource, type SchemaNode} from './schema.js';
 import type {Evaluator} from './evaluator.js';
 
 /** The kind of a JSON value, or undefined for anything JSON cannot hold. */
@@ -120,25 +120,9 @@ const scalarLiteral: KeywordDefinition<{readonly literal: unknown}> = {
 };
 
 function nodeWith<V>(definition: KeywordDefinition<V>, value: V, resource: Resource, absoluteLocation: string): SchemaNode {
-  const keyword: CompiledKeyword<V> = {definition, index: 0, value, name: 'const', path: '', absoluteLocation};
-  const has = (hook: keyof KeywordDefinition): CompiledKeyword[] => (definition[hook] === undefined ? [] : [keyword]);
-  return {
-    absoluteLocation,
-    resource,
-    bool: undefined,
-    keywords: [keyword],
-    begin: has('begin'),
-    scalar: has('scalar'),
-    key: has('key'),
-    item: has('item'),
-    end: has('end'),
-    keyPlans: new Map(),
-    planning: true,
-    scalarAccepts: null,
-    scalarLeaf: true,
-    collectsProperties: false,
-    collectsItems: false,
-  };
+  const node = newNode(resource, absoluteLocation);
+  setKeywords(node, [{definition, index: 0, value, name: 'const', path: '', absoluteLocation}]);
+  return node;
 }
 
 /** A node that accepts exactly `value`. */

@@ -71,6 +71,44 @@ export interface KeyPlan {
   readonly data: readonly unknown[];
 }
 
+/** A node with no keywords yet (compile fills them in after caching it, so cycles can point at it). */
+export function newNode(resource: Resource, absoluteLocation: string): SchemaNode {
+  return {
+    absoluteLocation,
+    resource,
+    bool: undefined,
+    keywords: [],
+    begin: [],
+    scalar: [],
+    key: [],
+    item: [],
+    end: [],
+    keyPlans: new Map(),
+    planning: true,
+    scalarLeaf: false,
+    scalarAccepts: null,
+    collectsProperties: false,
+    collectsItems: false,
+  };
+}
+
+/** Give a node its keywords, and derive what the evaluator precomputes from them. */
+export function setKeywords(node: SchemaNode, keywords: CompiledKeyword[]): void {
+  node.keywords = keywords;
+  node.begin = keywords.filter((keyword) => keyword.definition.begin !== undefined);
+  node.scalar = keywords.filter((keyword) => keyword.definition.scalar !== undefined);
+  node.key = keywords.filter((keyword) => keyword.definition.key !== undefined);
+  node.item = keywords.filter((keyword) => keyword.definition.item !== undefined);
+  node.end = keywords.filter((keyword) => keyword.definition.end !== undefined);
+  node.collectsProperties = keywords.some((keyword) => keyword.name === 'unevaluatedProperties');
+  node.collectsItems = keywords.some((keyword) => keyword.name === 'unevaluatedItems');
+  node.scalarLeaf = !keywords.some((keyword) => keyword.definition.startsRunsOnScalars);
+  const onScalars = keywords.filter(({definition}) => definition.begin !== undefined || definition.scalar !== undefined || definition.end !== undefined);
+  node.scalarAccepts = onScalars.every((keyword) => keyword.definition.accepts !== undefined) ? onScalars : null;
+  // A schema object whose keywords do nothing accepts everything, like `true`.
+  if (keywords.length === 0) node.bool = true;
+}
+
 export interface CompiledKeyword<V = any> {
   readonly definition: KeywordDefinition<V>;
   /** Position in the node's keyword list: the slot of this keyword's per-run state. */
