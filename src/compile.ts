@@ -196,24 +196,16 @@ class Compiler {
   }
 
   private scanSubschemas(value: unknown, definition: KeywordDefinition, name: string, place: Place): void {
-    const at = (segment: string, child: unknown): void => {
-      const suffix = '/' + escapePointerToken(segment);
-      this.scan(child, {
-        ...place,
-        pointer: place.pointer + '/' + escapePointerToken(name) + suffix,
-        documentPointer: place.documentPointer + '/' + escapePointerToken(name) + suffix,
-      });
-    };
+    const keywordPlace = below(place, '/' + escapePointerToken(name));
+    const at = (segment: string, child: unknown): void => this.scan(child, below(keywordPlace, '/' + escapePointerToken(segment)));
     switch (definition.subschemas) {
       case 'schema':
-        this.scan(value, {...place, pointer: place.pointer + '/' + escapePointerToken(name), documentPointer: place.documentPointer + '/' + escapePointerToken(name)});
+        this.scan(value, keywordPlace);
         return;
       case 'schemaArray':
-        if (Array.isArray(value)) value.forEach((child, index) => at(String(index), child));
-        return;
       case 'schemaOrSchemaArray':
         if (Array.isArray(value)) value.forEach((child, index) => at(String(index), child));
-        else this.scan(value, {...place, pointer: place.pointer + '/' + escapePointerToken(name), documentPointer: place.documentPointer + '/' + escapePointerToken(name)});
+        else if (definition.subschemas === 'schemaOrSchemaArray') this.scan(value, keywordPlace);
         return;
       case 'schemaMap':
       case 'schemaOrStringArrayMap':
@@ -324,9 +316,8 @@ class Compiler {
   }
 
   private context(schema: Record<string, unknown>, name: string, place: Place): KeywordContext {
-    const keywordPointer = place.pointer + '/' + escapePointerToken(name);
-    const keywordPlace: Place = {...place, documentPointer: place.documentPointer + '/' + escapePointerToken(name)};
-    const absoluteLocation = place.resource.uri + '#' + keywordPointer;
+    const keywordPlace = below(place, '/' + escapePointerToken(name));
+    const absoluteLocation = place.resource.uri + '#' + keywordPlace.pointer;
     const compiler = this;
     const base = place.resource.uri;
     return {
@@ -339,20 +330,11 @@ class Compiler {
       absoluteLocation,
       resource: place.resource,
       subschema(value: unknown, relativePath: string): SchemaNode {
-        const childPlace: Place = {
-          ...place,
-          pointer: keywordPointer + relativePath,
-          documentPointer: keywordPlace.documentPointer + relativePath,
-        };
-        return compiler.compileNode(value, childPlace);
+        return compiler.compileNode(value, below(keywordPlace, relativePath));
       },
       sibling(sibling: string): SchemaNode {
         const value = schema[sibling];
-        const siblingPlace: Place = {
-          ...place,
-          pointer: place.pointer + '/' + escapePointerToken(sibling),
-          documentPointer: place.documentPointer + '/' + escapePointerToken(sibling),
-        };
+        const siblingPlace = below(place, '/' + escapePointerToken(sibling));
         if (typeof value !== 'boolean' && !isObject(value)) {
           throw new SchemaError('schema.keyword.invalid', location(siblingPlace), `"${sibling}": must be a schema (an object or a boolean)`);
         }
@@ -399,6 +381,11 @@ class Compiler {
       }
     }
   }
+}
+
+/** The place `relativePath` (a JSON pointer suffix) below `place`, in the same resource. */
+function below(place: Place, relativePath: string): Place {
+  return {...place, pointer: place.pointer + relativePath, documentPointer: place.documentPointer + relativePath};
 }
 
 function location(place: Place): string {

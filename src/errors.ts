@@ -24,6 +24,9 @@ export interface InputPosition {
   column: number;
 }
 
+/** The position of an event that has none (value mode: the input is not text). */
+export const NO_POSITION: InputPosition = {offset: -1, line: 0, column: 0};
+
 /**
  * Malformed JSON (`kind: 'syntax'`) or input past a configured bound (`kind: 'limit'`).
  * The tokenizer and the value walker throw it; sessions turn it into an error result, never a throw.

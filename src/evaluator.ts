@@ -5,7 +5,7 @@
 // reports to the keyword that started it. When the root run fails, the document is certainly invalid.
 // See docs/architecture.md for the picture.
 
-import {InputError, type InputPosition} from './errors.js';
+import {InputError, NO_POSITION, type InputPosition} from './errors.js';
 import {keyPlan} from './keyPlan.js';
 import {escapePointerToken} from './pointer.js';
 import {ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, type CompiledKeyword, type Kind, type SchemaNode} from './schema.js';
@@ -393,7 +393,6 @@ class Frame {
 const SMALL_OBJECT = 24;
 
 const NO_RUNS: Run[] = [];
-const NO_POSITION: InputPosition = {offset: -1, line: 0, column: 0};
 
 /** Where the events come from, in streaming mode: the tokenizer. */
 export interface InputSource {

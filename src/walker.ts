@@ -2,11 +2,10 @@
 // produces, so every keyword runs the same code in both modes. An explicit stack, not recursion:
 // depth is a limit we choose (limits.maxDepth), not the JavaScript call stack.
 
-import {InputError, type InputPosition} from './errors.js';
+import {InputError, NO_POSITION} from './errors.js';
 import {escapePointerToken} from './pointer.js';
 import type {Limits, TokenSink} from './types.js';
 
-const NO_POSITION: InputPosition = {offset: -1, line: 0, column: 0};
 
 /** An input error at the value being walked, located by the walk's stack. */
 function walkError(stack: readonly Open[], kind: 'syntax' | 'limit', code: string, message: string): InputError {
