@@ -7,6 +7,7 @@
 
 import {InputError, NO_POSITION, type InputPosition} from './errors.js';
 import {keyPlan} from './keyPlan.js';
+import {isIntegerText} from './numbers.js';
 import {escapePointerToken} from './pointer.js';
 import {ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, type CompiledKeyword, type Kind, type SchemaNode} from './schema.js';
 import type {OutputUnit, TokenSink} from './types.js';
@@ -407,10 +408,15 @@ export class Evaluator implements TokenSink {
   root!: Run;
   /** The runs array whose `begin` is being dispatched (in-place subs join it). */
   current!: Run[];
-  /** The scalar being delivered: its text (string value or number literal). */
+  /** The string being delivered (a number's text: `numberText()`). */
   text = '';
   private parsedNumber = NaN;
   private numberParsed = false;
+  /**
+   * Value mode delivers numbers as doubles; their text is made only if a keyword needs it
+   * (`String(n)` cost ~90 ns per number, a tenth of a record's validation).
+   */
+  private numberTextPending = false;
   booleanValue = false;
   private readonly frames: Frame[] = [];
   private depth = 0;
@@ -453,6 +459,20 @@ export class Evaluator implements TokenSink {
   /** True once the document is certainly invalid. */
   get failed(): boolean {
     return this.root.failed;
+  }
+
+  /** The number being delivered, as its JSON text. */
+  numberText(): string {
+    if (this.numberTextPending) {
+      this.text = String(this.parsedNumber);
+      this.numberTextPending = false;
+    }
+    return this.text;
+  }
+
+  /** The number being delivered is whole (1.0, 1e2 and 2^64 included). */
+  isInteger(): boolean {
+    return this.numberTextPending ? Number.isInteger(this.parsedNumber) : isIntegerText(this.text);
   }
 
   /** The number being delivered, as a double (parsed once per value, on first use). */
@@ -636,6 +656,15 @@ export class Evaluator implements TokenSink {
   numberValue(text: string): void {
     this.text = text;
     this.numberParsed = false;
+    this.numberTextPending = false;
+    this.deliverScalar(NUMBER);
+  }
+
+  /** Value mode: a number as a double (its text is made only if asked for, see numberText). */
+  numberValueOf(value: number): void {
+    this.parsedNumber = value;
+    this.numberParsed = true;
+    this.numberTextPending = true;
     this.deliverScalar(NUMBER);
   }
 

@@ -48,7 +48,7 @@ const fingerprint: KeywordDefinition<undefined> = {
       case STRING:
         return setFromText(hash, 's', evaluator.text);
       case NUMBER:
-        return setFromText(hash, 'n', canonicalNumber(evaluator.text));
+        return setFromText(hash, 'n', canonicalNumber(evaluator.numberText()));
       case BOOLEAN:
         return setFromText(hash, 'b', evaluator.booleanValue ? 't' : 'f');
       case NULL:

@@ -47,7 +47,7 @@ export function scalarEquals(kind: Kind | 0, evaluator: Evaluator, literal: unkn
       return literal === evaluator.text;
     case NUMBER:
       // Equal doubles may still be different numbers (1e-400 rounds to 0): the decimal texts decide.
-      return typeof literal === 'number' && literal === evaluator.number() && numberTextsEqual(evaluator.text, String(literal));
+      return typeof literal === 'number' && literal === evaluator.number() && numberTextsEqual(evaluator.numberText(), String(literal));
     case BOOLEAN:
       return literal === evaluator.booleanValue;
     case NULL:

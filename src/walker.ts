@@ -23,6 +23,8 @@ interface Open {
 /** Something that can say it wants no more events (the evaluator, once the verdict is known). */
 export interface StoppableSink extends TokenSink {
   readonly stopped: boolean;
+  /** A number as a double: a parsed value has no number text. */
+  numberValueOf(value: number): void;
 }
 
 export function walkValue(value: unknown, sink: StoppableSink, limits: Required<Limits>): void {
@@ -36,7 +38,7 @@ export function walkValue(value: unknown, sink: StoppableSink, limits: Required<
       sink.stringValue(next);
     } else if (typeof next === 'number') {
       if (!Number.isFinite(next)) throw walkError(stack, 'syntax', 'value.notJson', `${next} is not a JSON number`);
-      sink.numberValue(String(next));
+      sink.numberValueOf(next);
     } else if (typeof next === 'boolean') {
       if (next) sink.trueValue();
       else sink.falseValue();

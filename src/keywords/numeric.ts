@@ -33,7 +33,9 @@ function bound(limit: number, fails: 'below' | 'below-or-equal' | 'above' | 'abo
 function withinBound(keyword: CompiledKeyword<Bound>, kind: Kind, evaluator: Evaluator): boolean {
   if (kind !== NUMBER) return true;
   const value = keyword.value;
-  const order = compareNumberText(evaluator.text, evaluator.number(), value.limit, value.decimal);
+  const number = evaluator.number();
+  // Only equal doubles need the exact text (and value mode makes that text only then).
+  const order = number !== value.limit ? (number < value.limit ? -1 : 1) : compareNumberText(evaluator.numberText(), number, value.limit, value.decimal);
   return !((order < 0 && value.failsBelow) || (order === 0 && value.failsEqual) || (order > 0 && value.failsAbove));
 }
 
@@ -99,6 +101,6 @@ export const multipleOf = scalarCheck<Divisor>({
     return {number: divisor, decimal: parseDecimal(String(divisor))!};
   },
   accepts: (keyword, kind, evaluator) =>
-    kind !== NUMBER || isMultipleOf(evaluator.text, evaluator.number(), keyword.value.decimal, keyword.value.number),
+    kind !== NUMBER || isMultipleOf(evaluator.numberText(), evaluator.number(), keyword.value.decimal, keyword.value.number),
   failure: (keyword) => [`must be a multiple of ${keyword.value.number}`, {multipleOf: keyword.value.number}],
 });

@@ -1,7 +1,6 @@
 // `type` (2020-12 validation §6.1.1): the instance's JSON type must be one of those listed.
 // `integer` is a number whose value is whole, decided on the literal text (1.0, 1e2, 2^64).
 
-import {isIntegerText} from '../numbers.js';
 import {ARRAY, BOOLEAN, INTEGER, NULL, NUMBER, OBJECT, STRING, kindNames, type Kind, type KeywordDefinition} from '../schema.js';
 
 const typeBits: Readonly<Record<string, number>> = {
@@ -40,7 +39,7 @@ export const type: KeywordDefinition<TypeValue> = {
   accepts(keyword, kind, evaluator) {
     const mask = keyword.value.mask;
     if ((mask & kind) !== 0) return true;
-    return kind === NUMBER && (mask & INTEGER) !== 0 && isIntegerText(evaluator.text);
+    return kind === NUMBER && (mask & INTEGER) !== 0 && evaluator.isInteger();
   },
   begin(run, keyword) {
     // Containers are judged as they open; scalars in `scalar`, once their value is known.
