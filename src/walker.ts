@@ -71,11 +71,13 @@ export function walkValue(value: unknown, sink: StoppableSink, limits: Required<
       } else {
         if (open.index < open.keys.length) {
           const key = open.keys[open.index++];
+          // One keyed read per property (a second one cost a third of the walk).
+          const member = (open.value as Record<string, unknown>)[key];
           // As JSON.stringify does, a property whose value is undefined is not there.
-          if ((open.value as Record<string, unknown>)[key] === undefined) continue;
+          if (member === undefined) continue;
           if (key.length > limits.maxKeyLength) throw walkError(stack, 'limit', 'limit.key', `key longer than ${limits.maxKeyLength} characters`);
           sink.keyValue(key);
-          next = (open.value as Record<string, unknown>)[key];
+          next = member;
           if (sink.stopped) return;
           break;
         }
