@@ -55,6 +55,11 @@ const FALSE_KEYWORD: CompiledKeyword = {
   absoluteLocation: '',
 };
 
+/** A run started by `via` in `slot` under `parent` records no errors when nobody will read them. */
+function isQuiet(parent: Run, via: CompiledKeyword, slot: number): boolean {
+  return parent.quiet || (via.definition.discardsErrors !== undefined && via.definition.discardsErrors(slot));
+}
+
 export class Run {
   kind: Kind | 0 = 0;
   settled = false;
@@ -70,6 +75,8 @@ export class Run {
   /** Runs started for the current member value (for pruning). */
   private children: Run[] | null = null;
   private inPlaceDepth: number;
+  /** Nobody will read this run's errors (see KeywordDefinition.discardsErrors): it records none. */
+  quiet: boolean;
   private collectsProperties: boolean;
   private collectsItems: boolean;
 
@@ -87,6 +94,7 @@ export class Run {
     inPlace: boolean,
   ) {
     this.inPlaceDepth = inPlace && parent !== null ? parent.inPlaceDepth + 1 : 0;
+    this.quiet = parent !== null && isQuiet(parent, via!, slot);
     this.collectsProperties = node.collectsProperties || (inPlace && parent !== null && parent.collectsProperties);
     this.collectsItems = node.collectsItems || (inPlace && parent !== null && parent.collectsItems);
   }
@@ -109,6 +117,7 @@ export class Run {
     this.subs = null;
     this.children = null;
     this.inPlaceDepth = 0;
+    this.quiet = isQuiet(parent, via, slot);
     this.collectsProperties = node.collectsProperties;
     this.collectsItems = node.collectsItems;
   }
@@ -203,6 +212,7 @@ export class Run {
   }
 
   private recordError(keyword: CompiledKeyword, message: string, params?: Record<string, unknown>, memberLocation?: string): void {
+    if (this.quiet) return;
     const evaluator = this.evaluator;
     let instanceLocation = evaluator.pointer(this.depth);
     if (memberLocation !== undefined) instanceLocation += '/' + escapePointerToken(memberLocation);

@@ -22,6 +22,7 @@ const newCount = (): Count => new Count();
 
 export const contains: KeywordDefinition<Contains> = {
   name: 'contains',
+  discardsErrors: () => true,
   subschemas: 'schema',
   compile(value, context) {
     expectSchema(value, context);

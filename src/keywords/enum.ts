@@ -75,6 +75,7 @@ function candidateSettled(run: Run, keyword: CompiledKeyword<Literals>, child: R
 
 export const enumKeyword: KeywordDefinition<Literals> = {
   name: 'enum',
+  discardsErrors: () => true,
   compile(value, context) {
     if (!Array.isArray(value)) throw context.fail('must be an array');
     if (value.length === 0 && (context.draft.name === 'draft4' || context.draft.name === 'draft6')) throw context.fail('must have at least one element');
@@ -88,6 +89,7 @@ export const enumKeyword: KeywordDefinition<Literals> = {
 
 export const constKeyword: KeywordDefinition<Literals> = {
   name: 'const',
+  discardsErrors: () => true,
   compile: (value, context) => compileLiterals([value], context, 'must be equal to the constant', () => ''),
   begin: beginMatching,
   accepts: acceptsScalar,

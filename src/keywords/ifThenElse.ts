@@ -33,6 +33,7 @@ export const ifThenElse: KeywordDefinition<Conditional> = {
   name: 'if',
   annotatesInPlace: true,
   startsRunsOnScalars: true,
+  discardsErrors: (slot) => slot === IF,
   subschemas: 'schema',
   compile(value, context) {
     expectSchema(value, context);

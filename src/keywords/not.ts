@@ -6,6 +6,7 @@ import {expectSchema} from './shapes.js';
 export const not: KeywordDefinition<SchemaNode> = {
   name: 'not',
   startsRunsOnScalars: true,
+  discardsErrors: () => true,
   subschemas: 'schema',
   compile(value, context) {
     expectSchema(value, context);

@@ -6,6 +6,7 @@ import {expectSchema} from './shapes.js';
 
 export const propertyNames: KeywordDefinition<SchemaNode> = {
   name: 'propertyNames',
+  discardsErrors: () => true,
   subschemas: 'schema',
   compile(value, context) {
     expectSchema(value, context);

@@ -13,6 +13,7 @@ const newSeen = (): Map<number, number> => new Map();
 
 export const uniqueItems: KeywordDefinition<true> = {
   name: 'uniqueItems',
+  discardsErrors: () => true,
   compile(value, context) {
     if (typeof value !== 'boolean') throw context.fail('must be a boolean');
     return value ? true : undefined;
