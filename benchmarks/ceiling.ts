@@ -28,7 +28,32 @@ const enum At {
 
 const ROOT_REQUIRED = 0b1111; // id, type, timestamp, user
 const PURCHASE_REQUIRED = 0b111_0000; // amount, currency, items
-const ROOT_BITS: Record<string, number> = {id: 1, type: 2, timestamp: 4, user: 8, amount: 16, currency: 32, items: 64};
+/** The root property's bit among the required ones; 0 for other declared properties, -1 for undeclared. */
+function rootBit(key: string): number {
+  switch (key) {
+    case 'id':
+      return 1;
+    case 'type':
+      return 2;
+    case 'timestamp':
+      return 4;
+    case 'user':
+      return 8;
+    case 'amount':
+      return 16;
+    case 'currency':
+      return 32;
+    case 'items':
+      return 64;
+    case 'tags':
+    case 'session':
+    case 'agent':
+    case 'referrer':
+      return 0;
+    default:
+      return -1;
+  }
+}
 const EVENT_TYPES = new Set(['click', 'view', 'purchase', 'signup']);
 const ID = /^evt_[0-9a-f]{12}$/;
 const X_KEY = /^x-/;
@@ -106,8 +131,9 @@ class RecordValidator implements TokenSink {
     const top = this.at.length - 1;
     const at = this.at[top];
     if (at === At.Root) {
-      this.seen[top]! |= ROOT_BITS[key] ?? 0;
-      if (ROOT_BITS[key] === undefined && key !== 'tags' && key !== 'session' && key !== 'agent' && key !== 'referrer' && !X_KEY.test(key)) this.fail();
+      const bit = rootBit(key);
+      if (bit > 0) this.seen[top]! |= bit;
+      else if (bit < 0 && !X_KEY.test(key)) this.fail();
     } else if (at === At.User) {
       if (key === 'id') this.seen[top]! |= 1;
       else if (key === 'email') this.seen[top]! |= 2;
