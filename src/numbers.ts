@@ -79,11 +79,11 @@ function compareMagnitude(a: Decimal, b: Decimal): number {
 }
 
 /**
- * Compare number text with a schema bound. Doubles decide whenever they differ; only equal
- * doubles (where rounding may hide a difference) fall back to the exact decimal comparison.
+ * Compare number text with a schema bound whose double it equals. Doubles decide whenever they
+ * differ (the caller compares them first, before any text is made); only equal doubles, where
+ * rounding may hide a difference, need the exact decimal comparison.
  */
-export function compareNumberText(text: string, value: number, bound: number, boundDecimal: Decimal | undefined): number {
-  if (value !== bound || !Number.isFinite(value)) return value < bound ? -1 : value > bound ? 1 : 0;
+export function compareTiedNumberText(text: string, boundDecimal: Decimal | undefined): number {
   const decimal = parseDecimal(text);
   if (decimal === undefined || boundDecimal === undefined) return 0;
   return compareDecimal(decimal, boundDecimal);

@@ -4,7 +4,7 @@
 // boolean beside `minimum`/`maximum`; that is a different keyword module, below.
 
 import type {Evaluator} from '../evaluator.js';
-import {compareNumberText, isMultipleOf, parseDecimal, type Decimal} from '../numbers.js';
+import {compareTiedNumberText, isMultipleOf, parseDecimal, type Decimal} from '../numbers.js';
 import {NUMBER, type CompiledKeyword, type Kind, type KeywordDefinition} from '../schema.js';
 import {scalarCheck} from './scalarCheck.js';
 import {expectNumber} from './shapes.js';
@@ -35,7 +35,7 @@ function withinBound(keyword: CompiledKeyword<Bound>, kind: Kind, evaluator: Eva
   const value = keyword.value;
   const number = evaluator.number();
   // Only equal doubles need the exact text (and value mode makes that text only then).
-  const order = number !== value.limit ? (number < value.limit ? -1 : 1) : compareNumberText(evaluator.numberText(), number, value.limit, value.decimal);
+  const order = number !== value.limit ? (number < value.limit ? -1 : 1) : compareTiedNumberText(evaluator.numberText(), value.decimal);
   return !((order < 0 && value.failsBelow) || (order === 0 && value.failsEqual) || (order > 0 && value.failsAbove));
 }
 

@@ -114,7 +114,7 @@ describe('const', () => {
   test(
     'a number that differs from the literal below double precision is not equal to it',
     () => {
-      // maximum/minimum (numbers.ts compareNumberText) and uniqueItems judge 1.0000000000000000001 ≠ 1.
+      // maximum/minimum (numbers.ts compareTiedNumberText) and uniqueItems judge 1.0000000000000000001 ≠ 1.
       assert.equal(verdictOfText({minimum: 1, maximum: 1}, '1.0000000000000000001', {textOnly: true}), false);
       assert.equal(verdictOfText({const: 1}, '1.0000000000000000001', {textOnly: true}), false);
       // 1e-400 is the double 0; maximum: 0 and uniqueItems already tell it from 0.
