@@ -8,20 +8,7 @@ import {compile} from '../dist/src/index.js';
 import {Evaluator} from '../dist/src/evaluator.js';
 import {compileSchema} from '../dist/src/compile.js';
 import {Tokenizer} from '../dist/src/tokenizer.js';
-import type {TokenSink} from '../src/types.js';
-
-const noop: TokenSink = {
-  startObject() {},
-  endObject() {},
-  startArray() {},
-  endArray() {},
-  keyValue() {},
-  stringValue() {},
-  numberValue() {},
-  nullValue() {},
-  trueValue() {},
-  falseValue() {},
-};
+import {noopSink as noop} from './support.js';
 
 /** Best CPU time per call, in nanoseconds, over a few rounds of `count` calls. */
 function nanoseconds(count: number, work: (i: number) => unknown): number {

@@ -13,6 +13,7 @@ import Ajv from 'ajv';
 import {compile} from '../dist/src/index.js';
 import {Tokenizer} from '../dist/src/tokenizer.js';
 import type {TokenSink} from '../src/types.js';
+import {best, noopSink} from './support.js';
 import {record, recordSchema} from './workloads.js';
 
 // Where a value sits, as far as the schema cares.
@@ -241,22 +242,19 @@ function check(): void {
   }
 }
 
-/** Best time per record, in ns, over 7 rounds. */
+/** Best time per record, in ns, over 7 rounds (after a warm-up). */
 function perRecord(work: (line: string) => unknown): number {
-  let best = Infinity;
-  for (let round = 0; round < 7; round++) {
-    const start = performance.now();
+  const milliseconds = best(() => {
     for (let i = 0; i < lines.length; i++) work(lines[i]!);
-    best = Math.min(best, performance.now() - start);
-  }
-  return (best * 1e6) / lines.length;
+    return 0;
+  });
+  return (milliseconds * 1e6) / lines.length;
 }
 
-const noop: TokenSink = {startObject() {}, endObject() {}, startArray() {}, endArray() {}, keyValue() {}, stringValue() {}, numberValue() {}, nullValue() {}, trueValue() {}, falseValue() {}};
 const variants: Record<string, [string, () => number]> = {
   theirs: ['JSON.parse + ajv (the competitor)', () => perRecord((line) => ajvRecord(JSON.parse(line)))],
   tokenizer: ['our tokenizer, no-op sink', () => perRecord((line) => {
-    const tokenizer = new Tokenizer(noop);
+    const tokenizer = new Tokenizer(noopSink);
     tokenizer.write(line);
     tokenizer.end();
   })],
@@ -269,7 +267,11 @@ const variants: Record<string, [string, () => number]> = {
 
 const variant = process.argv[2];
 if (variant === 'check') check();
-else if (variant !== undefined) console.log(variants[variant]![1]());
+else if (variant !== undefined) {
+  const chosen = variants[variant];
+  if (chosen === undefined) throw new Error(`no variant ${variant} (have: check, ${Object.keys(variants).join(', ')}); run without arguments for all`);
+  console.log(chosen[1]());
+}
 else {
   // Each variant in a process of its own: sharing the tokenizer between sinks would make its call
   // sites polymorphic and slow every variant down.

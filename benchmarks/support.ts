@@ -2,6 +2,7 @@
 // measured in the same run.
 
 import {performance} from 'node:perf_hooks';
+import type {TokenSink} from '../src/types.js';
 
 /** Best wall time in milliseconds over `runs` runs of `work` (after one warm-up run). */
 export function best(work: () => number, runs = 7): number {
@@ -38,3 +39,17 @@ export function printTable(title: string, rows: readonly Row[]): void {
     console.log(`| ${row.name} | ${ours.toFixed(1)} | ${theirs.toFixed(1)} | ${ratio.toFixed(2)}x | ${row.target.toFixed(2)}x ${verdict} |`);
   }
 }
+
+/** A sink that ignores every token: the tokenizer's own cost. */
+export const noopSink: TokenSink = {
+  startObject() {},
+  endObject() {},
+  startArray() {},
+  endArray() {},
+  keyValue() {},
+  stringValue() {},
+  numberValue() {},
+  nullValue() {},
+  trueValue() {},
+  falseValue() {},
+};
