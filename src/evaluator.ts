@@ -7,7 +7,7 @@
 
 import {InputError, NO_POSITION, type InputPosition} from './errors.js';
 import {keyPlan} from './keyPlan.js';
-import {isIntegerText} from './numbers.js';
+import {compareTiedNumberText, isIntegerText, numberTextsEqual, type Decimal} from './numbers.js';
 import {escapePointerToken} from './pointer.js';
 import {ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, type CompiledKeyword, type Kind, type SchemaNode} from './schema.js';
 import type {OutputUnit, TokenSink} from './types.js';
@@ -427,6 +427,8 @@ export class Evaluator implements TokenSink {
    * (`String(n)` cost ~90 ns per number, a tenth of a record's validation).
    */
   private numberTextPending = false;
+  /** The number came as a double (value mode), not as text: it is exactly that double. */
+  private numberFromDouble = false;
   booleanValue = false;
   private readonly frames: Frame[] = [];
   private depth = 0;
@@ -478,6 +480,22 @@ export class Evaluator implements TokenSink {
       this.numberTextPending = false;
     }
     return this.text;
+  }
+
+  /**
+   * The number being delivered equals the double `other`. In value mode equal doubles are the same
+   * number; text can be more precise than its double (1e-400 is not 0), so the decimals decide.
+   */
+  numberEquals(other: number): boolean {
+    if (this.number() !== other) return false;
+    return this.numberFromDouble || numberTextsEqual(this.text, String(other));
+  }
+
+  /** Compare the number being delivered with a bound (-1 below, 0 equal, 1 above), exactly. */
+  compareNumber(limit: number, limitDecimal: Decimal | undefined): number {
+    const number = this.number();
+    if (number !== limit) return number < limit ? -1 : 1;
+    return this.numberFromDouble ? 0 : compareTiedNumberText(this.text, limitDecimal);
   }
 
   /** The number being delivered is whole (1.0, 1e2 and 2^64 included). */
@@ -667,15 +685,25 @@ export class Evaluator implements TokenSink {
     this.text = text;
     this.numberParsed = false;
     this.numberTextPending = false;
+    this.numberFromDouble = false;
     this.deliverScalar(NUMBER);
   }
 
   /** Value mode: a number as a double (its text is made only if asked for, see numberText). */
   numberValueOf(value: number): void {
-    this.parsedNumber = value;
-    this.numberParsed = true;
-    this.numberTextPending = true;
+    this.holdScalar(NUMBER, value);
     this.deliverScalar(NUMBER);
+  }
+
+  /** Value mode: make a parsed scalar the one keywords read, without delivering it (src/valueCheck.ts). */
+  holdScalar(kind: Kind, value: unknown): void {
+    if (kind === STRING) this.text = value as string;
+    else if (kind === NUMBER) {
+      this.parsedNumber = value as number;
+      this.numberParsed = true;
+      this.numberTextPending = true;
+      this.numberFromDouble = true;
+    } else if (kind === BOOLEAN) this.booleanValue = value as boolean;
   }
 
   nullValue(): void {

@@ -2,10 +2,10 @@
 // objects regardless of key order, arrays item by item, numbers by value. Compiling X into a node
 // lets the evaluator match it as the instance streams in, remembering nothing but the literal.
 
-import {numberTextsEqual} from './numbers.js';
 import {escapePointerToken} from './pointer.js';
 import {ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, newNode, setKeywords, type Kind, type KeywordDefinition, type Resource, type SchemaNode} from './schema.js';
 import type {Evaluator} from './evaluator.js';
+import {hasProperty} from './valueCheck.js';
 
 /** The kind of a JSON value, or undefined for anything JSON cannot hold. */
 export function kindOf(value: unknown): Kind | undefined {
@@ -47,7 +47,7 @@ export function scalarEquals(kind: Kind | 0, evaluator: Evaluator, literal: unkn
       return literal === evaluator.text;
     case NUMBER:
       // Equal doubles may still be different numbers (1e-400 rounds to 0): the decimal texts decide.
-      return typeof literal === 'number' && literal === evaluator.number() && numberTextsEqual(evaluator.numberText(), String(literal));
+      return typeof literal === 'number' && evaluator.numberEquals(literal);
     case BOOLEAN:
       return literal === evaluator.booleanValue;
     case NULL:
@@ -67,6 +67,13 @@ const objectLiteral: KeywordDefinition<ObjectLiteral> = {
   compile: () => undefined,
   begin(run, keyword) {
     if (run.kind !== OBJECT) run.fail(keyword, 'must be equal to the constant');
+  },
+  holds(keyword, value, kind, checker) {
+    if (kind !== OBJECT || Object.keys(value as object).length !== keyword.value.members.size) return false;
+    for (const [name, member] of keyword.value.members) {
+      if (!hasProperty(value, name) || !checker.check(member, (value as Record<string, unknown>)[name])) return false;
+    }
+    return true;
   },
   key(run, keyword, name) {
     const member = keyword.value.members.get(name);
@@ -93,6 +100,12 @@ const arrayLiteral: KeywordDefinition<ArrayLiteral> = {
   begin(run, keyword) {
     if (run.kind !== ARRAY) run.fail(keyword, 'must be equal to the constant');
   },
+  holds(keyword, value, kind, checker) {
+    const {items} = keyword.value;
+    if (kind !== ARRAY || (value as unknown[]).length !== items.length) return false;
+    for (let i = 0; i < items.length; i++) if (!checker.check(items[i], (value as unknown[])[i])) return false;
+    return true;
+  },
   item(run, keyword, index) {
     const item = keyword.value.items[index];
     if (item === undefined) run.fail(keyword, 'must be equal to the constant');
@@ -114,6 +127,8 @@ const scalarLiteral: KeywordDefinition<{readonly literal: unknown}> = {
     if (run.kind === OBJECT || run.kind === ARRAY) run.fail(keyword, 'must be equal to the constant');
   },
   accepts: (keyword, kind, evaluator) => scalarEquals(kind, evaluator, keyword.value.literal),
+  // Containers only: scalars go to `accepts`.
+  holds: () => false,
   scalar(run, keyword) {
     if (!scalarEquals(run.kind, run.evaluator, keyword.value.literal)) run.fail(keyword, 'must be equal to the constant');
   },

@@ -3,6 +3,7 @@
 
 import type {CompileOptions} from './types.js';
 import type {Evaluator, Run} from './evaluator.js';
+import type {ValueChecker, ValuePlan} from './valueCheck.js';
 import type {FormatCheck} from './formats/index.js';
 
 /** Instance kinds as bits, so a `type` keyword is one mask test. */
@@ -55,6 +56,9 @@ export interface SchemaNode {
   readonly keyPlans: Map<string, KeyPlan>;
   /** False once the node has met too many distinct names to cache plans for (src/keyPlan.ts). */
   planning: boolean;
+  /** The name last met at each key position, and its plan (src/keyPlan.ts, keyPlanAt). */
+  readonly planNames: string[];
+  readonly planPositions: KeyPlan[];
   /** No keyword of this node starts runs on a scalar value: a scalar member needs no run of its own. */
   scalarLeaf: boolean;
   /** The keywords that act on scalars, when every one of them has `accepts`; else null. */
@@ -63,6 +67,8 @@ export interface SchemaNode {
   collectsProperties: boolean;
   /** Someone at this location needs the evaluated item indices (`unevaluatedItems`). */
   collectsItems: boolean;
+  /** How value mode's fast verdict checks this node (src/valueCheck.ts); null: it cannot. Made on first use. */
+  valuePlan: ValuePlan | null | undefined;
 }
 
 /** The `key` hooks that act on one property name in one schema node, with their classifications. */
@@ -85,10 +91,13 @@ export function newNode(resource: Resource, absoluteLocation: string): SchemaNod
     end: [],
     keyPlans: new Map(),
     planning: true,
+    planNames: [],
+    planPositions: [],
     scalarLeaf: false,
     scalarAccepts: null,
     collectsProperties: false,
     collectsItems: false,
+    valuePlan: undefined,
   };
 }
 
@@ -170,6 +179,17 @@ export interface KeywordDefinition<V = any> {
    * by keywords with `accepts` is checked without a run (see Evaluator.checkLeaves).
    */
   accepts?(keyword: CompiledKeyword<V>, kind: Kind, evaluator: Evaluator): boolean;
+  /**
+   * Value mode's fast verdict (src/valueCheck.ts): does this parsed value pass the keyword? Called
+   * for objects and arrays, and for scalars when the keyword has no `accepts`. It decides what the
+   * hooks decide, on a value already in memory, without runs or reports; subschemas go through
+   * `checker.check`. Only a pass is trusted: when it says no, value mode replays the value as
+   * events to find the errors. A keyword that acts without `holds`, `holdsKey` or (for scalar-only
+   * keywords) `accepts` makes its node fall back to the events.
+   */
+  holds?(keyword: CompiledKeyword<V>, value: unknown, kind: Kind, checker: ValueChecker): boolean;
+  /** `holds` for one property of an object, given what `classify` said of its name (as for `key`). */
+  holdsKey?(keyword: CompiledKeyword<V>, name: string, plan: any, member: unknown, checker: ValueChecker): boolean;
   /** An object key arrived. `plan` is what `classify` said of the name (undefined without `classify`). */
   key?(run: Run, keyword: CompiledKeyword<V>, name: string, plan: any): void;
   /** An array item starts at `index`. */

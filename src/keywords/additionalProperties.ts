@@ -31,6 +31,7 @@ export const additionalProperties: KeywordDefinition<AdditionalProperties> = {
     if (declared.has(name) || patterns.some((pattern) => pattern.test(name))) return undefined;
     return true;
   },
+  holdsKey: (keyword, _name, _plan, member, checker) => !keyword.value.forbidden && checker.check(keyword.value.node, member),
   key(run, keyword, name) {
     if (keyword.value.forbidden) {
       run.fail(keyword, `must NOT have additional property "${name}"`, {additionalProperty: name}, name);

@@ -25,6 +25,11 @@ export const allOf: KeywordDefinition<Branches> = {
   startsRunsOnScalars: true,
   subschemas: 'schemaArray',
   compile: (value, context) => compileBranches(value, context, 'allOf'),
+  holds(keyword, value, _kind, checker) {
+    const {nodes} = keyword.value;
+    for (let i = 0; i < nodes.length; i++) if (!checker.checkInPlace(nodes[i], value)) return false;
+    return true;
+  },
   begin(run, keyword) {
     const {nodes, paths} = keyword.value;
     for (let i = 0; i < nodes.length; i++) {

@@ -45,6 +45,11 @@ export const anyOf: KeywordDefinition<Branches> = {
   startsRunsOnScalars: true,
   subschemas: 'schemaArray',
   compile: (value, context) => compileBranches(value, context, 'anyOf'),
+  holds(keyword, value, _kind, checker) {
+    const {nodes} = keyword.value;
+    for (let i = 0; i < nodes.length; i++) if (checker.checkInPlace(nodes[i], value)) return true;
+    return false;
+  },
   begin: beginBranches,
   result(run, keyword, child) {
     tallyBranch(run, keyword, child, 'must match a schema in anyOf');

@@ -2,12 +2,13 @@
 // An array value behaves as `dependentRequired`, a schema value as `dependentSchemas`.
 
 import {OBJECT, type KeywordDefinition} from '../schema.js';
-import {checkDependentRequired, compileDependentRequired, type Dependencies} from './dependentRequired.js';
+import {checkDependentRequired, compileDependentRequired, holdsDependentRequired, type Dependencies} from './dependentRequired.js';
 import {
   DependentSchemasState,
   beginDependentSchemas,
   compileDependentSchemas,
   endDependentSchemas,
+  holdsDependentSchemas,
   keyDependentSchemas,
   resultDependentSchemas,
   type DependentSchemas,
@@ -38,6 +39,12 @@ export const dependencies: KeywordDefinition<DependenciesValue> = {
     const required = compileDependentRequired(arrays, context);
     const dependentSchemas = compileDependentSchemas(schemas, context, '/dependencies');
     return required === undefined && dependentSchemas === undefined ? undefined : {required, schemas: dependentSchemas};
+  },
+  holds(keyword, value, kind, checker) {
+    if (kind !== OBJECT) return true;
+    const {required, schemas} = keyword.value;
+    if (required !== undefined && !holdsDependentRequired(required, value)) return false;
+    return schemas === undefined || holdsDependentSchemas(schemas, value, checker);
   },
   begin(run, keyword) {
     if (run.kind === OBJECT && keyword.value.schemas !== undefined) beginDependentSchemas(run, keyword, keyword.value.schemas, run.state(keyword, newState));

@@ -4,6 +4,7 @@
 import type {Run} from '../evaluator.js';
 import {OBJECT, type CompiledKeyword, type KeywordContext, type KeywordDefinition} from '../schema.js';
 import {PresenceSet, newSeen, seeBit, type Seen} from './presence.js';
+import {hasProperty} from '../valueCheck.js';
 import {escapePointerToken} from '../pointer.js';
 import {contextAt, expectUniqueStrings, isObject} from './shapes.js';
 
@@ -36,6 +37,15 @@ export function checkDependentRequired(run: Run, keyword: CompiledKeyword, depen
   }
 }
 
+/** Value mode's verdict (KeywordDefinition.holds): every present trigger has its dependents. */
+export function holdsDependentRequired(dependencies: Dependencies, value: unknown): boolean {
+  for (const [trigger, names] of dependencies.dependents) {
+    if (!hasProperty(value, trigger)) continue;
+    for (let i = 0; i < names.length; i++) if (!hasProperty(value, names[i])) return false;
+  }
+  return true;
+}
+
 export const dependentRequired: KeywordDefinition<Dependencies> = {
   name: 'dependentRequired',
   compile(value, context) {
@@ -43,6 +53,7 @@ export const dependentRequired: KeywordDefinition<Dependencies> = {
     return compileDependentRequired(Object.entries(value), context);
   },
   classify: (keyword, name) => keyword.value.presence.bitOf(name),
+  holds: (keyword, value, kind) => kind !== OBJECT || holdsDependentRequired(keyword.value, value),
   key(run, keyword, _name, bit: number) {
     seeBit(run.state(keyword, newSeen), bit);
   },

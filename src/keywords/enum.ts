@@ -5,6 +5,7 @@
 
 import type {Evaluator, Run} from '../evaluator.js';
 import {kindOf, nonJsonLocation, scalarEquals} from '../literal.js';
+import type {ValueChecker} from '../valueCheck.js';
 import {ARRAY, OBJECT, STRING, type CompiledKeyword, type Kind, type KeywordContext, type KeywordDefinition, type SchemaNode} from '../schema.js';
 
 interface Literals {
@@ -62,6 +63,13 @@ function acceptsScalar(keyword: CompiledKeyword<Literals>, kind: Kind, evaluator
   return false;
 }
 
+/** An object or array equals one of the literals of its kind. */
+function holdsLiteral(keyword: CompiledKeyword<Literals>, value: unknown, kind: Kind, checker: ValueChecker): boolean {
+  const candidates = kind === OBJECT ? keyword.value.objects : keyword.value.arrays;
+  for (let i = 0; i < candidates.length; i++) if (checker.checkInPlace(candidates[i], value)) return true;
+  return false;
+}
+
 function scalarMatches(run: Run, keyword: CompiledKeyword<Literals>): void {
   if (!acceptsScalar(keyword, run.kind as Kind, run.evaluator)) run.fail(keyword, keyword.value.message);
 }
@@ -83,6 +91,7 @@ export const enumKeyword: KeywordDefinition<Literals> = {
   },
   begin: beginMatching,
   accepts: acceptsScalar,
+  holds: holdsLiteral,
   scalar: scalarMatches,
   result: candidateSettled,
 };
@@ -93,6 +102,7 @@ export const constKeyword: KeywordDefinition<Literals> = {
   compile: (value, context) => compileLiterals([value], context, 'must be equal to the constant', () => ''),
   begin: beginMatching,
   accepts: acceptsScalar,
+  holds: holdsLiteral,
   scalar: scalarMatches,
   result: candidateSettled,
 };

@@ -43,6 +43,11 @@ export const ifThenElse: KeywordDefinition<Conditional> = {
       otherwise: context.schema.else === undefined ? undefined : context.sibling('else'),
     };
   },
+  holds(keyword, value, _kind, checker) {
+    const {condition, then, otherwise} = keyword.value;
+    const branch = checker.checkInPlace(condition, value) ? then : otherwise;
+    return branch === undefined || checker.checkInPlace(branch, value);
+  },
   begin(run, keyword) {
     const state = run.state(keyword, newState);
     const {condition, then, otherwise} = keyword.value;

@@ -2,7 +2,8 @@
 // array) with `additionalItems` (draft 4 to 2019-09). Each item's run starts as the item starts,
 // so a wrong item fails at that item. Evaluated indices are annotations for `unevaluatedItems`.
 
-import type {KeywordDefinition, SchemaNode} from '../schema.js';
+import {ARRAY, type KeywordDefinition, type SchemaNode} from '../schema.js';
+import type {ValueChecker} from '../valueCheck.js';
 import {requireMember} from './allOf.js';
 import {expectSchema, isSchema} from './shapes.js';
 
@@ -23,11 +24,20 @@ function compilePositional(value: unknown, context: Parameters<KeywordDefinition
   };
 }
 
+/** Value mode's verdict: the i-th item satisfies the i-th schema. */
+function holdsPositional(value: ItemSchemas, array: readonly unknown[], checker: ValueChecker): boolean {
+  const {positional} = value;
+  const count = Math.min(array.length, positional.length);
+  for (let i = 0; i < count; i++) if (!checker.check(positional[i], array[i])) return false;
+  return true;
+}
+
 /** 2020-12 `prefixItems`: the i-th schema applies to the i-th item. */
 export const prefixItems: KeywordDefinition<ItemSchemas> = {
   name: 'prefixItems',
   subschemas: 'schemaArray',
   compile: (value, context) => compilePositional(value, context, 'prefixItems'),
+  holds: (keyword, value, kind, checker) => kind !== ARRAY || holdsPositional(keyword.value, value as unknown[], checker),
   item(run, keyword, index) {
     const node = keyword.value.positional[index];
     if (node === undefined) return;
@@ -62,6 +72,14 @@ function restItem(run: Parameters<NonNullable<KeywordDefinition['item']>>[0], ke
   run.applyToMember(node, keyword, index, path);
 }
 
+/** Value mode's verdict: every item from `from` on satisfies the schema (there is none when forbidden). */
+function holdsRest(value: RestItems, array: readonly unknown[], checker: ValueChecker): boolean {
+  const {node, from, forbidden} = value;
+  if (forbidden) return array.length <= from;
+  for (let i = from; i < array.length; i++) if (!checker.check(node, array[i])) return false;
+  return true;
+}
+
 /** 2020-12 `items`: one schema for every item after `prefixItems`. */
 export const items: KeywordDefinition<RestItems> = {
   name: 'items',
@@ -70,6 +88,7 @@ export const items: KeywordDefinition<RestItems> = {
     expectSchema(value, context);
     return {node: context.subschema(value, ''), from: positionalLength(context.schema.prefixItems), path: '/items', forbidden: value === false};
   },
+  holds: (keyword, value, kind, checker) => kind !== ARRAY || holdsRest(keyword.value, value as unknown[], checker),
   item: restItem,
   result: requireMember,
   ignoresPassingMembers: true,
@@ -83,6 +102,11 @@ export const legacyItems: KeywordDefinition<ItemSchemas | RestItems> = {
     if (Array.isArray(value)) return compilePositional(value, context, 'items');
     expectSchema(value, context);
     return {node: context.subschema(value, ''), from: 0, path: '/items', forbidden: false};
+  },
+  holds(keyword, value, kind, checker) {
+    if (kind !== ARRAY) return true;
+    const schemas = keyword.value;
+    return 'positional' in schemas ? holdsPositional(schemas, value as unknown[], checker) : holdsRest(schemas, value as unknown[], checker);
   },
   item(run, keyword, index) {
     if ('positional' in keyword.value) prefixItems.item!(run, keyword as never, index);
@@ -101,6 +125,7 @@ export const additionalItems: KeywordDefinition<RestItems> = {
     if (!Array.isArray(context.schema.items)) return undefined;
     return {node: context.subschema(value, ''), from: context.schema.items.length, path: '/additionalItems', forbidden: value === false};
   },
+  holds: (keyword, value, kind, checker) => kind !== ARRAY || holdsRest(keyword.value, value as unknown[], checker),
   item: restItem,
   result: requireMember,
   ignoresPassingMembers: true,

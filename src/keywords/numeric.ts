@@ -4,7 +4,7 @@
 // boolean beside `minimum`/`maximum`; that is a different keyword module, below.
 
 import type {Evaluator} from '../evaluator.js';
-import {compareTiedNumberText, isMultipleOf, parseDecimal, type Decimal} from '../numbers.js';
+import {isMultipleOf, parseDecimal, type Decimal} from '../numbers.js';
 import {NUMBER, type CompiledKeyword, type Kind, type KeywordDefinition} from '../schema.js';
 import {scalarCheck} from './scalarCheck.js';
 import {expectNumber} from './shapes.js';
@@ -33,9 +33,7 @@ function bound(limit: number, fails: 'below' | 'below-or-equal' | 'above' | 'abo
 function withinBound(keyword: CompiledKeyword<Bound>, kind: Kind, evaluator: Evaluator): boolean {
   if (kind !== NUMBER) return true;
   const value = keyword.value;
-  const number = evaluator.number();
-  // Only equal doubles need the exact text (and value mode makes that text only then).
-  const order = number !== value.limit ? (number < value.limit ? -1 : 1) : compareTiedNumberText(evaluator.numberText(), value.decimal);
+  const order = evaluator.compareNumber(value.limit, value.decimal);
   return !((order < 0 && value.failsBelow) || (order === 0 && value.failsEqual) || (order > 0 && value.failsAbove));
 }
 

@@ -11,6 +11,12 @@ export const oneOf: KeywordDefinition<Branches> = {
   startsRunsOnScalars: true,
   subschemas: 'schemaArray',
   compile: (value, context) => compileBranches(value, context, 'oneOf'),
+  holds(keyword, value, _kind, checker) {
+    const {nodes} = keyword.value;
+    let passed = 0;
+    for (let i = 0; i < nodes.length && passed < 2; i++) if (checker.checkInPlace(nodes[i], value)) passed++;
+    return passed === 1;
+  },
   begin: beginBranches,
   result(run, keyword, child) {
     const tally = tallyBranch(run, keyword, child, 'must match exactly one schema in oneOf');

@@ -27,6 +27,10 @@ export const patternProperties: KeywordDefinition<readonly PatternSchema[]> = {
     const matching = keyword.value.filter((entry) => entry.pattern.test(name));
     return matching.length === 0 ? undefined : matching;
   },
+  holdsKey(_keyword, _name, matching: readonly PatternSchema[], member, checker) {
+    for (let i = 0; i < matching.length; i++) if (!checker.check(matching[i].node, member)) return false;
+    return true;
+  },
   key(run, keyword, name, matching: readonly PatternSchema[]) {
     run.evaluatedProperties?.add(name);
     for (let i = 0; i < matching.length; i++) {

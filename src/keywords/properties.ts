@@ -25,6 +25,7 @@ export const properties: KeywordDefinition<ReadonlyMap<string, PropertySchema>> 
     return map;
   },
   classify: (keyword, name) => keyword.value.get(name),
+  holdsKey: (_keyword, _name, property: PropertySchema, member, checker) => checker.check(property.node, member),
   key(run, keyword, name, property: PropertySchema) {
     run.evaluatedProperties?.add(name);
     run.applyToMember(property.node, keyword, 0, property.path);

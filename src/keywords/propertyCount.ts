@@ -7,6 +7,7 @@ import {expectNonNegativeInteger} from './shapes.js';
 export const maxProperties: KeywordDefinition<number> = {
   name: 'maxProperties',
   compile: expectNonNegativeInteger,
+  holds: (keyword, value, kind) => kind !== OBJECT || Object.keys(value as object).length <= keyword.value,
   key(run, keyword) {
     if (run.evaluator.count() === keyword.value + 1) run.fail(keyword, `must NOT have more than ${keyword.value} properties`, {limit: keyword.value});
   },
@@ -15,6 +16,7 @@ export const maxProperties: KeywordDefinition<number> = {
 export const minProperties: KeywordDefinition<number> = {
   name: 'minProperties',
   compile: (value, context) => expectNonNegativeInteger(value, context) || undefined,
+  holds: (keyword, value, kind) => kind !== OBJECT || Object.keys(value as object).length >= keyword.value,
   end(run, keyword) {
     if (run.kind === OBJECT && run.evaluator.count() < keyword.value) {
       run.fail(keyword, `must NOT have fewer than ${keyword.value} properties`, {limit: keyword.value});

@@ -41,6 +41,7 @@ export const type: KeywordDefinition<TypeValue> = {
     if ((mask & kind) !== 0) return true;
     return kind === NUMBER && (mask & INTEGER) !== 0 && evaluator.isInteger();
   },
+  holds: (keyword, _value, kind) => (keyword.value.mask & kind) !== 0,
   begin(run, keyword) {
     // Containers are judged as they open; scalars in `scalar`, once their value is known.
     const kind = run.kind;

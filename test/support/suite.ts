@@ -16,6 +16,17 @@ export function requireSuite(): string {
   return suiteRoot;
 }
 
+/** `<draft>/<file>` or `<draft>/<file>/<case>/<test>` → why it cannot pass. Only ever shrinks. */
+export const suiteSkips: ReadonlyMap<string, string> = new Map<string, string>([
+  [
+    'draft4/optional/zeroTerminatedFloats.json/some languages do not distinguish between different types of numeric value/a float is not an integer even without fractional part',
+    'JavaScript numbers cannot tell 1.0 from 1, so value mode cannot follow draft 4 here; both modes agree that 1.0 is an integer, as later drafts say',
+  ],
+  ['draft2019-09/optional/dependencies-compatibility.json', '`dependencies` ends at draft 7 (spec §9); the optional compatibility form is not offered in later drafts'],
+  ['draft2020-12/optional/dependencies-compatibility.json', '`dependencies` ends at draft 7 (spec §9); the optional compatibility form is not offered in later drafts'],
+  ['draft7/optional/content.json', 'contentEncoding/contentMediaType are annotations, as 2019-09 and later say; draft 7 allowed but did not require asserting them'],
+]);
+
 export const drafts: readonly Draft[] = ['draft4', 'draft6', 'draft7', 'draft2019-09', 'draft2020-12'];
 
 export interface SuiteTest {
