@@ -6,7 +6,7 @@
 // See docs/architecture.md for the picture.
 
 import {InputError, NO_POSITION, type InputPosition} from './errors.js';
-import {keyPlan} from './keyPlan.js';
+import {keyPlanAt} from './keyPlan.js';
 import {compareTiedNumberText, isIntegerText, numberTextsEqual, type Decimal} from './numbers.js';
 import {escapePointerToken} from './pointer.js';
 import {ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, type CompiledKeyword, type Kind, type SchemaNode} from './schema.js';
@@ -294,7 +294,7 @@ export class Run {
   key(name: string): void {
     if (this.node.key.length === 0) return;
     if (this.children !== null) clear(this.children);
-    const plan = keyPlan(this.node, name);
+    const plan = keyPlanAt(this.node, name, this.evaluator.count() - 1);
     if (plan === undefined) {
       this.keyUnplanned(name);
       return;
