@@ -34,7 +34,7 @@ export function keyPlan(node: SchemaNode, name: string): KeyPlan | undefined {
     keywords.push(keyword);
     data.push(datum);
   }
-  plan = {keywords, data};
+  plan = {keywords, data, holdsKey: keywords.map((keyword) => keyword.definition.holdsKey)};
   plans.set(name, plan);
   return plan;
 }
@@ -63,4 +63,4 @@ export function keyPlanAt(node: SchemaNode, name: string, position: number): Key
   return plan;
 }
 
-const EMPTY_PLAN: KeyPlan = {keywords: [], data: []};
+const EMPTY_PLAN: KeyPlan = {keywords: [], data: [], holdsKey: []};
