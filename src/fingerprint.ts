@@ -14,7 +14,8 @@ class Hash {
 
 const newHash = (): Hash => new Hash();
 
-function mixString(seed: number, multiplier: number, text: string): number {
+/** A 32-bit hash of `text` (FNV-1a's shape over UTF-16 units, then a murmur finalizer). */
+export function mixString(seed: number, multiplier: number, text: string): number {
   let h = seed;
   for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), multiplier);
   return finalize(h ^ text.length);
