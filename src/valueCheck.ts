@@ -81,8 +81,8 @@ const FAILED = 0;
 const CHECKED = 1;
 const UNCHECKED = 2;
 
-function kindOfJson(value: unknown): Kind | 0 {
-  if (value === null) return NULL;
+/** The kind of a value that is not an object (or null): 0 for what JSON cannot hold. */
+function kindOfScalar(value: unknown): Kind | 0 {
   switch (typeof value) {
     case 'string':
       return STRING;
@@ -91,7 +91,7 @@ function kindOfJson(value: unknown): Kind | 0 {
     case 'boolean':
       return BOOLEAN;
     case 'object':
-      return Array.isArray(value) ? ARRAY : OBJECT;
+      return NULL;
     default:
       return 0;
   }
@@ -158,11 +158,12 @@ export class ValueChecker {
       this.enabled = false;
       return this.giveUp();
     }
+    if (typeof value !== 'object' || value === null) return this.checkScalar(plan, value, known);
     if (this.calls >= MAX_CHECK_DEPTH) return this.giveUp();
     this.calls++;
     const outer = this.depth;
     this.depth = depth;
-    const passed = this.checkWith(node, plan, value, known);
+    const passed = Array.isArray(value) ? this.checkArray(plan, value, known) : this.checkObject(node, plan, value as Record<string, unknown>, known);
     this.depth = outer;
     this.calls--;
     return passed;
@@ -173,18 +174,22 @@ export class ValueChecker {
     return false;
   }
 
-  private checkWith(node: SchemaNode, plan: ValuePlan, value: unknown, known: boolean): boolean {
-    const kind = kindOfJson(value);
-    if (kind === OBJECT) return this.checkObject(node, plan, value as Record<string, unknown>, known);
-    if (kind === ARRAY) return this.checkArray(plan, value as unknown[], known);
+  /** Scalars: the most common check, so it keeps no depth (only in-place applicators recurse). */
+  private checkScalar(plan: ValuePlan, value: unknown, known: boolean): boolean {
+    const kind = kindOfScalar(value);
     if (kind === 0 || (!known && !this.scalarWithinLimits(value))) return this.giveUp();
     const evaluator = this.evaluator;
     evaluator.holdScalar(kind, value);
     const {scalarAccepts, scalarAcceptsKeywords} = plan;
     for (let i = 0; i < scalarAccepts.length; i++) if (!scalarAccepts[i](scalarAcceptsKeywords[i], kind, evaluator)) return false;
     const {scalarHolds, scalarHoldsKeywords} = plan;
-    for (let i = 0; i < scalarHolds.length; i++) if (!scalarHolds[i](scalarHoldsKeywords[i], value, kind, this)) return false;
-    return true;
+    if (scalarHolds.length === 0) return true;
+    if (this.calls >= MAX_CHECK_DEPTH) return this.giveUp();
+    this.calls++;
+    let passed = true;
+    for (let i = 0; i < scalarHolds.length && passed; i++) passed = scalarHolds[i](scalarHoldsKeywords[i], value, kind, this);
+    this.calls--;
+    return passed;
   }
 
   private checkObject(node: SchemaNode, plan: ValuePlan, object: Record<string, unknown>, known: boolean): boolean {
