@@ -100,6 +100,20 @@ describe('early verdict: write() says false at the first byte that makes the doc
     );
   });
 
+  test('one large byte chunk is decoded in slices: characters cut between slices, and an early stop', () => {
+    // 7 bytes before the string put the 8 KiB slice boundaries inside the 2- and 4-byte characters.
+    const text = '{"a": "' + 'é'.repeat(10_000) + '😀'.repeat(3000) + '"}';
+    for (const limit of [13_000, 12_999]) {
+      const validator = compile({properties: {a: {maxLength: limit}}});
+      const session = validator.session();
+      session.write(encoder.encode(text));
+      assert.deepEqual(session.end(), validator.validateText(text), `maxLength ${limit}`);
+    }
+    const forbidding = compile({properties: {a: false}}).session();
+    assert.equal(forbidding.write(encoder.encode(text)), false);
+    assert.ok(forbidding.bytesRead < 8192, `stopped after ${forbidding.bytesRead} bytes`);
+  });
+
   test('allErrors keeps going and collects every error', () => {
     const all = compile({properties: {a: {type: 'string'}, b: {type: 'string'}}, required: ['c']}, {allErrors: true});
     const result = all.validateText('{"a": 1, "b": 2}');
