@@ -126,8 +126,13 @@ export class ValueChecker {
     this.depth = -1;
     this.ensuredFrom = Infinity;
     this.unsure = false;
-    const passed = this.apply(root, value, 1);
-    return passed && !this.unsure;
+    try {
+      return this.apply(root, value, 1) && !this.unsure;
+    } catch {
+      // The checker recurses on the JavaScript stack, which a caller may have nearly used up, and
+      // a getter may throw: the walk, which keeps its own stack, decides (and rethrows the same).
+      return false;
+    }
   }
 
   /**

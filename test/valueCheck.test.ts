@@ -89,6 +89,32 @@ describe('values the fast verdict leaves to the events', () => {
     assert.equal(compile(schema).validate([[[['x']]]]).valid, false);
   });
 
+  it('a stack nearly used up, or a throwing getter, leaves the verdict to the walk', () => {
+    let deep: unknown = 'leaf';
+    for (let i = 0; i < 300; i++) deep = {a: deep};
+    const schema = {$defs: {node: {anyOf: [{type: 'string'}, {properties: {a: {$ref: '#/$defs/node'}}, required: ['a']}]}}, $ref: '#/$defs/node'};
+    const validator = compile(schema);
+    // How deep this stack goes, then validate with ~1,000 of those frames left: room for the walk,
+    // not for the checker's recursion over 300 levels. One function for both, so frames match.
+    let room = 0;
+    const descend = (depth: number, target: number): boolean => {
+      room = depth;
+      return depth < target ? descend(depth + 1, target) : validator.validate(deep).valid;
+    };
+    try {
+      descend(0, Infinity);
+    } catch {
+      // The stack is full at `room` frames.
+    }
+    assert.equal(descend(0, room - 1000), true);
+    const throwing = {
+      get a(): never {
+        throw new Error('getter');
+      },
+    };
+    assert.throws(() => compile({type: 'object'}).validate(throwing), /getter/);
+  });
+
   it('a schema node it cannot ask, even under `not`, hands the verdict to the events', () => {
     const schema = {not: {unevaluatedProperties: false}};
     const {passes, checker} = checkerFor(schema);
