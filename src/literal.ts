@@ -57,6 +57,27 @@ export function scalarEquals(kind: Kind | 0, evaluator: Evaluator, literal: unkn
   }
 }
 
+/**
+ * Two parsed JSON values are equal as JSON (numbers by value, objects regardless of key order):
+ * value mode's verdict for `uniqueItems`. Both are plain JSON (the fast verdict checked them).
+ */
+export function jsonEquals(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!jsonEquals(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  for (const key of keys) {
+    if (!hasProperty(b, key) || !jsonEquals((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key])) return false;
+  }
+  return true;
+}
+
 interface ObjectLiteral {
   readonly members: ReadonlyMap<string, SchemaNode>;
   readonly paths: ReadonlyMap<string, string>;

@@ -174,6 +174,11 @@ export class ValueChecker {
     return passed;
   }
 
+  /** For keyword hooks: this value is one the keyword will not judge here; the events decide. */
+  cannotTell(): false {
+    return this.giveUp();
+  }
+
   private giveUp(): false {
     this.unsure = true;
     return false;

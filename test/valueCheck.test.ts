@@ -48,7 +48,7 @@ test('the fast verdict agrees with the suite on every test it can decide, and de
   }
   console.log(`fast verdict: ${decided} of ${valid} valid suite documents decided; ${schemaNotAskable} left to the events (schema not askable)`);
   assert.deepEqual(problems, []);
-  // dynamic references, unevaluated* and uniqueItems are the only keywords it cannot ask.
+  // dynamic references and unevaluated* are the only keywords it cannot ask.
   assert.ok(decided / valid > 0.8, `decided only ${decided} of ${valid}`);
 });
 
@@ -122,6 +122,20 @@ describe('values the fast verdict leaves to the events', () => {
     assert.equal(checker.usable, false);
     assert.equal(compile(schema).validate({a: 1}).valid, true);
     assert.equal(compile(schema).validate({}).valid, false);
+  });
+
+  it('uniqueItems is decided pairwise on short arrays, by the events on long ones', () => {
+    const schema = {uniqueItems: true};
+    const short = [1, '1', [1], {a: [1, {b: 2}]}, {a: [1, {b: 3}]}, null, true];
+    assert.equal(checkerFor(schema).passes(short), true);
+    assert.equal(checkerFor(schema).passes([...short, {a: [1, {b: 2}]}]), false);
+    assert.equal(checkerFor(schema).passes([{x: 1, y: 2}, {y: 2, x: 1}]), false);
+    const long = Array.from({length: 100}, (_, i) => ({id: i}));
+    const {passes, checker} = checkerFor(schema);
+    assert.equal(passes(long), false);
+    assert.equal(checker.usable, true, 'a long array is left to the events, the checker stays in use');
+    assert.equal(compile(schema).validate(long).valid, true);
+    assert.equal(compile(schema).validate([...long, {id: 7}]).valid, false);
   });
 
   it('numbers compare by value and integers by their double', () => {
