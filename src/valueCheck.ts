@@ -8,7 +8,7 @@
 
 import type {Evaluator} from './evaluator.js';
 import {keyPlanAt} from './keyPlan.js';
-import {ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, type CompiledKeyword, type Kind, type KeywordDefinition, type SchemaNode} from './schema.js';
+import {ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, type CompiledKeyword, type Kind, type KeywordDefinition, type Resource, type SchemaNode} from './schema.js';
 import type {Limits} from './types.js';
 
 type Accepts = NonNullable<KeywordDefinition['accepts']>;
@@ -100,6 +100,11 @@ function kindOfScalar(value: unknown): Kind | 0 {
 export class ValueChecker {
   /** Nesting of checks now open (values and in-place applications together). */
   private calls = 0;
+  /**
+   * The nodes of those checks, outermost first (`scope[0]` to `scope[calls - 1]`): the dynamic
+   * scope, as the evaluator reads it off a run's parents, for `$dynamicRef` and `$recursiveRef`.
+   */
+  private readonly scope: SchemaNode[] = [];
   /** Instance depth of the value being checked (the document is 0). */
   private depth = 0;
   /** Values at this depth and deeper, inside the value being checked, are known to be within the limits. */
@@ -163,15 +168,20 @@ export class ValueChecker {
       this.enabled = false;
       return this.giveUp();
     }
-    if (typeof value !== 'object' || value === null) return this.checkScalar(plan, value, known);
+    if (typeof value !== 'object' || value === null) return this.checkScalar(node, plan, value, known);
     if (this.calls >= MAX_CHECK_DEPTH) return this.giveUp();
-    this.calls++;
+    this.scope[this.calls++] = node;
     const outer = this.depth;
     this.depth = depth;
     const passed = Array.isArray(value) ? this.checkArray(plan, value, known) : this.checkObject(node, plan, value as Record<string, unknown>, known);
     this.depth = outer;
     this.calls--;
     return passed;
+  }
+
+  /** For keyword hooks: the schema resources of the dynamic scope, innermost first. */
+  *dynamicScope(): Generator<Resource> {
+    for (let i = this.calls - 1; i >= 0; i--) yield this.scope[i].resource;
   }
 
   /** For keyword hooks: this value is one the keyword will not judge here; the events decide. */
@@ -185,7 +195,7 @@ export class ValueChecker {
   }
 
   /** Scalars: the most common check, so it keeps no depth (only in-place applicators recurse). */
-  private checkScalar(plan: ValuePlan, value: unknown, known: boolean): boolean {
+  private checkScalar(node: SchemaNode, plan: ValuePlan, value: unknown, known: boolean): boolean {
     const kind = kindOfScalar(value);
     if (kind === 0 || (!known && !this.scalarWithinLimits(value))) return this.giveUp();
     const evaluator = this.evaluator;
@@ -195,7 +205,7 @@ export class ValueChecker {
     const {scalarHolds, scalarHoldsKeywords} = plan;
     if (scalarHolds.length === 0) return true;
     if (this.calls >= MAX_CHECK_DEPTH) return this.giveUp();
-    this.calls++;
+    this.scope[this.calls++] = node;
     let passed = true;
     for (let i = 0; i < scalarHolds.length && passed; i++) passed = scalarHolds[i](scalarHoldsKeywords[i], value, kind, this);
     this.calls--;

@@ -48,7 +48,7 @@ test('the fast verdict agrees with the suite on every test it can decide, and de
   }
   console.log(`fast verdict: ${decided} of ${valid} valid suite documents decided; ${schemaNotAskable} left to the events (schema not askable)`);
   assert.deepEqual(problems, []);
-  // dynamic references and unevaluated* are the only keywords it cannot ask.
+  // unevaluated* are the only keywords it cannot ask.
   assert.ok(decided / valid > 0.8, `decided only ${decided} of ${valid}`);
 });
 

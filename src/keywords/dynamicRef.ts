@@ -6,7 +6,7 @@
 import type {Run} from '../evaluator.js';
 import {requireSubschema} from './allOf.js';
 import {compileReference} from './ref.js';
-import type {KeywordDefinition, SchemaNode} from '../schema.js';
+import type {KeywordDefinition, Resource, SchemaNode} from '../schema.js';
 import {splitFragment} from '../uri.js';
 
 interface DynamicReference {
@@ -15,14 +15,20 @@ interface DynamicReference {
   readonly anchor: string | undefined;
 }
 
-/** The outermost resource in the dynamic scope with a `$dynamicAnchor` named `anchor`. */
-function dynamicTarget(run: Run, anchor: string, fallback: SchemaNode): SchemaNode {
-  let target = fallback;
-  for (let scope: Run | null = run; scope !== null; scope = scope.parent) {
-    const found = scope.node.resource.dynamicAnchors.get(anchor);
-    if (found !== undefined) target = found;
-  }
-  return target;
+/** The resources of a run's dynamic scope, innermost first. */
+export function* runScope(run: Run): Generator<Resource> {
+  for (let scope: Run | null = run; scope !== null; scope = scope.parent) yield scope.node.resource;
+}
+
+/** Where the reference leads, given the dynamic scope (innermost first). */
+function target(reference: DynamicReference, scope: Iterable<Resource>): SchemaNode {
+  const {initial, anchor} = reference;
+  // Dynamic only when the initial target is itself a `$dynamicAnchor` (anchors are all known by now).
+  if (anchor === undefined || initial.resource.dynamicAnchors.get(anchor) !== initial) return initial;
+  // The outermost resource in the dynamic scope with a `$dynamicAnchor` of that name.
+  let found = initial;
+  for (const resource of scope) found = resource.dynamicAnchors.get(anchor) ?? found;
+  return found;
 }
 
 export const dynamicRef: KeywordDefinition<DynamicReference> = {
@@ -34,12 +40,9 @@ export const dynamicRef: KeywordDefinition<DynamicReference> = {
     const {fragment} = splitFragment(context.resolve(value as string));
     return {initial, anchor: fragment !== '' && !fragment.startsWith('/') ? fragment : undefined};
   },
+  holds: (keyword, value, _kind, checker) => checker.checkInPlace(target(keyword.value, checker.dynamicScope()), value),
   begin(run, keyword) {
-    const {initial, anchor} = keyword.value;
-    // Dynamic only when the initial target is itself a `$dynamicAnchor` (anchors are all known by now).
-    const dynamic = anchor !== undefined && initial.resource.dynamicAnchors.get(anchor) === initial;
-    const target = dynamic ? dynamicTarget(run, anchor, initial) : initial;
-    run.applyInPlace(target, keyword, 0, '/$dynamicRef');
+    run.applyInPlace(target(keyword.value, runScope(run)), keyword, 0, '/$dynamicRef');
   },
   result: requireSubschema,
 };

@@ -2,25 +2,28 @@
 // `$recursiveAnchor: true`, the target is the outermost resource root in the dynamic scope that also
 // has `$recursiveAnchor: true`.
 
-import type {Run} from '../evaluator.js';
 import {requireSubschema} from './allOf.js';
+import {runScope} from './dynamicRef.js';
 import {compileReference} from './ref.js';
-import type {KeywordDefinition, SchemaNode} from '../schema.js';
+import type {KeywordDefinition, Resource, SchemaNode} from '../schema.js';
+
+/** Where the reference leads, given the dynamic scope (innermost first). */
+function target(initial: SchemaNode, scope: Iterable<Resource>): SchemaNode {
+  if (!initial.resource.recursiveAnchor) return initial;
+  // The outermost resource root in the dynamic scope that also has `$recursiveAnchor: true`.
+  let found = initial;
+  for (const resource of scope) if (resource.recursiveAnchor && resource.root !== undefined) found = resource.root;
+  return found;
+}
 
 export const recursiveRef: KeywordDefinition<SchemaNode> = {
   name: '$recursiveRef',
   annotatesInPlace: true,
   startsRunsOnScalars: true,
   compile: compileReference,
+  holds: (keyword, value, _kind, checker) => checker.checkInPlace(target(keyword.value, checker.dynamicScope()), value),
   begin(run, keyword) {
-    let target = keyword.value;
-    if (target.resource.recursiveAnchor) {
-      for (let scope: Run | null = run; scope !== null; scope = scope.parent) {
-        const resource = scope.node.resource;
-        if (resource.recursiveAnchor && resource.root !== undefined) target = resource.root;
-      }
-    }
-    run.applyInPlace(target, keyword, 0, '/$recursiveRef');
+    run.applyInPlace(target(keyword.value, runScope(run)), keyword, 0, '/$recursiveRef');
   },
   result: requireSubschema,
 };
