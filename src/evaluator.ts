@@ -7,7 +7,7 @@
 
 import {InputError, NO_POSITION, type InputPosition} from './errors.js';
 import {KeyFingerprints} from './keyFingerprints.js';
-import {keyPlanAt} from './keyPlan.js';
+import {IGNORED, classifyName, keyPlanAt} from './keyPlan.js';
 import {compareTiedNumberText, isIntegerText, numberTextsEqual, type Decimal} from './numbers.js';
 import {escapePointerToken} from './pointer.js';
 import {ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, type CompiledKeyword, type Kind, type SchemaNode} from './schema.js';
@@ -312,9 +312,8 @@ export class Run {
     const hooks = this.node.key;
     for (let i = 0; i < hooks.length; i++) {
       const keyword = hooks[i];
-      const classify = keyword.definition.classify;
-      const datum = classify === undefined ? undefined : classify(keyword, name);
-      if (classify !== undefined && datum === undefined) continue;
+      const datum = classifyName(keyword, name);
+      if (datum === IGNORED) continue;
       keyword.definition.key!(this, keyword, name, datum);
       if (this.settled) return;
     }

@@ -2,7 +2,7 @@
 // the name (KeywordDefinition.classify). Property names repeat from object to object, so regex
 // tests and map lookups run once per distinct name instead of once per key per keyword.
 
-import type {KeyPlan, SchemaNode} from './schema.js';
+import type {CompiledKeyword, KeyPlan, SchemaNode} from './schema.js';
 
 /**
  * Past this many distinct names a node stops caching plans (the names do not repeat: a map keyed by
@@ -15,6 +15,21 @@ const MAX_PLANS = 4096;
  * plans are dropped and not even looked up again (a miss in a full map cost 7% of the time on an
  * object with 200,000 distinct keys).
  */
+/** What `classifyName` returns for a name a keyword ignores: its `key` hook is not called. */
+export const IGNORED: unique symbol = Symbol('ignored');
+
+/**
+ * What `keyword` makes of the property name `name`: its classification (undefined for keywords
+ * without `classify`, which act on every name), or IGNORED. One rule for plans and for the nodes
+ * that classify every key afresh.
+ */
+export function classifyName(keyword: CompiledKeyword, name: string): unknown {
+  const classify = keyword.definition.classify;
+  if (classify === undefined) return undefined;
+  const datum = classify(keyword, name);
+  return datum === undefined ? IGNORED : datum;
+}
+
 export function keyPlan(node: SchemaNode, name: string): KeyPlan | undefined {
   if (!node.planning) return undefined;
   const plans = node.keyPlans;
@@ -28,9 +43,8 @@ export function keyPlan(node: SchemaNode, name: string): KeyPlan | undefined {
   const keywords = [];
   const data = [];
   for (const keyword of node.key) {
-    const classify = keyword.definition.classify;
-    const datum = classify === undefined ? undefined : classify(keyword, name);
-    if (classify !== undefined && datum === undefined) continue;
+    const datum = classifyName(keyword, name);
+    if (datum === IGNORED) continue;
     keywords.push(keyword);
     data.push(datum);
   }

@@ -7,7 +7,7 @@
 // locations exactly as before. The suite runs both paths on every test (test/valueCheck.test.ts).
 
 import type {Evaluator} from './evaluator.js';
-import {keyPlanAt} from './keyPlan.js';
+import {IGNORED, classifyName, keyPlanAt} from './keyPlan.js';
 import {ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, type CompiledKeyword, type Kind, type KeywordDefinition, type Resource, type SchemaNode} from './schema.js';
 import type {Limits} from './types.js';
 
@@ -272,10 +272,10 @@ export class ValueChecker {
     const keywords = node.key;
     let outcome: typeof CHECKED | typeof UNCHECKED = UNCHECKED;
     for (let i = 0; i < keywords.length; i++) {
-      const {holdsKey, classify} = keywords[i].definition;
+      const holdsKey = keywords[i].definition.holdsKey;
       if (holdsKey === undefined) continue;
-      const datum = classify === undefined ? undefined : classify(keywords[i], name);
-      if (classify !== undefined && datum === undefined) continue;
+      const datum = classifyName(keywords[i], name);
+      if (datum === IGNORED) continue;
       if (!holdsKey(keywords[i], name, datum, member, this)) return FAILED;
       outcome = CHECKED;
     }
