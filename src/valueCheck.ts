@@ -213,8 +213,7 @@ export class ValueChecker {
   }
 
   private checkObject(node: SchemaNode, plan: ValuePlan, object: Record<string, unknown>, known: boolean): boolean {
-    // Only plain objects: then `for...in` lists exactly the own keys the walk lists (Object.keys).
-    if (!known && !this.isPlainContainer(object)) return this.giveUp();
+    if (!known && !this.isPlainContainer(object, this.depth)) return this.giveUp();
     if (!this.holdAll(plan, object, OBJECT)) return false;
     if (known && !plan.keyed) return true;
     // `for...in` visits what Object.keys lists (see isPlainContainer, prototypeHasEnumerables), and
@@ -252,7 +251,7 @@ export class ValueChecker {
   private checkArray(plan: ValuePlan, array: unknown[], known: boolean): boolean {
     if (known) return this.holdAll(plan, array, ARRAY);
     // The items are walked for the limits first; the item checks below then skip that.
-    if (!this.isPlainContainer(array)) return this.giveUp();
+    if (!this.isPlainContainer(array, this.depth)) return this.giveUp();
     for (let i = 0; i < array.length; i++) if (!this.withinLimits(array[i], this.depth + 1)) return this.giveUp();
     const outer = this.ensuredFrom;
     this.ensuredFrom = this.depth + 1;
@@ -282,13 +281,17 @@ export class ValueChecker {
     return outcome;
   }
 
+  /** A string, number, boolean or null the walk would accept (kind 0 values are not JSON). */
   private scalarWithinLimits(value: unknown): boolean {
     return typeof value === 'string' ? value.length <= this.limits.maxStringLength : typeof value !== 'number' || Number.isFinite(value);
   }
 
-  /** A container the walk would open at this depth: not too deep, and a plain object or an array. */
-  private isPlainContainer(value: object): boolean {
-    if (this.depth >= this.limits.maxDepth) return false;
+  /**
+   * A container the walk would open at instance depth `depth`: not too deep (nor deeper than this
+   * checker recurses), and an array or a plain object, whose `for...in` lists what Object.keys does.
+   */
+  private isPlainContainer(value: object, depth: number): boolean {
+    if (depth >= this.limits.maxDepth || depth >= MAX_CHECK_DEPTH) return false;
     if (Array.isArray(value)) return true;
     const prototype = Object.getPrototypeOf(value);
     return prototype === Object.prototype || prototype === null;
@@ -300,26 +303,12 @@ export class ValueChecker {
    * document to the walk, which says what is wrong and where.
    */
   private withinLimits(value: unknown, depth: number): boolean {
-    switch (typeof value) {
-      case 'string':
-        return value.length <= this.limits.maxStringLength;
-      case 'number':
-        return Number.isFinite(value);
-      case 'boolean':
-        return true;
-      case 'object':
-        break;
-      default:
-        return false;
-    }
-    if (value === null) return true;
-    if (depth >= this.limits.maxDepth || depth >= MAX_CHECK_DEPTH) return false;
+    if (typeof value !== 'object' || value === null) return kindOfScalar(value) !== 0 && this.scalarWithinLimits(value);
+    if (!this.isPlainContainer(value, depth)) return false;
     if (Array.isArray(value)) {
       for (let i = 0; i < value.length; i++) if (!this.withinLimits(value[i], depth + 1)) return false;
       return true;
     }
-    const prototype = Object.getPrototypeOf(value);
-    if (prototype !== Object.prototype && prototype !== null) return false;
     let count = 0;
     for (const name in value) {
       if (name.length > this.limits.maxKeyLength) return false;
