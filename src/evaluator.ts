@@ -8,7 +8,7 @@
 import {InputError, NO_POSITION, type InputPosition} from './errors.js';
 import {KeyFingerprints} from './keyFingerprints.js';
 import {IGNORED, classifyName, keyPlanAt} from './keyPlan.js';
-import {compareTiedNumberText, isIntegerText, numberTextsEqual, type Decimal} from './numbers.js';
+import {compareTiedNumberText, isExactNumberText, isIntegerText, numberTextsEqual, type Decimal} from './numbers.js';
 import {escapePointerToken} from './pointer.js';
 import {ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, type CompiledKeyword, type Kind, type SchemaNode} from './schema.js';
 import type {OutputUnit, TokenSink} from './types.js';
@@ -445,6 +445,12 @@ export class Evaluator implements TokenSink {
   private fromText = false;
   /** The document is certainly invalid and only the first error is wanted: feed no more events. */
   stopped = false;
+  /**
+   * Set by `watchNumbers`: every number text so far is exactly what `JSON.parse` makes of it (see
+   * isExactNumberText), so the parsed value can stand in for the text (Validator.parseText).
+   */
+  numbersExact = true;
+  private watchesNumbers = false;
 
   constructor(
     private readonly node: SchemaNode,
@@ -463,6 +469,7 @@ export class Evaluator implements TokenSink {
     this.input = input;
     this.fromText = fromText;
     this.stopped = false;
+    this.numbersExact = true;
     this.depth = 0;
     this.root = new Run(this, this.node, null, null, 0, '', 0, false);
     this.rootRuns = [this.root];
@@ -684,7 +691,13 @@ export class Evaluator implements TokenSink {
     this.deliverScalar(STRING);
   }
 
+  /** Keep `numbersExact` up to date from now on. */
+  watchNumbers(): void {
+    this.watchesNumbers = true;
+  }
+
   numberValue(text: string): void {
+    if (this.watchesNumbers && this.numbersExact && !isExactNumberText(text)) this.numbersExact = false;
     this.text = text;
     this.numberParsed = false;
     this.numberTextPending = false;

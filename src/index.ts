@@ -57,6 +57,8 @@ class CompiledValidator implements Validator {
   private readonly shared: Evaluator;
   /** Value mode's fast verdict (src/valueCheck.ts). */
   private readonly checker: ValueChecker;
+  /** parseText's check of what a parsed value no longer shows (see wellFormed). */
+  private guard: Evaluator | undefined;
 
   constructor(
     private readonly root: SchemaNode,
@@ -88,6 +90,43 @@ class CompiledValidator implements Validator {
     return session.end();
   }
 
+  parseText(text: string | Uint8Array): Result {
+    const source = typeof text === 'string' ? text : Buffer.from(text.buffer, text.byteOffset, text.byteLength).toString('utf8');
+    // The fast way, for a valid document whose value is wanted anyway: JSON.parse and the fast
+    // verdict, once the text is known to say exactly what the value says. Anything else gets
+    // validateText's verdict and errors.
+    if (this.checker.usable && this.wellFormed(source)) {
+      const value = parseJson(source);
+      if (this.checker.passes(this.root, value)) return {valid: true, errors: [], value};
+    }
+    const result = this.validateText(text);
+    if (result.valid) result.value = parseJson(source);
+    return result;
+  }
+
+  /**
+   * The text is JSON within the limits, repeats no key (JSON.parse would keep the last silently)
+   * and has only numbers that JSON.parse keeps exactly (1.00000000000000001 would become 1): its
+   * parsed value then gets the verdict the text would. A syntax pass, with no keyword.
+   */
+  private wellFormed(source: string): boolean {
+    let guard = this.guard;
+    if (guard === undefined) {
+      guard = this.guard = new Evaluator(compileSchema(true, {}).root, false);
+      guard.watchNumbers();
+    }
+    const tokenizer = new Tokenizer(guard, this.limits);
+    guard.reset(tokenizer);
+    try {
+      tokenizer.write(source);
+      tokenizer.end();
+    } catch (error) {
+      if (!(error instanceof InputError)) throw error;
+      return false;
+    }
+    return guard.numbersExact;
+  }
+
   session(options: SessionOptions = {}): Session {
     return new StreamSession(new Evaluator(this.root, this.allErrors), this.limits, options.parse ?? false);
   }
@@ -96,6 +135,11 @@ class CompiledValidator implements Validator {
   evaluator(): Evaluator {
     return new Evaluator(this.root, this.allErrors);
   }
+}
+
+/** JSON.parse of text the tokenizer accepted, which may start with a byte order mark (RFC 8259 §8.1). */
+function parseJson(source: string): unknown {
+  return JSON.parse(source.charCodeAt(0) === 0xfeff ? source.slice(1) : source);
 }
 
 /** Bytes decoded at a time by a session (see StreamSession.write). */

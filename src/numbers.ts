@@ -120,3 +120,15 @@ export function numberTextsEqual(a: string, b: string): boolean {
   if (x === undefined || y === undefined) return Number(a) === Number(b);
   return compareDecimal(x, y) === 0;
 }
+
+/**
+ * `JSON.parse` turns this number text into a double whose shortest decimal (`String(n)`) has the
+ * same value, so keywords decide the double as they decide the text. True at once for texts of at
+ * most 15 characters without an exponent: at most 15 significant digits, in the normal range, and
+ * two different decimals of 15 digits never round to the same double (DBL_DIG).
+ */
+export function isExactNumberText(text: string): boolean {
+  if (text.length <= 15 && text.indexOf('e') < 0 && text.indexOf('E') < 0) return true;
+  const value = Number(text);
+  return Number.isFinite(value) && numberTextsEqual(text, String(value));
+}

@@ -88,6 +88,13 @@ export interface Validator {
   validate(value: unknown): Result;
   /** Streaming mode over one whole document. */
   validateText(text: string | Uint8Array): Result;
+  /**
+   * `validateText`'s verdict and errors, and on success the value `JSON.parse` gives the text
+   * (`Result.value`): for callers that want the document anyway, such as body parsers. A valid
+   * document is parsed once and checked in value mode, after a syntax pass has made sure the text
+   * and its value say the same thing (no repeated key, no number JSON.parse rounds).
+   */
+  parseText(text: string | Uint8Array): Result;
   /** Streaming mode, incremental. */
   session(options?: SessionOptions): Session;
   /** The draft this validator was compiled for. */

@@ -295,6 +295,7 @@ function spyingValidator(inner: Validator): { validator: Validator; readonly ses
     draft: inner.draft,
     validate: (value: unknown): Result => inner.validate(value),
     validateText: (text: string | Uint8Array): Result => inner.validateText(text),
+    parseText: (text: string | Uint8Array): Result => inner.parseText(text),
     session(options?: SessionOptions): Session {
       counts.sessions++;
       const session = inner.session(options);

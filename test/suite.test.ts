@@ -1,6 +1,7 @@
 // The official JSON-Schema-Test-Suite, every required file of every draft, in value mode, in
 // validateText (compact and pretty-printed), and through session() fed random chunks and 1-byte
-// chunks of the UTF-8 bytes. The optional files run with `formats: 'assert'`. One loop, an explicit
+// chunks of the UTF-8 bytes, and through parseText (its verdict is validateText's, its value
+// JSON.parse's). The optional files run with `formats: 'assert'`. One loop, an explicit
 // skip list with a reason per entry, counts printed at the end.
 
 import assert from 'node:assert/strict';
@@ -11,7 +12,7 @@ import {byteChunks, feed, random, randomChunks} from './support/chunks.js';
 import {drafts, remotes, suiteFiles, suiteSkips as skip, type SuiteFile} from './support/suite.js';
 
 
-const modes = ['value', 'text', 'pretty', 'chunks', 'bytes'] as const;
+const modes = ['value', 'text', 'pretty', 'chunks', 'bytes', 'parse'] as const;
 type Mode = (typeof modes)[number];
 type Counts = Record<Mode, {passed: number; failed: number; skipped: number}>;
 
@@ -58,6 +59,13 @@ function verdict(validator: Validator, data: unknown, mode: Mode, seed: number):
       const text = JSON.stringify(data);
       const {refusedAt, ...result} = feed(validator, byteChunks(encoder.encode(text)));
       assert.deepEqual(result, validator.validateText(text), 'a byte-by-byte session reports what validateText reports');
+      return result.valid;
+    }
+    case 'parse': {
+      const text = JSON.stringify(data, null, 1);
+      const {value, ...result} = validator.parseText(encoder.encode(text));
+      assert.deepEqual(result, validator.validateText(text), 'parseText reports what validateText reports');
+      assert.deepEqual(value, result.valid ? JSON.parse(text) : undefined, 'parseText gives the value JSON.parse gives');
       return result.valid;
     }
   }
