@@ -348,7 +348,7 @@ export class BodyReader {
     if (alreadyRead(req)) return this.#validateParsed(parsedElsewhere(), callback);
     const encoding = contentEncoding(req);
     const source = encoding === 'identity' ? req : DECODERS[encoding]!();
-    new BodyStream(req, source, this.validator.session(), this.#settings, callback).start();
+    new BodyStream(req, source, this.validator, this.#settings, callback).start();
   }
 
   /** `read` as a promise, for Koa. */
@@ -483,7 +483,9 @@ function isJsonWhitespace(byte: number): boolean {
 class BodyStream {
   readonly #req: IncomingMessage;
   readonly #source: IncomingMessage | Transform;
-  readonly #session: Session;
+  readonly #validator: Validator;
+  /** Made at the first chunk that is not the whole body (see #isWholeBody). */
+  #session: Session | undefined;
   readonly #settings: BodySettings;
   #callback: BodyCallback | undefined;
   /** Decoded body bytes so far, counted against `limit`. */
@@ -497,10 +499,10 @@ class BodyStream {
   /** body-parser's `strict`: the first non-whitespace byte must open an object or an array. */
   #awaitingFirstByte: boolean;
 
-  constructor(req: IncomingMessage, source: IncomingMessage | Transform, session: Session, settings: BodySettings, callback: BodyCallback) {
+  constructor(req: IncomingMessage, source: IncomingMessage | Transform, validator: Validator, settings: BodySettings, callback: BodyCallback) {
     this.#req = req;
     this.#source = source;
-    this.#session = session;
+    this.#validator = validator;
     this.#settings = settings;
     this.#callback = callback;
     this.#awaitingFirstByte = settings.strict;
@@ -533,9 +535,18 @@ class BodyStream {
     this.#fed += text.length;
     this.#text.push(text);
     if (this.#awaitingFirstByte && !this.#checkFirstByte(text)) return false;
-    if (this.#session.write(text) || this.#settings.readToEnd) return true;
-    this.#reject(errorFromResult(this.#session.end(), this.#settings.invalidStatus));
+    // The whole body in one chunk, as most small bodies come: there is nothing to be early for,
+    // and its value is wanted anyway, so #onEnd gets it from Validator.parseText.
+    if (this.#isWholeBody(text)) return true;
+    const session = (this.#session ??= this.#validator.session());
+    if (session.write(text) || this.#settings.readToEnd) return true;
+    this.#reject(errorFromResult(session.end(), this.#settings.invalidStatus));
     return false;
+  }
+
+  /** `text` is the first chunk, past any byte order mark, and Content-Length says nothing follows. */
+  #isWholeBody(text: Buffer): boolean {
+    return this.#source === this.#req && this.#bomMatched === -1 && this.#fed === text.length && contentLength(this.#req) === this.#received;
   }
 
   /**
@@ -572,8 +583,14 @@ class BodyStream {
   }
 
   #onEnd = (): void => {
-    if (this.#bomMatched > 0) this.#session.write(Buffer.from(BOM.slice(0, this.#bomMatched)));
-    const result = this.#session.end();
+    if (this.#session === undefined && this.#fed > 0 && this.#bomMatched === -1) {
+      const result = this.#validator.parseText(this.#text[0]!);
+      if (!result.valid) return this.#finish(errorFromResult(result, this.#settings.invalidStatus));
+      return this.#finish(null, result.value);
+    }
+    const session = (this.#session ??= this.#validator.session());
+    if (this.#bomMatched > 0) session.write(Buffer.from(BOM.slice(0, this.#bomMatched)));
+    const result = session.end();
     if (!result.valid) return this.#finish(errorFromResult(result, this.#settings.invalidStatus));
     this.#finish(null, this.#parse());
   };
