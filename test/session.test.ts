@@ -114,6 +114,23 @@ describe('early verdict: write() says false at the first byte that makes the doc
     assert.ok(forbidding.bytesRead < 8192, `stopped after ${forbidding.bytesRead} bytes`);
   });
 
+  test('two byte chunks cut anywhere decode as the whole bytes do: 2- to 4-byte characters and malformed UTF-8', () => {
+    const validator = compile({additionalProperties: {type: 'string', maxLength: 6}});
+    const documents = [
+      encoder.encode('{"ключ": "é€😀x"}'),
+      // A lead byte without its continuation, a stray continuation byte, a cut 4-byte character.
+      Uint8Array.from([...encoder.encode('{"a": "'), 0xe2, 0x82, 0x41, 0x80, 0xf0, 0x9f, ...encoder.encode('"}')]),
+      Uint8Array.from([...encoder.encode('{"a": "x'), 0xf0, 0x9f, 0x98]),
+    ];
+    for (const bytes of documents) {
+      const whole = validator.validateText(Buffer.from(bytes).toString('utf8'));
+      for (let cut = 0; cut <= bytes.length; cut++) {
+        const {refusedAt, ...result} = feed(validator, [bytes.subarray(0, cut), bytes.subarray(cut)]);
+        assert.deepEqual(result, whole, `cut at ${cut}`);
+      }
+    }
+  });
+
   test('allErrors keeps going and collects every error', () => {
     const all = compile({properties: {a: {type: 'string'}, b: {type: 'string'}}, required: ['c']}, {allErrors: true});
     const result = all.validateText('{"a": 1, "b": 2}');
