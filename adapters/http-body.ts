@@ -202,8 +202,20 @@ const DEFAULT_TYPES = ['application/json', 'application/*+json'];
 function mediaTypeTest(type: BodyOptions['type']): MediaTypeTest {
   if (typeof type === 'function') return (_essence, req) => type(req);
   const patterns = (type === undefined ? DEFAULT_TYPES : typeof type === 'string' ? [type] : type).map(expandShorthand);
-  return (essence) => patterns.some((pattern) => mediaTypeMatches(pattern, essence));
+  // A route sees few distinct media types: each is matched against the patterns once.
+  const verdicts = new Map<string, boolean>();
+  return (essence) => {
+    let verdict = verdicts.get(essence);
+    if (verdict === undefined) {
+      verdict = patterns.some((pattern) => mediaTypeMatches(pattern, essence));
+      if (verdicts.size < MAX_REMEMBERED_TYPES) verdicts.set(essence, verdict);
+    }
+    return verdict;
+  };
 }
+
+/** Distinct media types a route remembers its verdict on (a client may send any number). */
+const MAX_REMEMBERED_TYPES = 32;
 
 /** type-is shorthands: `json` is `application/json`, `+json` is any `*\/*+json`. */
 function expandShorthand(pattern: string): string {
@@ -342,13 +354,14 @@ export class BodyReader {
    * result (Express: `req.body`; Koa: `ctx.request.body`); that value is then checked instead.
    */
   read(req: IncomingMessage, callback: BodyCallback, parsedElsewhere: () => unknown = () => (req as {body?: unknown}).body): void {
-    const refusal = this.#refuseFromHeaders(req);
-    if (refusal !== undefined) return callback(refuseUnread(req, refusal));
-    if (!hasBody(req)) return this.#readAbsentBody(req, callback);
+    const length = contentLength(req);
+    if (!hasBody(req, length)) return this.#readAbsentBody(req, callback);
     if (alreadyRead(req)) return this.#validateParsed(parsedElsewhere(), callback);
     const encoding = contentEncoding(req);
+    const refusal = this.#refuseFromHeaders(req, encoding, length);
+    if (refusal !== undefined) return callback(refuseUnread(req, refusal, length));
     const source = encoding === 'identity' ? req : DECODERS[encoding]!();
-    new BodyStream(req, source, this.validator, this.#settings, callback).start();
+    new BodyStream(req, source, this.validator, this.#settings, callback, length).start();
   }
 
   /** `read` as a promise, for Koa. */
@@ -358,19 +371,16 @@ export class BodyReader {
     });
   }
 
-  /** Everything decidable from the head alone, before a byte of the body is read. */
-  #refuseFromHeaders(req: IncomingMessage): HttpError | undefined {
-    if (!hasBody(req) || alreadyRead(req)) return undefined;
+  /** Everything decidable from the head of a request with a body, before a byte of it is read. */
+  #refuseFromHeaders(req: IncomingMessage, encoding: string, length: number | undefined): HttpError | undefined {
     const contentType = parseContentType(req.headers['content-type']);
     if (!this.#settings.acceptsType(contentType.essence, req)) {
       return new HttpError(415, 'entity.type.unsupported', `unsupported media type "${contentType.essence}"`);
     }
     if (!isUtf8(contentType.charset)) return charsetUnsupported(contentType.charset!);
-    const encoding = contentEncoding(req);
     if (encoding !== 'identity' && (!this.#settings.inflate || DECODERS[encoding] === undefined)) {
       return encodingUnsupported(encoding);
     }
-    const length = contentLength(req);
     // With an encoding the limit applies to the decoded size, unknown until it is decoded.
     if (encoding === 'identity' && length !== undefined && length > this.#settings.limit) {
       return tooLarge(this.#settings.limit, length);
@@ -393,9 +403,8 @@ export class BodyReader {
 }
 
 /** type-is's `hasBody`, except that `Content-Length: 0` counts as no body. */
-function hasBody(req: IncomingMessage): boolean {
+function hasBody(req: IncomingMessage, length: number | undefined): boolean {
   if (req.headers['transfer-encoding'] !== undefined) return true;
-  const length = contentLength(req);
   return length !== undefined && length > 0;
 }
 
@@ -429,8 +438,7 @@ const DISCARD_LIMIT = 64 * 1024;
  * unread body once the response finishes, so a read of nothing marks the request as consumed, and
  * the socket gets the same lingering close as a body rejected midway.
  */
-function refuseUnread(req: IncomingMessage, error: HttpError): HttpError {
-  const length = contentLength(req);
+function refuseUnread(req: IncomingMessage, error: HttpError, length: number | undefined): HttpError {
   if (length !== undefined && length <= DISCARD_LIMIT) {
     req.resume();
     return error;
@@ -484,6 +492,8 @@ class BodyStream {
   readonly #req: IncomingMessage;
   readonly #source: IncomingMessage | Transform;
   readonly #validator: Validator;
+  /** The announced Content-Length. */
+  readonly #length: number | undefined;
   /** Made at the first chunk that is not the whole body (see #isWholeBody). */
   #session: Session | undefined;
   readonly #settings: BodySettings;
@@ -499,10 +509,18 @@ class BodyStream {
   /** body-parser's `strict`: the first non-whitespace byte must open an object or an array. */
   #awaitingFirstByte: boolean;
 
-  constructor(req: IncomingMessage, source: IncomingMessage | Transform, validator: Validator, settings: BodySettings, callback: BodyCallback) {
+  constructor(
+    req: IncomingMessage,
+    source: IncomingMessage | Transform,
+    validator: Validator,
+    settings: BodySettings,
+    callback: BodyCallback,
+    length: number | undefined,
+  ) {
     this.#req = req;
     this.#source = source;
     this.#validator = validator;
+    this.#length = length;
     this.#settings = settings;
     this.#callback = callback;
     this.#awaitingFirstByte = settings.strict;
@@ -546,7 +564,7 @@ class BodyStream {
 
   /** `text` is the first chunk, past any byte order mark, and Content-Length says nothing follows. */
   #isWholeBody(text: Buffer): boolean {
-    return this.#source === this.#req && this.#bomMatched === -1 && this.#fed === text.length && contentLength(this.#req) === this.#received;
+    return this.#source === this.#req && this.#bomMatched === -1 && this.#fed === text.length && this.#length === this.#received;
   }
 
   /**
