@@ -9,6 +9,7 @@ import {compileSchema} from './compile.js';
 import {InputError} from './errors.js';
 import {Evaluator} from './evaluator.js';
 import type {SchemaNode} from './schema.js';
+import {SyntaxGuard} from './syntaxGuard.js';
 import {Tokenizer, defaultLimits} from './tokenizer.js';
 import type {CompileOptions, Draft, Limits, OutputUnit, Result, Session, SessionOptions, TokenSink, Validator} from './types.js';
 import {ValueChecker} from './valueCheck.js';
@@ -57,8 +58,8 @@ class CompiledValidator implements Validator {
   private readonly shared: Evaluator;
   /** Value mode's fast verdict (src/valueCheck.ts). */
   private readonly checker: ValueChecker;
-  /** parseText's check of what a parsed value no longer shows (see wellFormed). */
-  private guard: Evaluator | undefined;
+  /** parseText's syntax pass (see wellFormed). */
+  private readonly guard = new SyntaxGuard();
 
   constructor(
     private readonly root: SchemaNode,
@@ -110,21 +111,17 @@ class CompiledValidator implements Validator {
    * parsed value then gets the verdict the text would. A syntax pass, with no keyword.
    */
   private wellFormed(source: string): boolean {
-    let guard = this.guard;
-    if (guard === undefined) {
-      guard = this.guard = new Evaluator(compileSchema(true, {}).root, false);
-      guard.watchNumbers();
-    }
-    const tokenizer = new Tokenizer(guard, this.limits);
-    guard.reset(tokenizer);
+    const guard = this.guard;
+    guard.reset();
     try {
+      const tokenizer = new Tokenizer(guard, this.limits);
       tokenizer.write(source);
       tokenizer.end();
     } catch (error) {
       if (!(error instanceof InputError)) throw error;
       return false;
     }
-    return guard.numbersExact;
+    return guard.sound;
   }
 
   session(options: SessionOptions = {}): Session {

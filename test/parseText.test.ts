@@ -84,6 +84,11 @@ describe('parseText', () => {
     assert.equal(result.valid, false);
     assert.equal(result.errors[0]?.params?.code, 'syntax.duplicateKey');
     assert.equal(parsed(validator, '{"n":1,"n":2}').valid, false);
+    // Past 24 keys the keys are kept as fingerprints; sibling objects may share keys.
+    const many = Array.from({length: 30}, (_, i) => `"k${i}":${i}`);
+    const anything = compile({});
+    assert.equal(parsed(anything, `[{${many.join(',')},"k3":0}]`).errors[0]?.params?.code, 'syntax.duplicateKey');
+    assert.equal(parsed(anything, `[{${many.join(',')}},{${many.join(',')}},{"a":{"a":{"a":1}}}]`).valid, true);
   });
 
   it('reports malformed, empty and trailing text as syntax errors, never throwing', () => {

