@@ -555,8 +555,8 @@ export class Evaluator implements TokenSink {
       if (!run.settled) run.end();
       // A pass that the parent's keyword would ignore needs no report.
       if (!run.settled && (run.failed || !run.via!.definition.ignoresPassingMembers)) run.settle();
-      // A failed run may be kept by its parent's keyword (e.g. unevaluatedProperties): never reuse it.
-      if (run.failed) this.scratch = new Run(this, run.node, null, null, 0, '', 0, false);
+      // A failed run that its parent's keyword keeps (unevaluated*) is not reused.
+      if (run.failed && run.via!.definition.keepsFailedMembers) this.scratch = new Run(this, run.node, null, null, 0, '', 0, false);
     }
   }
 

@@ -155,6 +155,12 @@ export interface KeywordDefinition<V = any> {
    */
   readonly ignoresPassingMembers?: boolean;
   /**
+   * `result` keeps a failed member run to look at later (`unevaluated*` decide at the container's
+   * end). Other keywords are done with it when `result` returns, so a scalar's leaf check may reuse
+   * its run (see Evaluator.checkLeaves).
+   */
+  readonly keepsFailedMembers?: boolean;
+  /**
    * The errors of the subschema run in `slot` are never reported, only whether it failed (`not`,
    * `if`, `contains`...). Such a run, and all it starts, records no error units: building their
    * locations and positions cost 9% of a benchmark record whose `if` fails.

@@ -29,6 +29,7 @@ function failFor(run: Run, keyword: CompiledKeyword<Unevaluated>, name: string, 
 
 export const unevaluatedProperties: KeywordDefinition<Unevaluated> = {
   name: 'unevaluatedProperties',
+  keepsFailedMembers: true,
   subschemas: 'schema',
   compile(value, context) {
     expectSchema(value, context);
