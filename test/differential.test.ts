@@ -14,16 +14,18 @@ import {after, describe, test} from 'node:test';
 import Ajv from 'ajv';
 import Ajv2019 from 'ajv/dist/2019.js';
 import Ajv2020 from 'ajv/dist/2020.js';
+import AjvDraft04 from 'ajv-draft-04';
 import {compile} from '../src/index.js';
 import type {Draft, Result, Validator} from '../src/types.js';
 import {byteChunks, feed, random, randomChunks} from './support/chunks.js';
 
 /**
- * Drafts with an ajv to compare against. ajv-draft-04 is not installed, so draft 4 is left out;
- * draft 6 runs against ajv's draft-07 with schemas that only use draft 6 keywords (no if/then/else),
- * where the two drafts mean the same.
+ * Drafts with an ajv to compare against. Draft 4 runs against ajv-draft-04 with schemas in draft 4's
+ * terms (no boolean subschemas but `additionalProperties: false`, no `const`, `propertyNames` or
+ * numeric `exclusiveMinimum`); draft 6 against ajv's draft-07 with schemas that only use draft 6
+ * keywords (no if/then/else), where the two drafts mean the same.
  */
-const drafts = ['draft6', 'draft7', 'draft2019-09', 'draft2020-12'] as const satisfies readonly Draft[];
+const drafts = ['draft4', 'draft6', 'draft7', 'draft2019-09', 'draft2020-12'] as const satisfies readonly Draft[];
 type TestedDraft = (typeof drafts)[number];
 
 const defaultSeeds = [1, 2, 3, 4, 5, 6, 7, 8];
@@ -45,6 +47,7 @@ function makeAjv(draft: TestedDraft): AjvLike {
   const options = {strict: false, allErrors: false, validateFormats: false} as const;
   if (draft === 'draft2020-12') return new Ajv2020.default(options) as unknown as AjvLike;
   if (draft === 'draft2019-09') return new Ajv2019.default(options) as unknown as AjvLike;
+  if (draft === 'draft4') return new AjvDraft04.default(options) as unknown as AjvLike;
   return new Ajv.default(options) as unknown as AjvLike;
 }
 
@@ -322,7 +325,8 @@ class SchemaGenerator {
   }
 
   private schema(scope: Scope): Json {
-    if (this.chance(scope.depth === 0 ? 0 : 0.15)) return this.chance(0.6);
+    // Draft 4 has no boolean schemas: {} and {not: {}} say true and false.
+    if (this.chance(scope.depth === 0 ? 0 : 0.15)) return this.draft === 'draft4' ? (this.chance(0.6) ? {} : {not: {}}) : this.chance(0.6);
     if (scope.refs.length > 0 && this.chance(0.15)) return this.refSchema(scope);
     return this.objectSchema(scope);
   }
@@ -407,7 +411,8 @@ class SchemaGenerator {
         return;
       case 'dependencies':
         schema.dependencies = Object.fromEntries(
-          this.names(1, 2).map((name) => [name, this.chance(0.5) ? this.names(0, 2) : this.schema(this.inPlace(scope))]),
+          // Draft 4's meta-schema asks for at least one name in a dependency array.
+          this.names(1, 2).map((name) => [name, this.chance(0.5) ? this.names(this.draft === 'draft4' ? 1 : 0, 2) : this.schema(this.inPlace(scope))]),
         );
         return;
       case 'if':
@@ -454,6 +459,8 @@ class SchemaGenerator {
 
   private keywords(): readonly string[] {
     switch (this.draft) {
+      case 'draft4':
+        return draft4Keywords;
       case 'draft6':
         return draft6Keywords;
       case 'draft7':
@@ -470,6 +477,9 @@ const commonKeywords = [
   'propertyNames', 'minProperties', 'maxProperties', 'allOf', 'anyOf', 'oneOf', 'not', 'enum', 'const', 'const',
   ...scalarKeywords,
 ];
+const draft4Keywords = [...commonKeywords, 'dependencies', 'dependencies'].filter(
+  (keyword) => keyword !== 'const' && keyword !== 'propertyNames' && keyword !== 'exclusiveMinimum',
+);
 const draft6Keywords = [...commonKeywords, 'dependencies', 'dependencies'];
 const draft7Keywords = [...draft6Keywords, 'if', 'if'];
 const modernKeywords = [
@@ -568,7 +578,7 @@ class Reference {
     if (schema === true) return {valid: true, evaluated: new Set()};
     if (schema === false || !isObject(schema)) return failedEvaluation();
     // Before 2019-09, $ref makes its siblings ignored (draft 7 core §8.3).
-    const legacy = this.draft === 'draft6' || this.draft === 'draft7';
+    const legacy = this.draft === 'draft4' || this.draft === 'draft6' || this.draft === 'draft7';
     if (legacy && typeof schema.$ref === 'string') return this.evaluate(resolvePointer(this.root, schema.$ref), instance);
     const evaluated = new Set<string>();
     const apply = (subschema: Json): boolean => {
@@ -586,7 +596,7 @@ class Reference {
       valid = passed.length === 1 && valid;
     }
     if ('not' in schema) valid = !this.evaluate(schema.not!, instance).valid && valid;
-    if ('if' in schema && this.draft !== 'draft6') {
+    if ('if' in schema && this.draft !== 'draft4' && this.draft !== 'draft6') {
       valid = (apply(schema.if!) ? apply(schema.then ?? true) : apply(schema.else ?? true)) && valid;
     }
     if (isObject(instance)) valid = this.objectKeywords(schema, instance, evaluated, apply) && valid;
@@ -597,7 +607,7 @@ class Reference {
   private objectKeywords(schema: JsonObject, instance: JsonObject, evaluated: Set<string>, apply: (subschema: Json) => boolean): boolean {
     let valid = true;
     const names = Object.keys(instance);
-    const dependentSchemas = (this.draft === 'draft6' || this.draft === 'draft7' ? schema.dependencies : schema.dependentSchemas) as JsonObject | undefined;
+    const dependentSchemas = (this.draft === 'draft4' || this.draft === 'draft6' || this.draft === 'draft7' ? schema.dependencies : schema.dependentSchemas) as JsonObject | undefined;
     for (const [name, dependency] of Object.entries(dependentSchemas ?? {})) {
       if (!Object.hasOwn(instance, name)) continue;
       valid = (Array.isArray(dependency) ? dependency.every((other) => Object.hasOwn(instance, other as string)) : apply(dependency)) && valid;
