@@ -135,14 +135,11 @@ export const DEFAULT_MAX_LINE_LENGTH = 64 * 1024 * 1024;
 /**
  * Validates NDJSON line by line: one engine session per non-blank line, fed with the line's
  * pieces as they arrive, and one `onRecord` call per non-blank line, synchronously within the
- * `write` or `end` call that completed the line. A line that arrives whole, in one piece, is
- * already in memory with nothing to be early about: it goes to `validateText` (or `parseText`),
- * which reuse one evaluator instead of making a session.
+ * `write` or `end` call that completed the line.
  */
 export class NdjsonRecordReader {
   readonly #validator: Validator;
   readonly #sessionOptions: SessionOptions;
-  readonly #parse: boolean;
   readonly #maxLineLength: number;
   readonly #stopFeedingOnFailure: boolean;
   readonly #onRecord: (record: NdjsonRecord) => void;
@@ -150,10 +147,8 @@ export class NdjsonRecordReader {
 
   /** Line number of the line being read. */
   #line = 1;
-  /** Session of the current line; undefined while the line holds only whitespace or one piece. */
+  /** Session of the current line; undefined while the line holds only whitespace. */
   #session: Session | undefined = undefined;
-  /** The line's record so far, while it is a single piece (no session made yet). */
-  #piece: string | undefined = undefined;
   /** The session's document is certainly invalid: the rest of the line is skipped, not fed. */
   #sessionFailed = false;
   #lineLength = 0;
@@ -164,7 +159,6 @@ export class NdjsonRecordReader {
   constructor(validator: Validator, options: NdjsonReaderOptions, onRecord: (record: NdjsonRecord) => void) {
     this.#validator = validator;
     this.#sessionOptions = { parse: options.parse === true };
-    this.#parse = options.parse === true;
     this.#maxLineLength = checkMaxLineLength(options.maxLineLength);
     this.#stopFeedingOnFailure = options.allErrors !== true;
     this.#onRecord = onRecord;
@@ -185,7 +179,6 @@ export class NdjsonRecordReader {
   stop(): void {
     this.#splitter.stop();
     this.#session = undefined;
-    this.#piece = undefined;
   }
 
   /** Lines completed so far, blank ones included. */
@@ -199,26 +192,15 @@ export class NdjsonRecordReader {
     if (this.#lineLength > this.#maxLineLength) {
       this.#overLimit = true;
       this.#session = undefined;
-      this.#piece = undefined;
       return;
     }
     if (this.#sessionFailed) return;
     if (this.#session === undefined) {
-      if (this.#piece === undefined) {
-        const recordStart = skipWhitespace(text);
-        this.#leadingWhitespace += recordStart;
-        if (recordStart === text.length) return;
-        // Held: if the line ends before another piece comes, the piece is the whole record.
-        this.#piece = recordStart > 0 ? text.slice(recordStart) : text;
-        return;
-      }
+      const recordStart = skipWhitespace(text);
+      this.#leadingWhitespace += recordStart;
+      if (recordStart === text.length) return;
       this.#session = this.#validator.session(this.#sessionOptions);
-      const piece = this.#piece;
-      this.#piece = undefined;
-      if (!this.#session.write(piece) && this.#stopFeedingOnFailure) {
-        this.#sessionFailed = true;
-        return;
-      }
+      if (recordStart > 0) text = text.slice(recordStart);
     }
     // The engine's contract: once write() says false, the verdict is final; stop feeding it
     // (unless every error is wanted).
@@ -229,7 +211,6 @@ export class NdjsonRecordReader {
     const line = this.#line++;
     const record = this.#finishLine(line);
     this.#session = undefined;
-    this.#piece = undefined;
     this.#sessionFailed = false;
     this.#lineLength = 0;
     this.#leadingWhitespace = 0;
@@ -241,24 +222,9 @@ export class NdjsonRecordReader {
     if (this.#overLimit) {
       return { line, valid: false, errors: [lineLengthError(line, this.#maxLineLength)] };
     }
-    if (this.#piece !== undefined) return toRecord(line, this.#wholeLine(this.#piece), this.#leadingWhitespace);
     // Blank line (nothing but JSON whitespace): skipped, but it was counted.
     if (this.#session === undefined) return undefined;
     return toRecord(line, this.#session.end(), this.#leadingWhitespace);
-  }
-
-  /**
-   * A record that came in one piece: what a session fed that piece would say. With `parse`, an
-   * invalid record is given to a session after all, which keeps the value of a well-formed record
-   * it read to the end (parseText gives a value only to a valid one).
-   */
-  #wholeLine(text: string): Result {
-    if (!this.#parse) return this.#validator.validateText(text);
-    const result = this.#validator.parseText(text);
-    if (result.valid) return result;
-    const session = this.#validator.session(this.#sessionOptions);
-    session.write(text);
-    return session.end();
   }
 }
 
