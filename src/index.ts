@@ -120,6 +120,8 @@ class CompiledValidator implements Validator {
     } catch (error) {
       if (!(error instanceof InputError)) throw error;
       return false;
+    } finally {
+      guard.release();
     }
     return guard.sound;
   }

@@ -15,10 +15,22 @@ export class SyntaxGuard implements TokenSink {
   private readonly open: (KeySet | null)[] = [];
   /** Key sets by depth, reused from document to document. */
   private readonly pool: KeySet[] = [];
+  /** Key sets used by this document (see release). */
+  private used = 0;
 
   reset(): void {
     this.sound = true;
     this.depth = 0;
+    this.used = 0;
+  }
+
+  /**
+   * Forget the document's keys. They are slices of its text: kept by this long-lived sink, they
+   * would keep the whole text alive until the next document, and get it promoted to the old
+   * generation by any scavenge meanwhile.
+   */
+  release(): void {
+    for (let depth = 0; depth < this.used; depth++) this.pool[depth]?.clear();
   }
 
   startObject(): void {
@@ -26,6 +38,7 @@ export class SyntaxGuard implements TokenSink {
     if (keys === undefined) this.pool[this.depth] = keys = new KeySet();
     else keys.clear();
     this.open[this.depth++] = keys;
+    if (this.depth > this.used) this.used = this.depth;
   }
 
   startArray(): void {
