@@ -601,7 +601,8 @@ class BodyStream {
   }
 
   #onEnd = (): void => {
-    if (this.#session === undefined && this.#fed > 0 && this.#bomMatched === -1) {
+    // Text was fed but no session made: #feed held the whole body for parseText.
+    if (this.#session === undefined && this.#fed > 0) {
       const result = this.#validator.parseText(this.#text[0]!);
       if (!result.valid) return this.#finish(errorFromResult(result, this.#settings.invalidStatus));
       return this.#finish(null, result.value);

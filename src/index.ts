@@ -100,7 +100,7 @@ class CompiledValidator implements Validator {
       const value = parseJson(source);
       if (this.checker.passes(this.root, value)) return {valid: true, errors: [], value};
     }
-    const result = this.validateText(text);
+    const result = this.validateText(source);
     if (result.valid) result.value = parseJson(source);
     return result;
   }
