@@ -646,10 +646,7 @@ export class Evaluator implements TokenSink {
   }
 
   numberValue(text: string): void {
-    this.text = text;
-    this.numberParsed = false;
-    this.numberTextPending = false;
-    this.numberFromDouble = false;
+    this.holdNumberText(text);
     this.deliverScalar(NUMBER);
   }
 
@@ -668,6 +665,14 @@ export class Evaluator implements TokenSink {
       this.numberTextPending = true;
       this.numberFromDouble = true;
     } else if (kind === BOOLEAN) this.booleanValue = value as boolean;
+  }
+
+  /** Make a number's text the one keywords read, without delivering it (src/textCheck.ts). */
+  holdNumberText(text: string): void {
+    this.text = text;
+    this.numberParsed = false;
+    this.numberTextPending = false;
+    this.numberFromDouble = false;
   }
 
   nullValue(): void {

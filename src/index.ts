@@ -10,6 +10,7 @@ import {InputError} from './errors.js';
 import {Evaluator} from './evaluator.js';
 import type {SchemaNode} from './schema.js';
 import {SyntaxGuard} from './syntaxGuard.js';
+import {PASS, TextChecker} from './textCheck.js';
 import {Tokenizer, defaultLimits} from './tokenizer.js';
 import type {CompileOptions, Draft, Limits, OutputUnit, Result, Session, SessionOptions, TokenSink, Validator} from './types.js';
 import {ValueChecker} from './valueCheck.js';
@@ -60,6 +61,8 @@ class CompiledValidator implements Validator {
   private readonly checker: ValueChecker;
   /** parseText's syntax pass (see wellFormed). */
   private readonly guard = new SyntaxGuard();
+  /** validateText's fast verdict (src/textCheck.ts). */
+  private readonly textChecker: TextChecker;
 
   constructor(
     private readonly root: SchemaNode,
@@ -69,6 +72,7 @@ class CompiledValidator implements Validator {
   ) {
     this.shared = new Evaluator(root, allErrors);
     this.checker = new ValueChecker(this.shared, limits);
+    this.textChecker = new TextChecker(root, this.shared, limits);
   }
 
   validate(value: unknown): Result {
@@ -86,13 +90,19 @@ class CompiledValidator implements Validator {
   }
 
   validateText(text: string | Uint8Array): Result {
+    // Most documents pass: the text checker says so without runs; otherwise the evaluator says why.
+    if (this.textChecker.usable) {
+      const source = typeof text === 'string' ? text : decode(text);
+      if (this.textChecker.check(source) === PASS) return {valid: true, errors: []};
+      text = source;
+    }
     const session = new StreamSession(this.shared, this.limits, false);
     session.write(text);
     return session.end();
   }
 
   parseText(text: string | Uint8Array): Result {
-    const source = typeof text === 'string' ? text : Buffer.from(text.buffer, text.byteOffset, text.byteLength).toString('utf8');
+    const source = typeof text === 'string' ? text : decode(text);
     // The fast way, for a valid document whose value is wanted anyway: JSON.parse and the fast
     // verdict, once the text is known to say exactly what the value says. Anything else gets
     // validateText's verdict and errors.
@@ -134,6 +144,11 @@ class CompiledValidator implements Validator {
   evaluator(): Evaluator {
     return new Evaluator(this.root, this.allErrors);
   }
+}
+
+/** UTF-8 bytes as text (malformed sequences become U+FFFD, as a session's decoding does). */
+function decode(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
 }
 
 /** JSON.parse of text the tokenizer accepted, which may start with a byte order mark (RFC 8259 §8.1). */

@@ -5,6 +5,7 @@ import type {CompileOptions} from './types.js';
 import type {Evaluator, Run} from './evaluator.js';
 import type {ValueChecker, ValuePlan} from './valueCheck.js';
 import type {FormatCheck} from './formats/index.js';
+import type {ScalarPlan} from './textCheck.js';
 
 /** Instance kinds as bits, so a `type` keyword is one mask test. */
 export const OBJECT = 1;
@@ -69,6 +70,8 @@ export interface SchemaNode {
   collectsItems: boolean;
   /** How value mode's fast verdict checks this node (src/valueCheck.ts); null: it cannot. Made on first use. */
   valuePlan: ValuePlan | null | undefined;
+  /** How the text checker judges a scalar against this node (src/textCheck.ts). Made on first use. */
+  textPlan: ScalarPlan | undefined;
 }
 
 /** The `key` hooks that act on one property name in one schema node, with their classifications. */
@@ -105,6 +108,7 @@ export function newNode(resource: Resource, absoluteLocation: string): SchemaNod
     collectsProperties: false,
     collectsItems: false,
     valuePlan: undefined,
+    textPlan: undefined,
   };
 }
 
@@ -203,6 +207,13 @@ export interface KeywordDefinition<V = any> {
   holds?(keyword: CompiledKeyword<V>, value: unknown, kind: Kind, checker: ValueChecker): boolean;
   /** `holds` for one property of an object, given what `classify` said of its name (as for `key`). */
   holdsKey?(keyword: CompiledKeyword<V>, name: string, plan: any, member: unknown, checker: ValueChecker): boolean;
+  /**
+   * What this keyword asks of an object or array, told to the text checker (src/textCheck.ts) in
+   * its terms: validateText's pass-only verdict, which runs no runs and no hooks. Keywords with
+   * `accepts` are asked about scalars through it and need this only if they judge containers; a
+   * keyword that acts and can be asked neither way makes the checker give up on the schema.
+   */
+  outline?(keyword: CompiledKeyword<V>, outline: Outline): void;
   /** An object key arrived. `plan` is what `classify` said of the name (undefined without `classify`). */
   key?(run: Run, keyword: CompiledKeyword<V>, name: string, plan: any): void;
   /** An array item starts at `index`. */
@@ -211,6 +222,40 @@ export interface KeywordDefinition<V = any> {
   end?(run: Run, keyword: CompiledKeyword<V>): void;
   /** A subschema run this keyword started has settled (`child.failed` tells how). */
   result?(run: Run, keyword: CompiledKeyword<V>, child: Run): void;
+}
+
+/**
+ * The terms in which a keyword describes itself to the text checker (KeywordDefinition.outline). Each
+ * call adds a rule for the value at the keyword's location; node arguments are subschemas applied
+ * at that same location, except where a member is said.
+ */
+export interface Outline {
+  /** Objects and arrays pass only if their kind is in `mask` (scalars are left to `accepts`). */
+  kinds(mask: number): void;
+  /** Objects or arrays of the kinds in `mask` cannot be judged here: the evaluator must. */
+  undecided(mask: number): void;
+  /** The subschemas that apply to the value of property `name` (none: undefined). */
+  members(nodesOf: (name: string) => readonly SchemaNode[] | undefined): void;
+  /** Every property name, as a string, must satisfy `node`. */
+  keyNames(node: SchemaNode): void;
+  /** Every name in `names` must be present; with `trigger`, only when that property is present. */
+  present(names: readonly string[], trigger?: string): void;
+  /** An object has from `min` to `max` properties. */
+  propertyCount(min: number, max: number): void;
+  /** The subschemas that apply to the item at `index` (none: undefined). */
+  items(nodesAt: (index: number) => readonly SchemaNode[] | undefined): void;
+  /** An array has from `min` to `max` items. */
+  itemCount(min: number, max: number): void;
+  /** `node` applies here too (allOf, $ref). */
+  all(node: SchemaNode): void;
+  /** At least one of `nodes` passes (anyOf); with `exactly`, exactly one (oneOf). */
+  some(nodes: readonly SchemaNode[], exactly: boolean): void;
+  /** `node` fails (not). */
+  none(node: SchemaNode): void;
+  /** If `condition` passes, `then` applies; else `otherwise`. */
+  conditional(condition: SchemaNode, then: SchemaNode | undefined, otherwise: SchemaNode | undefined): void;
+  /** If property `trigger` is present, `node` applies (dependentSchemas). */
+  when(trigger: string, node: SchemaNode): void;
 }
 
 export interface KeywordContext {

@@ -31,6 +31,10 @@ export const additionalProperties: KeywordDefinition<AdditionalProperties> = {
     if (declared.has(name) || patterns.some((pattern) => pattern.test(name))) return undefined;
     return true;
   },
+  outline(keyword, outline) {
+    const nodes = [keyword.value.node];
+    outline.members((name) => (additionalProperties.classify!(keyword, name) === undefined ? undefined : nodes));
+  },
   holdsKey: (keyword, _name, _plan, member, checker) => !keyword.value.forbidden && checker.check(keyword.value.node, member),
   key(run, keyword, name) {
     if (keyword.value.forbidden) {

@@ -30,6 +30,9 @@ export const allOf: KeywordDefinition<Branches> = {
     for (let i = 0; i < nodes.length; i++) if (!checker.checkInPlace(nodes[i], value)) return false;
     return true;
   },
+  outline(keyword, outline) {
+    for (const node of keyword.value.nodes) outline.all(node);
+  },
   begin(run, keyword) {
     const {nodes, paths} = keyword.value;
     for (let i = 0; i < nodes.length; i++) {

@@ -50,6 +50,7 @@ export const anyOf: KeywordDefinition<Branches> = {
     for (let i = 0; i < nodes.length; i++) if (checker.checkInPlace(nodes[i], value)) return true;
     return false;
   },
+  outline: (keyword, outline) => outline.some(keyword.value.nodes, false),
   begin: beginBranches,
   result(run, keyword, child) {
     tallyBranch(run, keyword, child, 'must match a schema in anyOf');

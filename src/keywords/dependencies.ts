@@ -2,7 +2,7 @@
 // An array value behaves as `dependentRequired`, a schema value as `dependentSchemas`.
 
 import {OBJECT, type KeywordDefinition} from '../schema.js';
-import {checkDependentRequired, compileDependentRequired, holdsDependentRequired, type Dependencies} from './dependentRequired.js';
+import {checkDependentRequired, compileDependentRequired, holdsDependentRequired, outlineDependentRequired, type Dependencies} from './dependentRequired.js';
 import {
   DependentSchemasState,
   beginDependentSchemas,
@@ -10,6 +10,7 @@ import {
   endDependentSchemas,
   holdsDependentSchemas,
   keyDependentSchemas,
+  outlineDependentSchemas,
   resultDependentSchemas,
   type DependentSchemas,
 } from './dependentSchemas.js';
@@ -45,6 +46,11 @@ export const dependencies: KeywordDefinition<DependenciesValue> = {
     const {required, schemas} = keyword.value;
     if (required !== undefined && !holdsDependentRequired(required, value)) return false;
     return schemas === undefined || holdsDependentSchemas(schemas, value, checker);
+  },
+  outline(keyword, outline) {
+    const {required, schemas} = keyword.value;
+    if (required !== undefined) outlineDependentRequired(required, outline);
+    if (schemas !== undefined) outlineDependentSchemas(schemas, outline);
   },
   begin(run, keyword) {
     if (run.kind === OBJECT && keyword.value.schemas !== undefined) beginDependentSchemas(run, keyword, keyword.value.schemas, run.state(keyword, newState));

@@ -2,7 +2,7 @@
 // properties must be present too. One-way. Decided at the object's close.
 
 import type {Run} from '../evaluator.js';
-import {OBJECT, type CompiledKeyword, type KeywordContext, type KeywordDefinition} from '../schema.js';
+import {OBJECT, type CompiledKeyword, type KeywordContext, type KeywordDefinition, type Outline} from '../schema.js';
 import {PresenceSet, newSeen, seeBit, type Seen} from './presence.js';
 import {hasProperty} from '../valueCheck.js';
 import {escapePointerToken} from '../pointer.js';
@@ -46,6 +46,11 @@ export function holdsDependentRequired(dependencies: Dependencies, value: unknow
   return true;
 }
 
+/** The text checker's terms (KeywordDefinition.outline): a present trigger needs its dependents. */
+export function outlineDependentRequired(dependencies: Dependencies, outline: Outline): void {
+  for (const [trigger, names] of dependencies.dependents) outline.present(names, trigger);
+}
+
 export const dependentRequired: KeywordDefinition<Dependencies> = {
   name: 'dependentRequired',
   compile(value, context) {
@@ -54,6 +59,7 @@ export const dependentRequired: KeywordDefinition<Dependencies> = {
   },
   classify: (keyword, name) => keyword.value.presence.bitOf(name),
   holds: (keyword, value, kind) => kind !== OBJECT || holdsDependentRequired(keyword.value, value),
+  outline: (keyword, outline) => outlineDependentRequired(keyword.value, outline),
   key(run, keyword, _name, bit: number) {
     seeBit(run.state(keyword, newSeen), bit);
   },

@@ -4,7 +4,7 @@
 
 import type {Run} from '../evaluator.js';
 import {escapePointerToken} from '../pointer.js';
-import {OBJECT, type CompiledKeyword, type KeywordContext, type KeywordDefinition, type SchemaNode} from '../schema.js';
+import {OBJECT, type CompiledKeyword, type KeywordContext, type KeywordDefinition, type Outline, type SchemaNode} from '../schema.js';
 import {PresenceSet, Seen} from './presence.js';
 import {hasProperty, type ValueChecker} from '../valueCheck.js';
 import {expectSchemaMap, isSchema} from './shapes.js';
@@ -64,6 +64,11 @@ export function holdsDependentSchemas(value: DependentSchemas, object: unknown, 
   return true;
 }
 
+/** The text checker's terms (KeywordDefinition.outline): a present trigger's schema applies. */
+export function outlineDependentSchemas(value: DependentSchemas, outline: Outline): void {
+  value.nodes.forEach((node, index) => outline.when(value.triggers.names[index], node));
+}
+
 const newState = (): DependentSchemasState => new DependentSchemasState();
 
 export const dependentSchemas: KeywordDefinition<DependentSchemas> = {
@@ -75,6 +80,7 @@ export const dependentSchemas: KeywordDefinition<DependentSchemas> = {
     return compileDependentSchemas(Object.entries(value), context, '/dependentSchemas');
   },
   holds: (keyword, value, kind, checker) => kind !== OBJECT || holdsDependentSchemas(keyword.value, value, checker),
+  outline: (keyword, outline) => outlineDependentSchemas(keyword.value, outline),
   begin(run, keyword) {
     if (run.kind === OBJECT) beginDependentSchemas(run, keyword, keyword.value, run.state(keyword, newState));
   },

@@ -6,7 +6,7 @@
 import type {Evaluator, Run} from '../evaluator.js';
 import {kindOf, nonJsonLocation, scalarEquals} from '../literal.js';
 import type {ValueChecker} from '../valueCheck.js';
-import {ARRAY, OBJECT, STRING, type CompiledKeyword, type Kind, type KeywordContext, type KeywordDefinition, type SchemaNode} from '../schema.js';
+import {ARRAY, OBJECT, STRING, type CompiledKeyword, type Kind, type KeywordContext, type KeywordDefinition, type Outline, type SchemaNode} from '../schema.js';
 
 interface Literals {
   readonly scalars: readonly unknown[];
@@ -70,6 +70,16 @@ function holdsLiteral(keyword: CompiledKeyword<Literals>, value: unknown, kind: 
   return false;
 }
 
+/**
+ * The text checker's terms (KeywordDefinition.outline): an object or array passes only if a literal
+ * of its kind exists, and matching it is left to the evaluator.
+ */
+function outlineLiterals(keyword: CompiledKeyword<Literals>, outline: Outline): void {
+  const containers = (keyword.value.objects.length > 0 ? OBJECT : 0) | (keyword.value.arrays.length > 0 ? ARRAY : 0);
+  outline.kinds(containers);
+  outline.undecided(containers);
+}
+
 function scalarMatches(run: Run, keyword: CompiledKeyword<Literals>): void {
   if (!acceptsScalar(keyword, run.kind as Kind, run.evaluator)) run.fail(keyword, keyword.value.message);
 }
@@ -92,6 +102,7 @@ export const enumKeyword: KeywordDefinition<Literals> = {
   begin: beginMatching,
   accepts: acceptsScalar,
   holds: holdsLiteral,
+  outline: outlineLiterals,
   scalar: scalarMatches,
   result: candidateSettled,
 };
@@ -103,6 +114,7 @@ export const constKeyword: KeywordDefinition<Literals> = {
   begin: beginMatching,
   accepts: acceptsScalar,
   holds: holdsLiteral,
+  outline: outlineLiterals,
   scalar: scalarMatches,
   result: candidateSettled,
 };

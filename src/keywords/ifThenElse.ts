@@ -48,6 +48,7 @@ export const ifThenElse: KeywordDefinition<Conditional> = {
     const branch = checker.checkInPlace(condition, value) ? then : otherwise;
     return branch === undefined || checker.checkInPlace(branch, value);
   },
+  outline: (keyword, outline) => outline.conditional(keyword.value.condition, keyword.value.then, keyword.value.otherwise),
   begin(run, keyword) {
     const state = run.state(keyword, newState);
     const {condition, then, otherwise} = keyword.value;

@@ -2,7 +2,7 @@
 // array) with `additionalItems` (draft 4 to 2019-09). Each item's run starts as the item starts,
 // so a wrong item fails at that item. Evaluated indices are annotations for `unevaluatedItems`.
 
-import {ARRAY, type KeywordDefinition, type SchemaNode} from '../schema.js';
+import {ARRAY, type KeywordDefinition, type Outline, type SchemaNode} from '../schema.js';
 import type {ValueChecker} from '../valueCheck.js';
 import {requireMember} from './allOf.js';
 import {expectSchema, isSchema} from './shapes.js';
@@ -32,12 +32,25 @@ function holdsPositional(value: ItemSchemas, array: readonly unknown[], checker:
   return true;
 }
 
+/** The text checker's terms (KeywordDefinition.outline): the i-th schema applies to the i-th item. */
+function outlinePositional(value: ItemSchemas, outline: Outline): void {
+  const nodes = value.positional.map((node) => [node]);
+  outline.items((index) => nodes[index]);
+}
+
+/** The text checker's terms: the schema applies to every item from `from` on (`false`: there is none). */
+function outlineRest(value: RestItems, outline: Outline): void {
+  const nodes = [value.node];
+  outline.items((index) => (index >= value.from ? nodes : undefined));
+}
+
 /** 2020-12 `prefixItems`: the i-th schema applies to the i-th item. */
 export const prefixItems: KeywordDefinition<ItemSchemas> = {
   name: 'prefixItems',
   subschemas: 'schemaArray',
   compile: (value, context) => compilePositional(value, context, 'prefixItems'),
   holds: (keyword, value, kind, checker) => kind !== ARRAY || holdsPositional(keyword.value, value as unknown[], checker),
+  outline: (keyword, outline) => outlinePositional(keyword.value, outline),
   item(run, keyword, index) {
     const node = keyword.value.positional[index];
     if (node === undefined) return;
@@ -89,6 +102,7 @@ export const items: KeywordDefinition<RestItems> = {
     return {node: context.subschema(value, ''), from: positionalLength(context.schema.prefixItems), path: '/items', forbidden: value === false};
   },
   holds: (keyword, value, kind, checker) => kind !== ARRAY || holdsRest(keyword.value, value as unknown[], checker),
+  outline: (keyword, outline) => outlineRest(keyword.value, outline),
   item: restItem,
   result: requireMember,
   ignoresPassingMembers: true,
@@ -108,6 +122,11 @@ export const legacyItems: KeywordDefinition<ItemSchemas | RestItems> = {
     const schemas = keyword.value;
     return 'positional' in schemas ? holdsPositional(schemas, value as unknown[], checker) : holdsRest(schemas, value as unknown[], checker);
   },
+  outline(keyword, outline) {
+    const schemas = keyword.value;
+    if ('positional' in schemas) outlinePositional(schemas, outline);
+    else outlineRest(schemas, outline);
+  },
   item(run, keyword, index) {
     if ('positional' in keyword.value) prefixItems.item!(run, keyword as never, index);
     else restItem(run, keyword as never, index);
@@ -126,6 +145,7 @@ export const additionalItems: KeywordDefinition<RestItems> = {
     return {node: context.subschema(value, ''), from: context.schema.items.length, path: '/additionalItems', forbidden: value === false};
   },
   holds: (keyword, value, kind, checker) => kind !== ARRAY || holdsRest(keyword.value, value as unknown[], checker),
+  outline: (keyword, outline) => outlineRest(keyword.value, outline),
   item: restItem,
   result: requireMember,
   ignoresPassingMembers: true,

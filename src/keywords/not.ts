@@ -13,6 +13,7 @@ export const not: KeywordDefinition<SchemaNode> = {
     return context.subschema(value, '');
   },
   holds: (keyword, value, _kind, checker) => !checker.checkInPlace(keyword.value, value),
+  outline: (keyword, outline) => outline.none(keyword.value),
   begin(run, keyword) {
     run.applyInPlace(keyword.value, keyword, 0, '/not');
   },

@@ -17,6 +17,7 @@ export const oneOf: KeywordDefinition<Branches> = {
     for (let i = 0; i < nodes.length && passed < 2; i++) if (checker.checkInPlace(nodes[i], value)) passed++;
     return passed === 1;
   },
+  outline: (keyword, outline) => outline.some(keyword.value.nodes, true),
   begin: beginBranches,
   result(run, keyword, child) {
     const tally = tallyBranch(run, keyword, child, 'must match exactly one schema in oneOf');

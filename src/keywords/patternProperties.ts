@@ -27,6 +27,9 @@ export const patternProperties: KeywordDefinition<readonly PatternSchema[]> = {
     const matching = keyword.value.filter((entry) => entry.pattern.test(name));
     return matching.length === 0 ? undefined : matching;
   },
+  outline(keyword, outline) {
+    outline.members((name) => (patternProperties.classify!(keyword, name) as readonly PatternSchema[] | undefined)?.map((entry) => entry.node));
+  },
   holdsKey(_keyword, _name, matching: readonly PatternSchema[], member, checker) {
     for (let i = 0; i < matching.length; i++) if (!checker.check(matching[i].node, member)) return false;
     return true;

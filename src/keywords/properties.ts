@@ -26,6 +26,12 @@ export const properties: KeywordDefinition<ReadonlyMap<string, PropertySchema>> 
   },
   classify: (keyword, name) => keyword.value.get(name),
   holdsKey: (_keyword, _name, property: PropertySchema, member, checker) => checker.check(property.node, member),
+  outline(keyword, outline) {
+    outline.members((name) => {
+      const property = keyword.value.get(name);
+      return property === undefined ? undefined : [property.node];
+    });
+  },
   key(run, keyword, name, property: PropertySchema) {
     run.evaluatedProperties?.add(name);
     run.applyToMember(property.node, keyword, 0, property.path);

@@ -17,6 +17,7 @@ export const propertyNames: KeywordDefinition<SchemaNode> = {
     for (const name in value as object) if (!checker.check(keyword.value, name)) return false;
     return true;
   },
+  outline: (keyword, outline) => outline.keyNames(keyword.value),
   key(run, keyword, name) {
     run.evaluator.applyToString(run, keyword.value, keyword, name, '/propertyNames');
   },

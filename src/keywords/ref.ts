@@ -17,6 +17,7 @@ export const ref: KeywordDefinition<SchemaNode> = {
   startsRunsOnScalars: true,
   compile: compileReference,
   holds: (keyword, value, _kind, checker) => checker.checkInPlace(keyword.value, value),
+  outline: (keyword, outline) => outline.all(keyword.value),
   begin(run, keyword) {
     run.applyInPlace(keyword.value, keyword, 0, '/$ref');
   },

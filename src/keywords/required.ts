@@ -21,6 +21,7 @@ export const required: KeywordDefinition<PresenceSet> = {
     for (let i = 0; i < names.length; i++) if (!hasProperty(value, names[i])) return false;
     return true;
   },
+  outline: (keyword, outline) => outline.present(keyword.value.names),
   key(run, keyword, _name, bit: number) {
     seeBit(run.state(keyword, newSeen), bit);
   },

@@ -1,0 +1,683 @@
+// validateText's fast verdict: the text checker. Most documents are valid, and for them only the
+// verdict matters; the evaluator's runs, reports and per-keyword hook calls cost more than twice
+// the tokenizer on the engine benchmark's records. The checker reads the same tokens with none of
+// that (docs/decisions.md, "validateText's fast verdict"):
+//
+// - What applies at a location is a *shape*: the rules of every subschema applied there, each
+//   with the place its failure goes (the document, or a flag of an enclosing container that an
+//   `anyOf`, `not`, `if`... reads at its close). Keywords describe themselves in these terms
+//   (KeywordDefinition.outline); scalars are judged by the keywords' own `accepts`.
+// - A shape is built once per distinct set of applications and kept; what a property name or an
+//   item index selects in it (a *member*) is kept too, so a key costs a map lookup.
+//
+// Only a pass is trusted, as with value mode's fast verdict: a failure anywhere, a repeated key, a
+// limit, or something the checker cannot judge (a keyword without an outline, `enum` of objects)
+// sends the document to the evaluator, which finds the errors and where they became certain. The
+// suite runs the checker alone on every test (test/suite.test.ts, mode "checker").
+
+import {InputError} from './errors.js';
+import type {Evaluator} from './evaluator.js';
+import {KeySet} from './keySet.js';
+import {ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, type CompiledKeyword, type Kind, type KeywordDefinition, type Outline, type SchemaNode} from './schema.js';
+import {Tokenizer} from './tokenizer.js';
+import type {Limits, TokenSink} from './types.js';
+
+type Accepts = NonNullable<KeywordDefinition['accepts']>;
+
+/**
+ * Where a rule's failure goes. DOCUMENT: the document fails. Otherwise bit `target & 31` of the
+ * flags of the container `target >> 5` levels above the rule's location (see Shape).
+ */
+type Target = number;
+const DOCUMENT: Target = -1;
+const LEVEL = 32;
+/** The same target, seen from one level deeper (a member's location). */
+const fromMember = (target: Target): Target => (target === DOCUMENT ? DOCUMENT : target + LEVEL);
+
+/** Flags and presence bits per container (bits of one number). More: the evaluator decides. */
+const MAX_BITS = 31;
+/** In-place applications deeper than this (a `$ref` cycle that never descends): the evaluator decides. */
+const MAX_IN_PLACE = 200;
+/** Names and indices remembered per shape; past these, members are worked out afresh each time. */
+const MAX_NAMES = 1024;
+const MAX_INDICES = 256;
+/** Shapes kept per schema; past this, shapes are built afresh for each container. */
+const MAX_SHAPES = 4096;
+
+/** The checker's verdict on the last document. */
+export const PASS = 0;
+export const FAIL = 1;
+/** The checker could not judge: the evaluator must. */
+export const UNSURE = 2;
+export type Outcome = typeof PASS | typeof FAIL | typeof UNSURE;
+
+/** A keyword that acts on values at all (has an event hook). */
+function acts(definition: KeywordDefinition): boolean {
+  const {begin, scalar, key, item, end} = definition;
+  return begin !== undefined || scalar !== undefined || key !== undefined || item !== undefined || end !== undefined;
+}
+
+/** A keyword that judges containers (a hook other than `scalar`). */
+function judgesContainers(definition: KeywordDefinition): boolean {
+  return definition.begin !== undefined || definition.key !== undefined || definition.item !== undefined || definition.end !== undefined;
+}
+
+// ---- scalars ----
+
+const ALL = 0;
+const SOME = 1;
+const ONE = 2;
+const NONE = 3;
+const IF = 4;
+
+/** An in-place applicator on a scalar: decided at once, by judging its subschemas. */
+interface ScalarApplication {
+  readonly mode: typeof ALL | typeof SOME | typeof ONE | typeof NONE | typeof IF;
+  readonly nodes: readonly (SchemaNode | undefined)[];
+}
+
+/** How one node judges a scalar: its keywords' `accepts`, then its in-place applicators. */
+export class ScalarPlan {
+  readonly accepts: Accepts[] = [];
+  readonly acceptsKeywords: CompiledKeyword[] = [];
+  readonly applications: ScalarApplication[] = [];
+  /** A keyword acts that the checker cannot ask. */
+  unsure = false;
+}
+
+/** An Outline that keeps only what applies to scalars: the in-place applicators. */
+class ScalarOutline implements Outline {
+  constructor(private readonly plan: ScalarPlan) {}
+  kinds(): void {}
+  undecided(): void {}
+  members(): void {}
+  keyNames(): void {}
+  present(): void {}
+  propertyCount(): void {}
+  items(): void {}
+  itemCount(): void {}
+  when(): void {}
+  all(node: SchemaNode): void {
+    this.plan.applications.push({mode: ALL, nodes: [node]});
+  }
+  some(nodes: readonly SchemaNode[], exactly: boolean): void {
+    this.plan.applications.push({mode: exactly ? ONE : SOME, nodes});
+  }
+  none(node: SchemaNode): void {
+    this.plan.applications.push({mode: NONE, nodes: [node]});
+  }
+  conditional(condition: SchemaNode, then: SchemaNode | undefined, otherwise: SchemaNode | undefined): void {
+    this.plan.applications.push({mode: IF, nodes: [condition, then, otherwise]});
+  }
+}
+
+function scalarPlanOf(node: SchemaNode): ScalarPlan {
+  const plan = new ScalarPlan();
+  const outline = new ScalarOutline(plan);
+  for (const keyword of node.keywords) {
+    const {definition} = keyword;
+    if (!acts(definition)) continue;
+    if (definition.accepts !== undefined) {
+      plan.accepts.push(definition.accepts);
+      plan.acceptsKeywords.push(keyword);
+    } else if (definition.outline !== undefined) definition.outline(keyword, outline);
+    else plan.unsure = true;
+  }
+  return (node.textPlan = plan);
+}
+
+// ---- containers ----
+
+const DECIDE_SOME = 0;
+const DECIDE_ONE = 1;
+const DECIDE_NONE = 2;
+const DECIDE_IF = 3;
+const DECIDE_WHEN = 4;
+
+/**
+ * A verdict an in-place applicator reaches at the container's close, from the flags its
+ * subschemas' failures set: `a`, `b`, `c` are bit masks whose meaning depends on the mode.
+ */
+class Decision {
+  constructor(
+    readonly mode: number,
+    /** SOME/ONE: the branches' flags; NONE: the subschema's; IF: the condition's; WHEN: the trigger's presence bit. */
+    public a: number,
+    /** IF: `then`'s flag (0 without one); WHEN: the subschema's flag. */
+    public b: number,
+    /** IF: `else`'s flag (0 without one). */
+    public c: number,
+    readonly target: Target,
+  ) {}
+}
+
+/** What a property name or an item index selects in a shape: the subschemas for its value. */
+class Member {
+  /** The shape for the value when it is an object or array (made on first need). */
+  shape: Shape | undefined = undefined;
+
+  constructor(
+    /** The presence bits of the name in the enclosing shape (0 for items). */
+    readonly presence: number,
+    readonly nodes: readonly SchemaNode[],
+    /** Where each node's failure goes, from the member's location. */
+    readonly targets: readonly Target[],
+  ) {}
+}
+
+const NO_NODES: readonly SchemaNode[] = [];
+
+/** Everything the schema asks of the objects and arrays at one location. */
+class Shape {
+  /** A keyword here cannot be judged by the checker. */
+  unsure = false;
+  readonly objectFails: Target[] = [];
+  readonly arrayFails: Target[] = [];
+  undecided = 0;
+  // Objects
+  readonly memberSources: ((name: string) => readonly SchemaNode[] | undefined)[] = [];
+  readonly memberTargets: Target[] = [];
+  readonly keyNameNodes: SchemaNode[] = [];
+  readonly keyNameTargets: Target[] = [];
+  /** Names whose presence some rule needs, with their bits. */
+  readonly presenceBits = new Map<string, number>();
+  readonly presenceMasks: number[] = [];
+  readonly presenceTriggers: number[] = [];
+  readonly presenceTargets: Target[] = [];
+  readonly propertyBounds: number[] = [];
+  readonly propertyTargets: Target[] = [];
+  // Arrays
+  readonly itemSources: ((index: number) => readonly SchemaNode[] | undefined)[] = [];
+  readonly itemTargets: Target[] = [];
+  readonly itemBounds: number[] = [];
+  readonly itemTargetsOfBounds: Target[] = [];
+  // Both
+  readonly decisions: Decision[] = [];
+  flags = 0;
+  readonly members = new Map<string, Member>();
+  readonly items: Member[] = [];
+
+  bitOf(name: string): number {
+    let bit = this.presenceBits.get(name);
+    if (bit === undefined) {
+      bit = this.presenceBits.size;
+      if (bit >= MAX_BITS) {
+        this.unsure = true;
+        return 0;
+      }
+      this.presenceBits.set(name, bit);
+    }
+    return 1 << bit;
+  }
+
+  newFlag(): number {
+    if (this.flags >= MAX_BITS) {
+      this.unsure = true;
+      return 0;
+    }
+    return this.flags++;
+  }
+}
+
+/** Builds a shape from the applications at a location: the Outline keywords describe themselves to. */
+class ShapeBuilder implements Outline {
+  private target: Target = DOCUMENT;
+  private depth = 0;
+
+  constructor(
+    private readonly shape: Shape,
+    private readonly onUnsupported: () => void,
+  ) {}
+
+  /** Add the rules of `node`, its failures going to `target`. */
+  apply(node: SchemaNode, target: Target): void {
+    const {shape} = this;
+    if (node.bool === true) return;
+    if (node.bool === false) {
+      shape.objectFails.push(target);
+      shape.arrayFails.push(target);
+      return;
+    }
+    if (this.depth >= MAX_IN_PLACE) {
+      shape.unsure = true;
+      return;
+    }
+    const outer = this.target;
+    this.target = target;
+    this.depth++;
+    for (const keyword of node.keywords) {
+      const {definition} = keyword;
+      if (!acts(definition)) continue;
+      if (definition.outline !== undefined) definition.outline(keyword, this);
+      else if (definition.accepts === undefined || judgesContainers(definition)) {
+        shape.unsure = true;
+        this.onUnsupported();
+      }
+    }
+    this.depth--;
+    this.target = outer;
+  }
+
+  kinds(mask: number): void {
+    if ((mask & OBJECT) === 0) this.shape.objectFails.push(this.target);
+    if ((mask & ARRAY) === 0) this.shape.arrayFails.push(this.target);
+  }
+
+  undecided(mask: number): void {
+    this.shape.undecided |= mask;
+  }
+
+  members(nodesOf: (name: string) => readonly SchemaNode[] | undefined): void {
+    this.shape.memberSources.push(nodesOf);
+    this.shape.memberTargets.push(fromMember(this.target));
+  }
+
+  keyNames(node: SchemaNode): void {
+    this.shape.keyNameNodes.push(node);
+    this.shape.keyNameTargets.push(this.target);
+  }
+
+  present(names: readonly string[], trigger?: string): void {
+    const {shape} = this;
+    let mask = 0;
+    for (const name of names) mask |= shape.bitOf(name);
+    shape.presenceMasks.push(mask);
+    shape.presenceTriggers.push(trigger === undefined ? 0 : shape.bitOf(trigger));
+    shape.presenceTargets.push(this.target);
+  }
+
+  propertyCount(min: number, max: number): void {
+    this.shape.propertyBounds.push(min, max);
+    this.shape.propertyTargets.push(this.target);
+  }
+
+  items(nodesAt: (index: number) => readonly SchemaNode[] | undefined): void {
+    this.shape.itemSources.push(nodesAt);
+    this.shape.itemTargets.push(fromMember(this.target));
+  }
+
+  itemCount(min: number, max: number): void {
+    this.shape.itemBounds.push(min, max);
+    this.shape.itemTargetsOfBounds.push(this.target);
+  }
+
+  all(node: SchemaNode): void {
+    this.apply(node, this.target);
+  }
+
+  some(nodes: readonly SchemaNode[], exactly: boolean): void {
+    // The decision goes in before its subschemas' own: decisions are taken last to first, so the
+    // ones nested in a branch have set their flags by then.
+    const decision = new Decision(exactly ? DECIDE_ONE : DECIDE_SOME, 0, 0, 0, this.target);
+    this.shape.decisions.push(decision);
+    for (const node of nodes) {
+      const flag = this.shape.newFlag();
+      decision.a |= 1 << flag;
+      this.apply(node, flag);
+    }
+  }
+
+  none(node: SchemaNode): void {
+    const flag = this.shape.newFlag();
+    this.shape.decisions.push(new Decision(DECIDE_NONE, 1 << flag, 0, 0, this.target));
+    this.apply(node, flag);
+  }
+
+  conditional(condition: SchemaNode, then: SchemaNode | undefined, otherwise: SchemaNode | undefined): void {
+    const decision = new Decision(DECIDE_IF, 0, 0, 0, this.target);
+    this.shape.decisions.push(decision);
+    const flag = this.shape.newFlag();
+    decision.a = 1 << flag;
+    this.apply(condition, flag);
+    if (then !== undefined) {
+      const thenFlag = this.shape.newFlag();
+      decision.b = 1 << thenFlag;
+      this.apply(then, thenFlag);
+    }
+    if (otherwise !== undefined) {
+      const elseFlag = this.shape.newFlag();
+      decision.c = 1 << elseFlag;
+      this.apply(otherwise, elseFlag);
+    }
+  }
+
+  when(trigger: string, node: SchemaNode): void {
+    const flag = this.shape.newFlag();
+    this.shape.decisions.push(new Decision(DECIDE_WHEN, this.shape.bitOf(trigger), 1 << flag, 0, this.target));
+    this.apply(node, flag);
+  }
+}
+
+/** Bits set in a 31-bit mask. */
+function bitCount(mask: number): number {
+  let count = 0;
+  for (let rest = mask; rest !== 0; rest &= rest - 1) count++;
+  return count;
+}
+
+export class TextChecker implements TokenSink {
+  /** False once the schema turned out to have a keyword the checker cannot ask: stop trying. */
+  usable = true;
+  outcome: Outcome = PASS;
+  /** Why the last document was UNSURE, for tests. */
+  unsureOf: 'schema' | 'literal' | 'input' | 'recursion' | undefined = undefined;
+  private tokenizer: Tokenizer | null = null;
+  private readonly root: Member;
+  private readonly shapes = new Map<string, Shape>();
+  private readonly ids = new Map<SchemaNode, number>();
+  // The open containers, by depth.
+  private depth = 0;
+  private readonly open: Shape[] = [];
+  private readonly kinds: Kind[] = [];
+  private readonly counts: number[] = [];
+  private readonly seen: number[] = [];
+  private readonly flags: number[] = [];
+  private readonly keySets: KeySet[] = [];
+  /** Key sets used by this document (see release). */
+  private usedKeySets = 0;
+  /** What the last key selected: the member for the value that follows. */
+  private pending: Member;
+
+  constructor(
+    rootNode: SchemaNode,
+    /** Holds the scalar being judged, for the keywords' `accepts`. */
+    private readonly evaluator: Evaluator,
+    private readonly limits: Required<Limits>,
+  ) {
+    this.root = new Member(0, [rootNode], [DOCUMENT]);
+    this.pending = this.root;
+  }
+
+  /** Judge one whole document. */
+  check(text: string): Outcome {
+    this.outcome = PASS;
+    this.unsureOf = undefined;
+    this.depth = 0;
+    this.usedKeySets = 0;
+    const tokenizer = (this.tokenizer = new Tokenizer(this, this.limits));
+    try {
+      tokenizer.write(text);
+      tokenizer.end();
+    } catch (error) {
+      if (!(error instanceof InputError)) throw error;
+      this.giveUp('input');
+    } finally {
+      this.release();
+    }
+    return this.outcome;
+  }
+
+  /**
+   * Forget the document: its keys and scalars are slices of its text, which a long-lived checker
+   * would keep alive (see SyntaxGuard.release).
+   */
+  private release(): void {
+    for (let depth = 0; depth < this.usedKeySets; depth++) this.keySets[depth]?.clear();
+    this.evaluator.holdScalar(STRING, '');
+    this.pending = this.root;
+    this.tokenizer = null;
+  }
+
+  private giveUp(reason: NonNullable<TextChecker['unsureOf']>): void {
+    this.outcome = UNSURE;
+    this.unsureOf ??= reason;
+    this.tokenizer?.stop();
+  }
+
+  private fail(target: Target, level: number): void {
+    if (target === DOCUMENT) {
+      if (this.outcome === PASS) this.outcome = FAIL;
+      this.tokenizer?.stop();
+      return;
+    }
+    this.flags[level - (target >> 5)] |= 1 << (target & 31);
+  }
+
+  // ---- shapes and members ----
+
+  private idOf(node: SchemaNode): number {
+    let id = this.ids.get(node);
+    if (id === undefined) this.ids.set(node, (id = this.ids.size));
+    return id;
+  }
+
+  private shapeOf(member: Member): Shape {
+    const {nodes, targets} = member;
+    let signature = '';
+    for (let i = 0; i < nodes.length; i++) signature += this.idOf(nodes[i]!) + ':' + targets[i] + ',';
+    let shape = this.shapes.get(signature);
+    if (shape === undefined) {
+      shape = new Shape();
+      const builder = new ShapeBuilder(shape, () => (this.usable = false));
+      for (let i = 0; i < nodes.length; i++) builder.apply(nodes[i]!, targets[i]!);
+      if (this.shapes.size < MAX_SHAPES) this.shapes.set(signature, shape);
+    }
+    return (member.shape = shape);
+  }
+
+  /** The member a property name selects in `shape`. */
+  private memberNamed(shape: Shape, name: string): Member {
+    const known = shape.members.get(name);
+    if (known !== undefined) return known;
+    const nodes: SchemaNode[] = [];
+    const targets: Target[] = [];
+    const {memberSources, memberTargets} = shape;
+    for (let i = 0; i < memberSources.length; i++) {
+      const selected = memberSources[i]!(name);
+      if (selected !== undefined) for (const node of selected) if (node.bool !== true) (nodes.push(node), targets.push(memberTargets[i]!));
+    }
+    const bit = shape.presenceBits.get(name);
+    const member = new Member(bit === undefined ? 0 : 1 << bit, nodes.length === 0 ? NO_NODES : nodes, targets);
+    // Names are slices of a document: kept, they would keep it alive. A copy is kept instead.
+    if (shape.members.size < MAX_NAMES) shape.members.set(copyOf(name), member);
+    return member;
+  }
+
+  private memberAt(shape: Shape, index: number): Member {
+    const known = shape.items[index];
+    if (known !== undefined) return known;
+    const nodes: SchemaNode[] = [];
+    const targets: Target[] = [];
+    const {itemSources, itemTargets} = shape;
+    for (let i = 0; i < itemSources.length; i++) {
+      const selected = itemSources[i]!(index);
+      if (selected !== undefined) for (const node of selected) if (node.bool !== true) (nodes.push(node), targets.push(itemTargets[i]!));
+    }
+    const member = new Member(0, nodes.length === 0 ? NO_NODES : nodes, targets);
+    if (index < MAX_INDICES && index === shape.items.length) shape.items.push(member);
+    return member;
+  }
+
+  // ---- scalars ----
+
+  /** Does the scalar held by the evaluator satisfy `node`? */
+  private passesScalar(node: SchemaNode, kind: Kind, depth: number): boolean {
+    const bool = node.bool;
+    if (bool !== undefined) return bool;
+    const plan = node.textPlan ?? scalarPlanOf(node);
+    if (plan.unsure) {
+      this.usable = false;
+      this.giveUp('schema');
+      return false;
+    }
+    const {accepts, acceptsKeywords} = plan;
+    const evaluator = this.evaluator;
+    for (let i = 0; i < accepts.length; i++) if (!accepts[i]!(acceptsKeywords[i]!, kind, evaluator)) return false;
+    const {applications} = plan;
+    if (applications.length === 0) return true;
+    if (depth >= MAX_IN_PLACE) {
+      this.giveUp('recursion');
+      return false;
+    }
+    for (let i = 0; i < applications.length; i++) if (!this.passesApplication(applications[i]!, kind, depth + 1)) return false;
+    return true;
+  }
+
+  private passesApplication({mode, nodes}: ScalarApplication, kind: Kind, depth: number): boolean {
+    switch (mode) {
+      case ALL:
+        return this.passesScalar(nodes[0]!, kind, depth);
+      case NONE:
+        return !this.passesScalar(nodes[0]!, kind, depth);
+      case IF: {
+        const branch = this.passesScalar(nodes[0]!, kind, depth) ? nodes[1] : nodes[2];
+        return branch === undefined || this.passesScalar(branch, kind, depth);
+      }
+      default: {
+        let passed = 0;
+        for (let i = 0; i < nodes.length; i++) if (this.passesScalar(nodes[i]!, kind, depth) && ++passed === 1 && mode === SOME) return true;
+        return passed === 1;
+      }
+    }
+  }
+
+  // ---- TokenSink ----
+
+  /** The member for the value that starts now; inside an array this counts the item. */
+  private incoming(): Member {
+    const depth = this.depth;
+    if (depth === 0) return this.root;
+    if (this.kinds[depth - 1] === ARRAY) return this.memberAt(this.open[depth - 1]!, this.counts[depth - 1]!++);
+    return this.pending;
+  }
+
+  private scalar(kind: Kind): void {
+    const {nodes, targets} = this.incoming();
+    for (let i = 0; i < nodes.length; i++) if (!this.passesScalar(nodes[i]!, kind, 0)) this.fail(targets[i]!, this.depth);
+  }
+
+  private openContainer(kind: Kind): void {
+    const member = this.incoming();
+    const shape = member.shape ?? this.shapeOf(member);
+    const level = this.depth;
+    this.open[level] = shape;
+    this.kinds[level] = kind;
+    this.counts[level] = 0;
+    this.seen[level] = 0;
+    this.flags[level] = 0;
+    if (kind === OBJECT) {
+      let keys = this.keySets[level];
+      if (keys === undefined) this.keySets[level] = keys = new KeySet();
+      else keys.clear();
+      if (level >= this.usedKeySets) this.usedKeySets = level + 1;
+    }
+    this.depth = level + 1;
+    // After the frame is set up: a failure may go to one of its flags (`not: false`).
+    const fails = kind === OBJECT ? shape.objectFails : shape.arrayFails;
+    for (let i = 0; i < fails.length; i++) this.fail(fails[i]!, level);
+    if (shape.unsure) this.giveUp(this.usable ? 'recursion' : 'schema');
+    else if ((shape.undecided & kind) !== 0) this.giveUp('literal');
+  }
+
+  private closeContainer(kind: Kind): void {
+    const level = --this.depth;
+    const shape = this.open[level]!;
+    const count = this.counts[level]!;
+    if (kind === OBJECT) {
+      const seen = this.seen[level]!;
+      const {presenceMasks, presenceTriggers, presenceTargets} = shape;
+      for (let i = 0; i < presenceMasks.length; i++) {
+        const mask = presenceMasks[i]!;
+        if ((seen & mask) !== mask && (seen & presenceTriggers[i]!) === presenceTriggers[i]) this.fail(presenceTargets[i]!, level);
+      }
+      const {propertyBounds, propertyTargets} = shape;
+      for (let i = 0; i < propertyTargets.length; i++) {
+        if (count < propertyBounds[2 * i]! || count > propertyBounds[2 * i + 1]!) this.fail(propertyTargets[i]!, level);
+      }
+    } else {
+      const {itemBounds, itemTargetsOfBounds} = shape;
+      for (let i = 0; i < itemTargetsOfBounds.length; i++) {
+        if (count < itemBounds[2 * i]! || count > itemBounds[2 * i + 1]!) this.fail(itemTargetsOfBounds[i]!, level);
+      }
+    }
+    const {decisions} = shape;
+    for (let i = decisions.length - 1; i >= 0; i--) {
+      const {mode, a, b, c, target} = decisions[i]!;
+      const flags = this.flags[level]!;
+      let failed: boolean;
+      switch (mode) {
+        case DECIDE_SOME:
+          failed = (flags & a) === a;
+          break;
+        case DECIDE_ONE:
+          failed = bitCount(a & ~flags) !== 1;
+          break;
+        case DECIDE_NONE:
+          failed = (flags & a) === 0;
+          break;
+        case DECIDE_IF:
+          failed = (flags & ((flags & a) !== 0 ? c : b)) !== 0;
+          break;
+        default:
+          failed = kind === OBJECT && (this.seen[level]! & a) !== 0 && (flags & b) !== 0;
+      }
+      if (failed) this.fail(target, level);
+    }
+  }
+
+  startObject(): void {
+    this.openContainer(OBJECT);
+  }
+
+  startArray(): void {
+    this.openContainer(ARRAY);
+  }
+
+  endObject(): void {
+    this.closeContainer(OBJECT);
+  }
+
+  endArray(): void {
+    this.closeContainer(ARRAY);
+  }
+
+  keyValue(key: string): void {
+    const level = this.depth - 1;
+    if (!this.keySets[level]!.add(key)) {
+      // A repeated key is a syntax error: the evaluator reports it.
+      this.giveUp('input');
+      return;
+    }
+    this.counts[level]!++;
+    const shape = this.open[level]!;
+    const member = shape.members.get(key) ?? this.memberNamed(shape, key);
+    this.seen[level]! |= member.presence;
+    this.pending = member;
+    const {keyNameNodes, keyNameTargets} = shape;
+    if (keyNameNodes.length === 0) return;
+    this.evaluator.holdScalar(STRING, key);
+    for (let i = 0; i < keyNameNodes.length; i++) if (!this.passesScalar(keyNameNodes[i]!, STRING, 0)) this.fail(keyNameTargets[i]!, level);
+  }
+
+  stringValue(value: string): void {
+    this.evaluator.holdScalar(STRING, value);
+    this.scalar(STRING);
+  }
+
+  numberValue(text: string): void {
+    this.evaluator.holdNumberText(text);
+    this.scalar(NUMBER);
+  }
+
+  nullValue(): void {
+    this.scalar(NULL);
+  }
+
+  trueValue(): void {
+    this.evaluator.holdScalar(BOOLEAN, true);
+    this.scalar(BOOLEAN);
+  }
+
+  falseValue(): void {
+    this.evaluator.holdScalar(BOOLEAN, false);
+    this.scalar(BOOLEAN);
+  }
+}
+
+/**
+ * A copy of a string that does not point into the one it came from (V8 slices strings of 13
+ * characters and more). Through JSON, which keeps lone surrogates, unlike a UTF-8 round trip.
+ */
+function copyOf(text: string): string {
+  return text.length < 13 ? text : (JSON.parse(JSON.stringify(text)) as string);
+}

@@ -1,0 +1,126 @@
+// validateText's fast verdict (src/textCheck.ts) against the whole official suite: what it decides
+// must be right (a pass only for valid documents, a failure only for invalid ones), and it must
+// decide every valid document whose schema it can ask, or it would be a fast path that never runs.
+// Plus the documents it must leave to the evaluator.
+
+import assert from 'node:assert/strict';
+import {describe, it, test} from 'node:test';
+import {compileSchema} from '../src/compile.js';
+import {Evaluator} from '../src/evaluator.js';
+import {compile} from '../src/index.js';
+import {FAIL, PASS, TextChecker, UNSURE} from '../src/textCheck.js';
+import {defaultLimits} from '../src/tokenizer.js';
+import {drafts, remotes, suiteFiles, suiteSkips} from './support/suite.js';
+
+const schemas = remotes();
+
+function checkerFor(schema: unknown, options: Parameters<typeof compileSchema>[1] = {}): TextChecker {
+  const {root} = compileSchema(schema, options);
+  return new TextChecker(root, new Evaluator(root, false), {...defaultLimits, ...options.limits});
+}
+
+test('the text checker agrees with the suite on every test it decides, and decides most', () => {
+  let valid = 0;
+  let passed = 0;
+  let invalid = 0;
+  let failed = 0;
+  let schemaNotAskable = 0;
+  let literals = 0;
+  const problems: string[] = [];
+  for (const draft of drafts) {
+    for (const optional of [false, true]) {
+      for (const file of suiteFiles(draft, optional)) {
+        for (const suiteCase of file.cases) {
+          const checker = checkerFor(suiteCase.schema, {draft, schemas, formats: optional ? 'assert' : 'annotate'});
+          for (const suiteTest of suiteCase.tests) {
+            const id = `${draft}/${file.name}/${suiteCase.description}/${suiteTest.description}`;
+            if (suiteSkips.has(id) || suiteSkips.has(`${draft}/${file.name}`)) continue;
+            for (const text of [JSON.stringify(suiteTest.data), JSON.stringify(suiteTest.data, null, 2)]) {
+              const outcome = checker.check(text);
+              if (outcome === PASS && !suiteTest.valid) problems.push(`said valid: ${id}`);
+              if (outcome === FAIL && suiteTest.valid) problems.push(`said invalid: ${id}`);
+              if (!suiteTest.valid) {
+                invalid++;
+                if (outcome === FAIL) failed++;
+                continue;
+              }
+              valid++;
+              if (outcome === PASS) passed++;
+              else if (checker.unsureOf === 'schema') schemaNotAskable++;
+              else if (checker.unsureOf === 'literal') literals++;
+              else problems.push(`left a valid document to the evaluator (${checker.unsureOf}): ${id}`);
+            }
+          }
+        }
+      }
+    }
+  }
+  console.log(
+    `text checker: ${passed} of ${valid} valid and ${failed} of ${invalid} invalid suite texts decided; ` +
+      `valid ones left to the evaluator: ${schemaNotAskable} (schema not askable), ${literals} (objects or arrays against enum/const)`,
+  );
+  assert.deepEqual(problems, []);
+  assert.ok(passed / valid > 0.75, `decided only ${passed} of ${valid}`);
+});
+
+describe('the text checker', () => {
+  it('leaves a repeated key, a syntax error and a limit to the evaluator', () => {
+    const checker = checkerFor({type: 'object'}, {limits: {maxDepth: 3}});
+    assert.equal(checker.check('{"a": 1, "a": 2}'), UNSURE);
+    assert.equal(checker.check('{"a": 1'), UNSURE);
+    assert.equal(checker.check('{"a": [[[1]]]}'), UNSURE);
+    assert.equal(checker.check('{"a": [[1]]}'), PASS);
+  });
+
+  it('leaves objects and arrays compared with enum or const literals to the evaluator', () => {
+    const checker = checkerFor({properties: {a: {enum: [1, {b: 2}]}, c: {const: 'x'}}});
+    assert.equal(checker.check('{"a": 1}'), PASS);
+    assert.equal(checker.check('{"a": {"b": 2}}'), UNSURE);
+    assert.equal(checker.check('{"a": [1]}'), FAIL);
+    assert.equal(checker.check('{"c": {}}'), FAIL);
+  });
+
+  it('gives up on a schema with a keyword it cannot ask, for good', () => {
+    const checker = checkerFor({properties: {a: {type: 'integer'}}, unevaluatedProperties: false});
+    assert.equal(checker.usable, true);
+    assert.equal(checker.check('{"a": 1}'), UNSURE);
+    assert.equal(checker.usable, false);
+  });
+
+  it('decides nested conditions by the flags of the container they apply to', () => {
+    const schema = {
+      anyOf: [
+        {properties: {kind: {const: 'a'}, value: {type: 'string'}}, if: {required: ['x']}, then: {required: ['y']}},
+        {properties: {kind: {const: 'b'}, value: {type: 'object', properties: {n: {not: {type: 'string'}}}}}},
+      ],
+      dependentSchemas: {z: {oneOf: [{required: ['a1']}, {required: ['a2']}]}},
+    };
+    const checker = checkerFor(schema);
+    const validator = compile(schema);
+    const texts = [
+      '{"kind": "a", "value": "v"}',
+      '{"kind": "a", "value": 1}',
+      '{"kind": "a", "value": "v", "x": 1}',
+      '{"kind": "a", "value": "v", "x": 1, "y": 2}',
+      '{"kind": "b", "value": {"n": 1}}',
+      '{"kind": "b", "value": {"n": "1"}}',
+      '{"kind": "b", "value": {"n": 1}, "z": 1}',
+      '{"kind": "b", "value": {"n": 1}, "z": 1, "a1": 0}',
+      '{"kind": "b", "value": {"n": 1}, "z": 1, "a1": 0, "a2": 0}',
+      '{"kind": "c"}',
+      '{"kind": "a", "value": {"n": 1}}',
+    ];
+    for (const text of texts) {
+      const outcome = checker.check(text);
+      assert.notEqual(outcome, UNSURE, text);
+      assert.equal(outcome === PASS, validator.validate(JSON.parse(text)).valid, text);
+    }
+  });
+
+  it('keeps no slice of a document in its caches of property names', () => {
+    const checker = checkerFor({properties: {a: {type: 'integer'}}});
+    const name = 'a-property-name-long-enough-to-be-sliced';
+    assert.equal(checker.check(`{"${name}": 1, "\\ud800-lone-surrogate-escaped-key": 2}`), PASS);
+    assert.equal(checker.check(`{"${name}": 1}`), PASS);
+  });
+});
