@@ -15,6 +15,8 @@ export interface LineSink {
   linePart(text: string): void;
   /** The current line ended: at an LF, or at the end of input for a last line without one. */
   lineEnd(): void;
+  /** A whole non-empty line found in one piece of text; without this, `linePart` then `lineEnd`. */
+  wholeLine?(text: string): void;
 }
 
 const LINE_FEED = 0x0a;
@@ -79,9 +81,12 @@ export class LineSplitter {
     }
     let lineFeed = text.indexOf('\n', start);
     while (lineFeed !== -1) {
-      if (lineFeed > start) this.#sink.linePart(text.slice(start, lineFeed));
-      this.#lineOpen = false;
-      this.#sink.lineEnd();
+      if (!this.#lineOpen && lineFeed > start && this.#sink.wholeLine !== undefined) this.#sink.wholeLine(text.slice(start, lineFeed));
+      else {
+        if (lineFeed > start) this.#sink.linePart(text.slice(start, lineFeed));
+        this.#lineOpen = false;
+        this.#sink.lineEnd();
+      }
       if (this.#stopped) return;
       start = lineFeed + 1;
       lineFeed = text.indexOf('\n', start);
@@ -144,6 +149,12 @@ export class NdjsonRecordReader {
   readonly #stopFeedingOnFailure: boolean;
   readonly #onRecord: (record: NdjsonRecord) => void;
   readonly #splitter: LineSplitter;
+  /**
+   * A line that arrives whole goes to validateText / parseText, whose text checker is faster than
+   * a session (docs/decisions.md, "validateText's fast verdict"). Not with `parse` and
+   * `allErrors` together: a session then gives an invalid record read to its end its value too.
+   */
+  readonly #wholeLines: boolean;
 
   /** Line number of the line being read. */
   #line = 1;
@@ -162,7 +173,12 @@ export class NdjsonRecordReader {
     this.#maxLineLength = checkMaxLineLength(options.maxLineLength);
     this.#stopFeedingOnFailure = options.allErrors !== true;
     this.#onRecord = onRecord;
-    this.#splitter = new LineSplitter({ linePart: (text) => this.#linePart(text), lineEnd: () => this.#lineEnd() });
+    this.#wholeLines = options.parse !== true || options.allErrors !== true;
+    this.#splitter = new LineSplitter({
+      linePart: (text) => this.#linePart(text),
+      lineEnd: () => this.#lineEnd(),
+      wholeLine: (text) => this.#wholeLine(text),
+    });
   }
 
   /** Feed the next chunk of NDJSON text or UTF-8 bytes, split anywhere. */
@@ -205,6 +221,20 @@ export class NdjsonRecordReader {
     // The engine's contract: once write() says false, the verdict is final; stop feeding it
     // (unless every error is wanted).
     if (!this.#session.write(text) && this.#stopFeedingOnFailure) this.#sessionFailed = true;
+  }
+
+  #wholeLine(text: string): void {
+    if (!this.#wholeLines || text.length > this.#maxLineLength) {
+      this.#linePart(text);
+      this.#lineEnd();
+      return;
+    }
+    const line = this.#line++;
+    // Blank line (nothing but JSON whitespace): skipped, but it was counted.
+    if (skipWhitespace(text) === text.length) return;
+    // Positions are already relative to the line, leading whitespace included.
+    const result = this.#sessionOptions.parse === true ? this.#validator.parseText(text) : this.#validator.validateText(text);
+    this.#onRecord(toRecord(line, result, 0));
   }
 
   #lineEnd(): void {

@@ -10,7 +10,7 @@ import {InputError} from './errors.js';
 import {Evaluator} from './evaluator.js';
 import type {SchemaNode} from './schema.js';
 import {SyntaxGuard} from './syntaxGuard.js';
-import {PASS, TextChecker} from './textCheck.js';
+import {FAIL, PASS, TextChecker} from './textCheck.js';
 import {Tokenizer, defaultLimits} from './tokenizer.js';
 import type {CompileOptions, Draft, Limits, OutputUnit, Result, Session, SessionOptions, TokenSink, Validator} from './types.js';
 import {ValueChecker} from './valueCheck.js';
@@ -94,8 +94,13 @@ class CompiledValidator implements Validator {
     if (this.textChecker.usable) {
       const source = typeof text === 'string' ? text : decode(text);
       if (this.textChecker.check(source) === PASS) return {valid: true, errors: []};
-      text = source;
+      return this.evaluate(source);
     }
+    return this.evaluate(text);
+  }
+
+  /** validateText's verdict and errors from the evaluator, which finds where the document fails. */
+  private evaluate(text: string | Uint8Array): Result {
     const session = new StreamSession(this.shared, this.limits, false);
     session.write(text);
     return session.end();
@@ -103,14 +108,20 @@ class CompiledValidator implements Validator {
 
   parseText(text: string | Uint8Array): Result {
     const source = typeof text === 'string' ? text : decode(text);
-    // The fast way, for a valid document whose value is wanted anyway: JSON.parse and the fast
-    // verdict, once the text is known to say exactly what the value says. Anything else gets
-    // validateText's verdict and errors.
-    if (this.checker.usable && this.wellFormed(source)) {
+    // The fast ways, for a valid document whose value is wanted anyway: the text checker, or else
+    // JSON.parse and value mode's fast verdict once the text is known to say exactly what the
+    // value says. Anything else gets validateText's verdict and errors.
+    let failed = false;
+    if (this.textChecker.usable) {
+      const outcome = this.textChecker.check(source);
+      if (outcome === PASS) return {valid: true, errors: [], value: parseJson(source)};
+      failed = outcome === FAIL;
+    }
+    if (!failed && this.checker.usable && this.wellFormed(source)) {
       const value = parseJson(source);
       if (this.checker.passes(this.root, value)) return {valid: true, errors: [], value};
     }
-    const result = this.validateText(source);
+    const result = this.evaluate(source);
     if (result.valid) result.value = parseJson(source);
     return result;
   }

@@ -41,6 +41,8 @@ const MAX_IN_PLACE = 200;
 /** Names and indices remembered per shape; past these, members are worked out afresh each time. */
 const MAX_NAMES = 1024;
 const MAX_INDICES = 256;
+/** Key positions remembered per shape (see Shape.names). */
+const MAX_POSITIONS = 64;
 /** Shapes kept per schema; past this, shapes are built afresh for each container. */
 const MAX_SHAPES = 4096;
 
@@ -195,6 +197,13 @@ class Shape {
   readonly decisions: Decision[] = [];
   flags = 0;
   readonly members = new Map<string, Member>();
+  /**
+   * The name met at each key position, and its member: objects of one shape tend to list their
+   * keys in one order, and comparing with the name met there last is cheaper than hashing a fresh
+   * key for the map (as in src/keyPlan.ts).
+   */
+  readonly names: string[] = [];
+  readonly membersAt: Member[] = [];
   readonly items: Member[] = [];
 
   bitOf(name: string): number {
@@ -455,10 +464,19 @@ export class TextChecker implements TokenSink {
     return (member.shape = shape);
   }
 
-  /** The member a property name selects in `shape`. */
-  private memberNamed(shape: Shape, name: string): Member {
-    const known = shape.members.get(name);
-    if (known !== undefined) return known;
+  /** The member a property name selects in `shape`, remembered for the key's position. */
+  private memberNamed(shape: Shape, name: string, position: number): Member {
+    const member = shape.members.get(name) ?? this.newMember(shape, name);
+    if (position < MAX_POSITIONS) {
+      const {names, membersAt} = shape;
+      while (names.length < position) (names.push(''), membersAt.push(member));
+      names[position] = copyOf(name);
+      membersAt[position] = member;
+    }
+    return member;
+  }
+
+  private newMember(shape: Shape, name: string): Member {
     const nodes: SchemaNode[] = [];
     const targets: Target[] = [];
     const {memberSources, memberTargets} = shape;
@@ -638,9 +656,9 @@ export class TextChecker implements TokenSink {
       this.giveUp('input');
       return;
     }
-    this.counts[level]!++;
+    const position = this.counts[level]!++;
     const shape = this.open[level]!;
-    const member = shape.members.get(key) ?? this.memberNamed(shape, key);
+    const member = position < shape.names.length && shape.names[position] === key ? shape.membersAt[position]! : this.memberNamed(shape, key, position);
     this.seen[level]! |= member.presence;
     this.pending = member;
     const {keyNameNodes, keyNameTargets} = shape;

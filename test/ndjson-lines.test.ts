@@ -238,7 +238,9 @@ describe('NdjsonRecordReader', () => {
     const records = readRecords(['{"id":"not a number", "name":', '"rest of the line"}\n', '{"id":5}\n'], {}, spy.validator);
     assert.deepEqual(verdicts(records), [[1, false], [2, true]]);
     assert.equal(spy.writesAfterFalse, 0);
-    assert.equal(spy.sessions, 2);
+    // The line cut across chunks gets a session; the one that arrives whole goes to validateText.
+    assert.equal(spy.sessions, 1);
+    assert.equal(spy.wholeLines, 1);
   });
 
   it('with allErrors, feeds a failed line to its end and reports every error', TEST_TIMEOUT, () => {
@@ -252,10 +254,23 @@ describe('NdjsonRecordReader', () => {
     assert.ok(spy.writesAfterFalse > 0);
   });
 
-  it('creates no session for blank lines', TEST_TIMEOUT, () => {
+  it('validates nothing for blank lines, whole or in pieces', TEST_TIMEOUT, () => {
     const spy = spyingValidator(schemaValidator());
     readRecords(['\n \r\n\t\n{"id":1}\n\n'], {}, spy.validator);
-    assert.equal(spy.sessions, 1);
+    assert.equal(spy.sessions + spy.wholeLines, 1);
+    readRecords([' ', '\t', '\n', '{"id":', '1}\n', '  ', '\n'], {}, spy.validator);
+    assert.equal(spy.sessions + spy.wholeLines, 2);
+  });
+
+  it('gives a line that arrives whole the record a session would give it', TEST_TIMEOUT, () => {
+    const lines = ['  {"id":0, "name": 5}\r', '{"id":1}', '\t{"id":', '[1, 2', '{"id":2, "id":3}', '{"id":"é", "x": "ü"} x'];
+    for (const options of [{}, { parse: true }, { allErrors: true }, { parse: true, allErrors: true }]) {
+      const validator = compile(SCHEMA, { allErrors: options.allErrors });
+      const whole = readRecords([lines.join('\n') + '\n'], options, validator);
+      // One character at a time: every line in pieces, each through a session.
+      const pieces = readRecords([...(lines.join('\n') + '\n')], options, validator);
+      assert.deepEqual(whole, pieces, JSON.stringify(options));
+    }
   });
 
   it('emits nothing after stop()', TEST_TIMEOUT, () => {
@@ -289,13 +304,13 @@ describe('InvalidRecordError and onInvalid', () => {
 });
 
 /** Wraps a validator to count sessions and writes made after a session said false. */
-function spyingValidator(inner: Validator): { validator: Validator; readonly sessions: number; readonly writesAfterFalse: number } {
-  const counts = { sessions: 0, writesAfterFalse: 0 };
+function spyingValidator(inner: Validator): { validator: Validator; readonly sessions: number; readonly wholeLines: number; readonly writesAfterFalse: number } {
+  const counts = { sessions: 0, wholeLines: 0, writesAfterFalse: 0 };
   const validator: Validator = {
     draft: inner.draft,
     validate: (value: unknown): Result => inner.validate(value),
-    validateText: (text: string | Uint8Array): Result => inner.validateText(text),
-    parseText: (text: string | Uint8Array): Result => inner.parseText(text),
+    validateText: (text: string | Uint8Array): Result => (counts.wholeLines++, inner.validateText(text)),
+    parseText: (text: string | Uint8Array): Result => (counts.wholeLines++, inner.parseText(text)),
     session(options?: SessionOptions): Session {
       counts.sessions++;
       const session = inner.session(options);
@@ -321,6 +336,10 @@ function spyingValidator(inner: Validator): { validator: Validator; readonly ses
     validator,
     get sessions() {
       return counts.sessions;
+    },
+    /** Lines handed whole to validateText or parseText. */
+    get wholeLines() {
+      return counts.wholeLines;
     },
     get writesAfterFalse() {
       return counts.writesAfterFalse;
