@@ -157,6 +157,13 @@ class Decision {
 class Member {
   /** The shape for the value when it is an object or array (made on first need). */
   shape: Shape | undefined = undefined;
+  /**
+   * When every node judges scalars by `accepts` alone (the common leaf), those predicates in one
+   * list, each with its node's target: a scalar value is one loop. Null otherwise.
+   */
+  readonly accepts: Accepts[] | null = null;
+  readonly acceptsKeywords: CompiledKeyword[] = [];
+  readonly acceptsTargets: Target[] = [];
 
   constructor(
     /** The presence bits of the name in the enclosing shape (0 for items). */
@@ -164,7 +171,18 @@ class Member {
     readonly nodes: readonly SchemaNode[],
     /** Where each node's failure goes, from the member's location. */
     readonly targets: readonly Target[],
-  ) {}
+  ) {
+    const plans = nodes.map((node) => (node.bool === undefined ? (node.textPlan ?? scalarPlanOf(node)) : undefined));
+    if (!plans.every((plan) => plan !== undefined && !plan.unsure && plan.applications.length === 0)) return;
+    this.accepts = [];
+    plans.forEach((plan, index) => {
+      for (let i = 0; i < plan!.accepts.length; i++) {
+        this.accepts!.push(plan!.accepts[i]!);
+        this.acceptsKeywords.push(plan!.acceptsKeywords[i]!);
+        this.acceptsTargets.push(targets[index]!);
+      }
+    });
+  }
 }
 
 const NO_NODES: readonly SchemaNode[] = [];
@@ -560,7 +578,15 @@ export class TextChecker implements TokenSink {
   }
 
   private scalar(kind: Kind): void {
-    const {nodes, targets} = this.incoming();
+    const member = this.incoming();
+    const {accepts} = member;
+    if (accepts !== null) {
+      const {acceptsKeywords, acceptsTargets} = member;
+      const evaluator = this.evaluator;
+      for (let i = 0; i < accepts.length; i++) if (!accepts[i]!(acceptsKeywords[i]!, kind, evaluator)) this.fail(acceptsTargets[i]!, this.depth);
+      return;
+    }
+    const {nodes, targets} = member;
     for (let i = 0; i < nodes.length; i++) if (!this.passesScalar(nodes[i]!, kind, 0)) this.fail(targets[i]!, this.depth);
   }
 
