@@ -246,6 +246,10 @@ export interface Outline {
   items(nodesAt: (index: number) => readonly SchemaNode[] | undefined): void;
   /** An array has from `min` to `max` items. */
   itemCount(min: number, max: number): void;
+  /** No two items are equal (uniqueItems). */
+  distinctItems(): void;
+  /** From `min` to `max` items satisfy `node` (contains). */
+  tally(node: SchemaNode, min: number, max: number): void;
   /** `node` applies here too (allOf, $ref). */
   all(node: SchemaNode): void;
   /** At least one of `nodes` passes (anyOf); with `exactly`, exactly one (oneOf). */

@@ -18,6 +18,7 @@
 import {InputError} from './errors.js';
 import type {Evaluator} from './evaluator.js';
 import {KeySet} from './keySet.js';
+import {isExactNumberText} from './numbers.js';
 import {ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, type CompiledKeyword, type Kind, type KeywordDefinition, type Outline, type SchemaNode} from './schema.js';
 import {Tokenizer} from './tokenizer.js';
 import type {Limits, TokenSink} from './types.js';
@@ -98,6 +99,8 @@ class ScalarOutline implements Outline {
   propertyCount(): void {}
   items(): void {}
   itemCount(): void {}
+  distinctItems(): void {}
+  tally(): void {}
   when(): void {}
   all(node: SchemaNode): void {
     this.plan.applications.push({mode: ALL, nodes: [node]});
@@ -211,6 +214,16 @@ class Shape {
   readonly itemTargets: Target[] = [];
   readonly itemBounds: number[] = [];
   readonly itemTargetsOfBounds: Target[] = [];
+  /** Where a repeated item's failure goes (uniqueItems), one target per rule. */
+  readonly distinctTargets: Target[] = [];
+  /**
+   * Items counted against a subschema (contains): each tally's flag is cleared as an item starts
+   * and read when it ends (set: the item failed the subschema); the count must end in bounds.
+   */
+  readonly tallyBits: number[] = [];
+  tallyMask = 0;
+  readonly tallyBounds: number[] = [];
+  readonly tallyTargets: Target[] = [];
   // Both
   readonly decisions: Decision[] = [];
   flags = 0;
@@ -328,6 +341,22 @@ class ShapeBuilder implements Outline {
     this.shape.itemTargetsOfBounds.push(this.target);
   }
 
+  distinctItems(): void {
+    this.shape.distinctTargets.push(this.target);
+  }
+
+  tally(node: SchemaNode, min: number, max: number): void {
+    const {shape} = this;
+    const bit = 1 << shape.newFlag();
+    const nodes = [node];
+    shape.itemSources.push(() => nodes);
+    shape.itemTargets.push(fromMember(31 - Math.clz32(bit)));
+    shape.tallyBits.push(bit);
+    shape.tallyMask |= bit;
+    shape.tallyBounds.push(min, max);
+    shape.tallyTargets.push(this.target);
+  }
+
   all(node: SchemaNode): void {
     this.apply(node, this.target);
   }
@@ -375,6 +404,24 @@ class ShapeBuilder implements Outline {
   }
 }
 
+/**
+ * The scalar items of one array seen so far, for `uniqueItems`: equal JSON scalars land on the
+ * same entry (numbers by value, which is why a number the double does not hold exactly is left
+ * to the evaluator). Object and array items are left to the evaluator too.
+ */
+class DistinctItems {
+  readonly strings = new Set<string>();
+  readonly numbers = new Set<number>();
+  /** true, false and null, as bits. */
+  literals = 0;
+
+  clear(): void {
+    this.strings.clear();
+    this.numbers.clear();
+    this.literals = 0;
+  }
+}
+
 /** Bits set in a 31-bit mask. */
 function bitCount(mask: number): number {
   let count = 0;
@@ -387,7 +434,7 @@ export class TextChecker implements TokenSink {
   usable = true;
   outcome: Outcome = PASS;
   /** Why the last document was UNSURE, for tests. */
-  unsureOf: 'schema' | 'literal' | 'input' | 'recursion' | undefined = undefined;
+  unsureOf: 'schema' | 'literal' | 'items' | 'input' | 'recursion' | undefined = undefined;
   private tokenizer: Tokenizer | null = null;
   private readonly root: Member;
   private readonly shapes = new Map<string, Shape>();
@@ -400,8 +447,12 @@ export class TextChecker implements TokenSink {
   private readonly seen: number[] = [];
   private readonly flags: number[] = [];
   private readonly keySets: KeySet[] = [];
-  /** Key sets used by this document (see release). */
-  private usedKeySets = 0;
+  /** The scalar items of the open arrays under `uniqueItems`, by depth (see DistinctItems). */
+  private readonly distinct: DistinctItems[] = [];
+  /** The counts of the open arrays' tallies (Shape.tallyBits), by depth. */
+  private readonly tallies: number[][] = [];
+  /** Depths whose key sets or item sets this document used (see release). */
+  private usedLevels = 0;
   /** What the last key selected: the member for the value that follows. */
   private pending: Member;
 
@@ -420,7 +471,7 @@ export class TextChecker implements TokenSink {
     this.outcome = PASS;
     this.unsureOf = undefined;
     this.depth = 0;
-    this.usedKeySets = 0;
+    this.usedLevels = 0;
     const tokenizer = (this.tokenizer = new Tokenizer(this, this.limits));
     try {
       tokenizer.write(text);
@@ -439,7 +490,10 @@ export class TextChecker implements TokenSink {
    * would keep alive (see SyntaxGuard.release).
    */
   private release(): void {
-    for (let depth = 0; depth < this.usedKeySets; depth++) this.keySets[depth]?.clear();
+    for (let depth = 0; depth < this.usedLevels; depth++) {
+      this.keySets[depth]?.clear();
+      this.distinct[depth]?.clear();
+    }
     this.evaluator.holdScalar(STRING, '');
     this.pending = this.root;
     this.tokenizer = null;
@@ -573,24 +627,68 @@ export class TextChecker implements TokenSink {
   private incoming(): Member {
     const depth = this.depth;
     if (depth === 0) return this.root;
-    if (this.kinds[depth - 1] === ARRAY) return this.memberAt(this.open[depth - 1]!, this.counts[depth - 1]!++);
-    return this.pending;
+    if (this.kinds[depth - 1] !== ARRAY) return this.pending;
+    const shape = this.open[depth - 1]!;
+    if (shape.tallyMask !== 0) this.flags[depth - 1]! &= ~shape.tallyMask;
+    return this.memberAt(shape, this.counts[depth - 1]!++);
   }
 
   private scalar(kind: Kind): void {
+    const level = this.depth - 1;
+    if (level >= 0 && this.kinds[level] === ARRAY && this.open[level]!.distinctTargets.length > 0) this.distinctItem(kind, level);
     const member = this.incoming();
     const {accepts} = member;
     if (accepts !== null) {
       const {acceptsKeywords, acceptsTargets} = member;
       const evaluator = this.evaluator;
       for (let i = 0; i < accepts.length; i++) if (!accepts[i]!(acceptsKeywords[i]!, kind, evaluator)) this.fail(acceptsTargets[i]!, this.depth);
-      return;
+    } else {
+      const {nodes, targets} = member;
+      for (let i = 0; i < nodes.length; i++) if (!this.passesScalar(nodes[i]!, kind, 0)) this.fail(targets[i]!, this.depth);
     }
-    const {nodes, targets} = member;
-    for (let i = 0; i < nodes.length; i++) if (!this.passesScalar(nodes[i]!, kind, 0)) this.fail(targets[i]!, this.depth);
+    if (level >= 0 && this.open[level]!.tallyMask !== 0 && this.kinds[level] === ARRAY) this.countItem(level);
+  }
+
+  /** An item of the array at `level` ended: count it for each tally whose subschema it satisfied. */
+  private countItem(level: number): void {
+    const {tallyBits} = this.open[level]!;
+    const counts = this.tallies[level]!;
+    const flags = this.flags[level]!;
+    for (let i = 0; i < tallyBits.length; i++) if ((flags & tallyBits[i]!) === 0) counts[i]!++;
+  }
+
+  /** A scalar item of an array under `uniqueItems`: is it new? */
+  private distinctItem(kind: Kind, level: number): void {
+    const seen = this.distinct[level]!;
+    let repeated: boolean;
+    if (kind === STRING) {
+      const text = this.evaluator.text;
+      repeated = seen.strings.has(text);
+      if (!repeated) seen.strings.add(text);
+    } else if (kind === NUMBER) {
+      const text = this.evaluator.numberText();
+      if (!isExactNumberText(text)) {
+        this.giveUp('items');
+        return;
+      }
+      const value = this.evaluator.number();
+      repeated = seen.numbers.has(value);
+      if (!repeated) seen.numbers.add(value);
+    } else {
+      const bit = kind === NULL ? 1 : this.evaluator.booleanValue ? 2 : 4;
+      repeated = (seen.literals & bit) !== 0;
+      seen.literals |= bit;
+    }
+    if (repeated) {
+      const targets = this.open[level]!.distinctTargets;
+      for (let i = 0; i < targets.length; i++) this.fail(targets[i]!, level);
+    }
   }
 
   private openContainer(kind: Kind): void {
+    const outer = this.depth - 1;
+    // Objects and arrays among the items of a `uniqueItems` array: the evaluator compares them.
+    if (outer >= 0 && this.kinds[outer] === ARRAY && this.open[outer]!.distinctTargets.length > 0) this.giveUp('items');
     const member = this.incoming();
     const shape = member.shape ?? this.shapeOf(member);
     const level = this.depth;
@@ -603,7 +701,19 @@ export class TextChecker implements TokenSink {
       let keys = this.keySets[level];
       if (keys === undefined) this.keySets[level] = keys = new KeySet();
       else keys.clear();
-      if (level >= this.usedKeySets) this.usedKeySets = level + 1;
+      if (level >= this.usedLevels) this.usedLevels = level + 1;
+    } else {
+      if (shape.distinctTargets.length > 0) {
+        let seen = this.distinct[level];
+        if (seen === undefined) this.distinct[level] = seen = new DistinctItems();
+        else seen.clear();
+        if (level >= this.usedLevels) this.usedLevels = level + 1;
+      }
+      if (shape.tallyMask !== 0) {
+        const counts = (this.tallies[level] ??= []);
+        counts.length = shape.tallyBits.length;
+        counts.fill(0);
+      }
     }
     this.depth = level + 1;
     // After the frame is set up: a failure may go to one of its flags (`not: false`).
@@ -633,6 +743,13 @@ export class TextChecker implements TokenSink {
       for (let i = 0; i < itemTargetsOfBounds.length; i++) {
         if (count < itemBounds[2 * i]! || count > itemBounds[2 * i + 1]!) this.fail(itemTargetsOfBounds[i]!, level);
       }
+      const {tallyBounds, tallyTargets} = shape;
+      if (tallyTargets.length > 0) {
+        const counts = this.tallies[level]!;
+        for (let i = 0; i < tallyTargets.length; i++) {
+          if (counts[i]! < tallyBounds[2 * i]! || counts[i]! > tallyBounds[2 * i + 1]!) this.fail(tallyTargets[i]!, level);
+        }
+      }
     }
     const {decisions} = shape;
     for (let i = decisions.length - 1; i >= 0; i--) {
@@ -657,6 +774,8 @@ export class TextChecker implements TokenSink {
       }
       if (failed) this.fail(target, level);
     }
+    // The container was an item of an array: its verdicts against the array's tallies are in.
+    if (level > 0 && this.kinds[level - 1] === ARRAY && this.open[level - 1]!.tallyMask !== 0) this.countItem(level - 1);
   }
 
   startObject(): void {

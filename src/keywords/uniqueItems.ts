@@ -32,6 +32,7 @@ export const uniqueItems: KeywordDefinition<true> = {
     for (let i = 1; i < items.length; i++) for (let j = 0; j < i; j++) if (jsonEquals(items[i], items[j])) return false;
     return true;
   },
+  outline: (_keyword, outline) => outline.distinctItems(),
   item(run, keyword, index) {
     run.applyToMember(fingerprintNode, keyword, index, '');
   },
