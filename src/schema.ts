@@ -250,6 +250,11 @@ export interface Outline {
   distinctItems(): void;
   /** From `min` to `max` items satisfy `node` (contains). */
   tally(node: SchemaNode, min: number, max: number): void;
+  /**
+   * Properties that no `members` rule of this schema object and its in-place subschemas selects
+   * satisfy `node` (unevaluatedProperties; its keyword comes last in the draft tables).
+   */
+  unevaluatedMembers(node: SchemaNode): void;
   /** `node` applies here too (allOf, $ref). */
   all(node: SchemaNode): void;
   /** At least one of `nodes` passes (anyOf); with `exactly`, exactly one (oneOf). */

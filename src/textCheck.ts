@@ -101,6 +101,7 @@ class ScalarOutline implements Outline {
   itemCount(): void {}
   distinctItems(): void {}
   tally(): void {}
+  unevaluatedMembers(): void {}
   when(): void {}
   all(node: SchemaNode): void {
     this.plan.applications.push({mode: ALL, nodes: [node]});
@@ -200,6 +201,8 @@ class Shape {
   // Objects
   readonly memberSources: ((name: string) => readonly SchemaNode[] | undefined)[] = [];
   readonly memberTargets: Target[] = [];
+  /** How many conditional branches (anyOf, if, not...) enclose each source (see unevaluatedMembers). */
+  readonly memberBranches: number[] = [];
   readonly keyNameNodes: SchemaNode[] = [];
   readonly keyNameTargets: Target[] = [];
   /** Names whose presence some rule needs, with their bits. */
@@ -263,6 +266,10 @@ class Shape {
 class ShapeBuilder implements Outline {
   private target: Target = DOCUMENT;
   private depth = 0;
+  /** Conditional branches enclosing the application being added. */
+  private branches = 0;
+  /** Where the member sources of the node being applied begin (see unevaluatedMembers). */
+  private nodeSources = 0;
 
   constructor(
     private readonly shape: Shape,
@@ -283,7 +290,9 @@ class ShapeBuilder implements Outline {
       return;
     }
     const outer = this.target;
+    const outerSources = this.nodeSources;
     this.target = target;
+    this.nodeSources = shape.memberSources.length;
     this.depth++;
     for (const keyword of node.keywords) {
       const {definition} = keyword;
@@ -296,6 +305,14 @@ class ShapeBuilder implements Outline {
     }
     this.depth--;
     this.target = outer;
+    this.nodeSources = outerSources;
+  }
+
+  /** Apply a subschema whose failure goes to `flag`: a conditional branch. */
+  private branch(node: SchemaNode, flag: number): void {
+    this.branches++;
+    this.apply(node, flag);
+    this.branches--;
   }
 
   kinds(mask: number): void {
@@ -310,6 +327,26 @@ class ShapeBuilder implements Outline {
   members(nodesOf: (name: string) => readonly SchemaNode[] | undefined): void {
     this.shape.memberSources.push(nodesOf);
     this.shape.memberTargets.push(fromMember(this.target));
+    this.shape.memberBranches.push(this.branches);
+  }
+
+  /**
+   * The properties evaluated here are those the member sources of this node and its in-place
+   * subschemas select, when all of them apply unconditionally. A source inside a branch counts
+   * only if the branch passes, known at the object's close, after its values: the evaluator then.
+   */
+  unevaluatedMembers(node: SchemaNode): void {
+    const {shape} = this;
+    const start = this.nodeSources;
+    const sources = shape.memberSources.slice(start);
+    if (shape.memberBranches.slice(start).some((branches) => branches > this.branches)) {
+      shape.unsure = true;
+      this.onUnsupported();
+      return;
+    }
+    const nodes = [node];
+    // It evaluates every property itself: an enclosing unevaluatedProperties sees them all.
+    this.members((name) => (sources.some((source) => source(name) !== undefined) ? undefined : nodes));
   }
 
   keyNames(node: SchemaNode): void {
@@ -369,14 +406,14 @@ class ShapeBuilder implements Outline {
     for (const node of nodes) {
       const flag = this.shape.newFlag();
       decision.a |= 1 << flag;
-      this.apply(node, flag);
+      this.branch(node, flag);
     }
   }
 
   none(node: SchemaNode): void {
     const flag = this.shape.newFlag();
     this.shape.decisions.push(new Decision(DECIDE_NONE, 1 << flag, 0, 0, this.target));
-    this.apply(node, flag);
+    this.branch(node, flag);
   }
 
   conditional(condition: SchemaNode, then: SchemaNode | undefined, otherwise: SchemaNode | undefined): void {
@@ -384,23 +421,23 @@ class ShapeBuilder implements Outline {
     this.shape.decisions.push(decision);
     const flag = this.shape.newFlag();
     decision.a = 1 << flag;
-    this.apply(condition, flag);
+    this.branch(condition, flag);
     if (then !== undefined) {
       const thenFlag = this.shape.newFlag();
       decision.b = 1 << thenFlag;
-      this.apply(then, thenFlag);
+      this.branch(then, thenFlag);
     }
     if (otherwise !== undefined) {
       const elseFlag = this.shape.newFlag();
       decision.c = 1 << elseFlag;
-      this.apply(otherwise, elseFlag);
+      this.branch(otherwise, elseFlag);
     }
   }
 
   when(trigger: string, node: SchemaNode): void {
     const flag = this.shape.newFlag();
     this.shape.decisions.push(new Decision(DECIDE_WHEN, this.shape.bitOf(trigger), 1 << flag, 0, this.target));
-    this.apply(node, flag);
+    this.branch(node, flag);
   }
 }
 

@@ -113,10 +113,39 @@ describe('the text checker', () => {
   });
 
   it('gives up on a schema with a keyword it cannot ask, for good', () => {
-    const checker = checkerFor({properties: {a: {type: 'integer'}}, unevaluatedProperties: false});
+    const checker = checkerFor({prefixItems: [{type: 'integer'}], unevaluatedItems: false});
     assert.equal(checker.usable, true);
-    assert.equal(checker.check('{"a": 1}'), UNSURE);
+    assert.equal(checker.check('[1]'), UNSURE);
     assert.equal(checker.usable, false);
+    // unevaluatedProperties with an evaluating subschema in a branch: the branch passes or not at the close.
+    const conditional = checkerFor({anyOf: [{properties: {a: true}}, {required: ['b']}], unevaluatedProperties: false});
+    assert.equal(conditional.check('{"a": 1}'), UNSURE);
+    assert.equal(conditional.usable, false);
+  });
+
+  it('decides unevaluatedProperties when everything that evaluates applies unconditionally', () => {
+    const schema = {
+      $defs: {base: {properties: {id: {type: 'integer'}}, patternProperties: {'^x-': true}}},
+      allOf: [{$ref: '#/$defs/base'}, {properties: {name: {type: 'string'}}}],
+      properties: {nested: {properties: {a: true}, unevaluatedProperties: {type: 'boolean'}}},
+      anyOf: [{required: ['id']}, {required: ['name']}],
+      unevaluatedProperties: {type: 'number'},
+    };
+    const checker = checkerFor(schema);
+    const validator = compile(schema);
+    const texts = [
+      '{"id": 1, "name": "n", "x-a": "s", "other": 2}',
+      '{"id": 1, "other": "2"}',
+      '{"name": "n", "nested": {"a": "s", "b": true}}',
+      '{"name": "n", "nested": {"a": "s", "b": 1}}',
+      '{"other": 1}',
+      '{"id": 1, "x-b": {"deep": 1}, "more": 1.5}',
+    ];
+    for (const text of texts) {
+      const outcome = checker.check(text);
+      assert.notEqual(outcome, UNSURE, text);
+      assert.equal(outcome === PASS, validator.validate(JSON.parse(text)).valid, text);
+    }
   });
 
   it('decides nested conditions by the flags of the container they apply to', () => {

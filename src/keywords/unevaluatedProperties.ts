@@ -35,6 +35,7 @@ export const unevaluatedProperties: KeywordDefinition<Unevaluated> = {
     expectSchema(value, context);
     return {node: context.subschema(value, ''), decidesAtKey: !siblingsAnnotateInPlace(context)};
   },
+  outline: (keyword, outline) => outline.unevaluatedMembers(keyword.value.node),
   key(run, keyword, name) {
     // Keywords of this same node ran first (see the draft tables' order): what they took is settled.
     if (run.evaluatedProperties!.has(name)) return;
