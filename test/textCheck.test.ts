@@ -10,6 +10,7 @@ import {Evaluator} from '../src/evaluator.js';
 import {compile} from '../src/index.js';
 import {FAIL, PASS, TextChecker, UNSURE} from '../src/textCheck.js';
 import {defaultLimits} from '../src/tokenizer.js';
+import {random} from './support/chunks.js';
 import {drafts, remotes, suiteFiles, suiteSkips} from './support/suite.js';
 
 const schemas = remotes();
@@ -61,6 +62,64 @@ test('the text checker agrees with the suite on every test it decides, and decid
   );
   assert.deepEqual(problems, []);
   assert.ok(passed / valid > 0.75, `decided only ${passed} of ${valid}`);
+});
+
+type Json = null | boolean | number | string | Json[] | {[key: string]: Json};
+
+/** A small random change somewhere in `value`: a member dropped, added or retyped, an item repeated. */
+function mutate(value: Json, next: () => number): Json {
+  const scalars: Json[] = [0, 1, -1, 2.5, 1e20, '', 'a', 'foo', true, false, null, [], {}, [1, 1], {a: 1}];
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)]!;
+  if (Array.isArray(value)) {
+    const copy = value.slice();
+    const choice = next();
+    if (copy.length > 0 && choice < 0.3) copy[Math.floor(next() * copy.length)] = mutate(pick(copy), next);
+    else if (copy.length > 0 && choice < 0.5) copy.push(pick(copy));
+    else if (copy.length > 0 && choice < 0.7) copy.splice(Math.floor(next() * copy.length), 1);
+    else copy.push(pick(scalars));
+    return copy;
+  }
+  if (value !== null && typeof value === 'object') {
+    const copy = {...value};
+    const keys = Object.keys(copy);
+    const choice = next();
+    if (keys.length > 0 && choice < 0.4) {
+      const key = pick(keys);
+      copy[key] = mutate(copy[key]!, next);
+    } else if (keys.length > 0 && choice < 0.6) delete copy[pick(keys)];
+    else copy[pick(['a', 'b', 'foo', 'bar', 'x-1', ...keys.map((key) => key + '2')])] = pick(scalars);
+    return copy;
+  }
+  return next() < 0.5 ? pick(scalars) : [value];
+}
+
+test('on random changes to the suite documents, the text checker never contradicts the evaluator', () => {
+  let decided = 0;
+  let compared = 0;
+  const problems: string[] = [];
+  for (const draft of drafts) {
+    for (const file of suiteFiles(draft, false)) {
+      file.cases.forEach((suiteCase, caseIndex) => {
+        const checker = checkerFor(suiteCase.schema, {draft, schemas});
+        const validator = compile(suiteCase.schema, {draft, schemas});
+        const next = random(caseIndex * 7919 + draft.length);
+        for (const suiteTest of suiteCase.tests) {
+          let data = suiteTest.data as Json;
+          for (let round = 0; round < Number(process.env.TEXT_CHECK_ROUNDS ?? 4); round++) {
+            data = mutate(data, next);
+            const text = JSON.stringify(data);
+            const outcome = checker.check(text);
+            compared++;
+            if (outcome === UNSURE) continue;
+            decided++;
+            if ((outcome === PASS) !== validator.validate(data).valid) problems.push(`${draft}/${file.name}/${suiteCase.description}: ${text} (${outcome === PASS ? 'pass' : 'fail'})`);
+          }
+        }
+      });
+    }
+  }
+  console.log(`text checker on changed suite documents: ${decided} of ${compared} decided, all agreeing with value mode`);
+  assert.deepEqual(problems.slice(0, 10), []);
 });
 
 describe('the text checker', () => {
