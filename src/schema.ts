@@ -87,6 +87,12 @@ export interface KeyPlan {
 
 export type HoldsKeyHook = NonNullable<KeywordDefinition['holdsKey']>;
 
+/** A keyword that acts on values at all (has an event hook); others are annotations or shapes only. */
+export function acts(definition: KeywordDefinition): boolean {
+  const {begin, scalar, key, item, end} = definition;
+  return begin !== undefined || scalar !== undefined || key !== undefined || item !== undefined || end !== undefined;
+}
+
 /** A node with no keywords yet (compile fills them in after caching it, so cycles can point at it). */
 export function newNode(resource: Resource, absoluteLocation: string): SchemaNode {
   return {

@@ -8,18 +8,19 @@
 //   `anyOf`, `not`, `if`... reads at its close). Keywords describe themselves in these terms
 //   (KeywordDefinition.outline); scalars are judged by the keywords' own `accepts`.
 // - A shape is built once per distinct set of applications and kept; what a property name or an
-//   item index selects in it (a *member*) is kept too, so a key costs a map lookup.
+//   item index selects in it (a *member*) is kept too, so a key costs a string comparison with
+//   the name met at its position last time, or a map lookup.
 //
 // Only a pass is trusted, as with value mode's fast verdict: a failure anywhere, a repeated key, a
 // limit, or something the checker cannot judge (a keyword without an outline, `enum` of objects)
 // sends the document to the evaluator, which finds the errors and where they became certain. The
-// suite runs the checker alone on every test (test/suite.test.ts, mode "checker").
+// suite and random changes to its documents check the checker alone (test/textCheck.test.ts).
 
 import {InputError} from './errors.js';
 import type {Evaluator} from './evaluator.js';
 import {KeySet} from './keySet.js';
 import {isExactNumberText} from './numbers.js';
-import {ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, type CompiledKeyword, type Kind, type KeywordDefinition, type Outline, type SchemaNode} from './schema.js';
+import {ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, acts, type CompiledKeyword, type Kind, type KeywordDefinition, type Outline, type SchemaNode} from './schema.js';
 import {Tokenizer} from './tokenizer.js';
 import type {Limits, TokenSink} from './types.js';
 
@@ -53,12 +54,6 @@ export const FAIL = 1;
 /** The checker could not judge: the evaluator must. */
 export const UNSURE = 2;
 export type Outcome = typeof PASS | typeof FAIL | typeof UNSURE;
-
-/** A keyword that acts on values at all (has an event hook). */
-function acts(definition: KeywordDefinition): boolean {
-  const {begin, scalar, key, item, end} = definition;
-  return begin !== undefined || scalar !== undefined || key !== undefined || item !== undefined || end !== undefined;
-}
 
 /** A keyword that judges containers (a hook other than `scalar`). */
 function judgesContainers(definition: KeywordDefinition): boolean {

@@ -8,7 +8,7 @@
 
 import type {Evaluator} from './evaluator.js';
 import {IGNORED, classifyName, keyPlanAt} from './keyPlan.js';
-import {ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, type CompiledKeyword, type Kind, type KeywordDefinition, type Resource, type SchemaNode} from './schema.js';
+import {ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, acts, type CompiledKeyword, type Kind, type KeywordDefinition, type Resource, type SchemaNode} from './schema.js';
 import type {Limits} from './types.js';
 
 type Accepts = NonNullable<KeywordDefinition['accepts']>;
@@ -39,12 +39,6 @@ export interface ValuePlan {
  */
 const MAX_CHECK_DEPTH = 400;
 
-/** A keyword that acts on values at all (has an event hook). */
-function acts(keyword: CompiledKeyword): boolean {
-  const {begin, scalar, key, item, end} = keyword.definition;
-  return begin !== undefined || scalar !== undefined || key !== undefined || item !== undefined || end !== undefined;
-}
-
 /** Sort a node's keywords by how the checker asks them; null when one of them cannot be asked. */
 function planFor(node: SchemaNode): ValuePlan | null {
   const scalarAcceptsKeywords: CompiledKeyword[] = [];
@@ -53,7 +47,7 @@ function planFor(node: SchemaNode): ValuePlan | null {
   let keyed = false;
   for (const keyword of node.keywords) {
     const {accepts, holds, holdsKey, begin, key, item, end} = keyword.definition;
-    if (!acts(keyword)) continue;
+    if (!acts(keyword.definition)) continue;
     if (holds === undefined && holdsKey === undefined) {
       // `accepts` alone speaks for scalars only: the keyword must not act on containers.
       if (accepts === undefined || begin !== undefined || key !== undefined || item !== undefined || end !== undefined) return null;
