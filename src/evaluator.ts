@@ -396,6 +396,8 @@ export class Evaluator implements TokenSink {
   booleanValue = false;
   private readonly frames: Frame[] = [];
   private depth = 0;
+  /** Frames used by this document (see release). */
+  private deepest = 0;
   private rootRuns!: Run[];
   /** Settled runs whose parents have not heard yet (see report). */
   private readonly reports: Run[] = [];
@@ -430,6 +432,21 @@ export class Evaluator implements TokenSink {
     this.current = this.rootRuns;
     // A boolean root schema is decided before any input.
     if (this.node.bool === false) this.root.fail(FALSE_KEYWORD, 'boolean schema false: no value is allowed here');
+  }
+
+  /**
+   * Forget the document's keys and scalar (its verdict is taken). They are slices of its text: an
+   * evaluator that outlives the document (the validator's shared one) would keep the text alive
+   * until the next, and get it promoted by any scavenge meanwhile (see SyntaxGuard.release).
+   */
+  release(): void {
+    for (let depth = 0; depth < this.deepest; depth++) {
+      const frame = this.frames[depth];
+      frame.keys.clear();
+      frame.key = '';
+    }
+    this.deepest = 0;
+    this.text = '';
   }
 
   /** True once the document is certainly invalid. */
@@ -755,6 +772,7 @@ export class Evaluator implements TokenSink {
     frame.key = '';
     if (kind === OBJECT && this.fromText) frame.keys.clear();
     this.depth++;
+    if (this.depth > this.deepest) this.deepest = this.depth;
   }
 
   private endContainer(): void {

@@ -103,7 +103,9 @@ class CompiledValidator implements Validator {
   private evaluate(text: string | Uint8Array): Result {
     const session = new StreamSession(this.shared, this.limits, false);
     session.write(text);
-    return session.end();
+    const result = session.end();
+    this.shared.release();
+    return result;
   }
 
   parseText(text: string | Uint8Array): Result {
