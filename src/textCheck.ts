@@ -466,7 +466,7 @@ export class TextChecker implements TokenSink {
   usable = true;
   outcome: Outcome = PASS;
   /** Why the last document was UNSURE, for tests. */
-  unsureOf: 'schema' | 'literal' | 'items' | 'input' | 'recursion' | undefined = undefined;
+  unsureOf: 'schema' | 'literal' | 'items' | 'input' | 'bounds' | undefined = undefined;
   private tokenizer: Tokenizer | null = null;
   private readonly root: Member;
   private readonly shapes = new Map<string, Shape>();
@@ -628,7 +628,7 @@ export class TextChecker implements TokenSink {
     const {applications} = plan;
     if (applications.length === 0) return true;
     if (depth >= MAX_IN_PLACE) {
-      this.giveUp('recursion');
+      this.giveUp('bounds');
       return false;
     }
     for (let i = 0; i < applications.length; i++) if (!this.passesApplication(applications[i]!, kind, depth + 1)) return false;
@@ -751,7 +751,8 @@ export class TextChecker implements TokenSink {
     // After the frame is set up: a failure may go to one of its flags (`not: false`).
     const fails = kind === OBJECT ? shape.objectFails : shape.arrayFails;
     for (let i = 0; i < fails.length; i++) this.fail(fails[i]!, level);
-    if (shape.unsure) this.giveUp(this.usable ? 'recursion' : 'schema');
+    // Unsure but usable: past the checker's bounds (flags, presence bits, in-place depth).
+    if (shape.unsure) this.giveUp(this.usable ? 'bounds' : 'schema');
     else if ((shape.undecided & kind) !== 0) this.giveUp('literal');
   }
 

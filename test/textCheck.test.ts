@@ -139,6 +139,37 @@ describe('the text checker', () => {
     assert.equal(checker.check('{"c": {}}'), FAIL);
   });
 
+  it('leaves what is past its bounds to the evaluator, and validateText stays right', () => {
+    const names = Array.from({length: 40}, (_, index) => 'p' + index);
+    const manyRequired = {required: names};
+    const manyBranches = {anyOf: names.map((name) => ({required: [name]}))};
+    const selfApplied = {$ref: '#/$defs/loop', $defs: {loop: {$ref: '#/$defs/loop'}}};
+    const full = JSON.stringify(Object.fromEntries(names.map((name) => [name, 1])));
+    for (const schema of [manyRequired, manyBranches]) {
+      const checker = checkerFor(schema);
+      assert.equal(checker.check(full), UNSURE);
+      assert.equal(checker.unsureOf, 'bounds');
+      assert.equal(checker.usable, true);
+      assert.equal(compile(schema).validateText(full).valid, true);
+      assert.equal(compile(schema).validateText('{"p0": 1}').valid, schema === manyBranches);
+    }
+    const checker = checkerFor(selfApplied);
+    assert.equal(checker.check('{}'), UNSURE);
+    assert.equal(checker.check('1'), UNSURE);
+    assert.equal(compile(selfApplied).validateText('{}').errors[0]?.params?.code, 'limit.recursion');
+  });
+
+  it('keeps bounded caches on objects whose keys never repeat', () => {
+    const checker = checkerFor({additionalProperties: {type: 'object', properties: {v: {type: 'integer'}}}});
+    for (let round = 0; round < 3; round++) {
+      const text = JSON.stringify(Object.fromEntries(Array.from({length: 3000}, (_, index) => [`k${round}-${index}`, {v: index}])));
+      assert.equal(checker.check(text), PASS);
+      assert.equal(checker.check(text.replace('{"v":7}', '{"v":"7"}')), FAIL);
+    }
+    const shapes = (checker as unknown as {shapes: Map<string, {members: Map<string, unknown>}>}).shapes;
+    for (const shape of shapes.values()) assert.ok(shape.members.size <= 1024, `a shape remembers ${shape.members.size} names`);
+  });
+
   it('compares the scalar items of a uniqueItems array, and leaves the others to the evaluator', () => {
     const checker = checkerFor({uniqueItems: true, items: {type: ['string', 'number', 'boolean', 'null', 'array']}});
     assert.equal(checker.check('["a", "b", 1, 1.5, true, false, null]'), PASS);
