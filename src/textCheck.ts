@@ -27,17 +27,33 @@ import type {Limits, TokenSink} from './types.js';
 type Accepts = NonNullable<KeywordDefinition['accepts']>;
 
 /**
- * Where a rule's failure goes. DOCUMENT: the document fails. Otherwise bit `target & 31` of the
- * flags of the container `target >> 5` levels above the rule's location (see Shape).
+ * Where a rule's failure goes. DOCUMENT: the document fails. Otherwise flag `target % LEVEL` of the
+ * container `floor(target / LEVEL)` levels above the rule's location (see Shape).
  */
 type Target = number;
 const DOCUMENT: Target = -1;
-const LEVEL = 32;
+const LEVEL = 65536;
 /** The same target, seen from one level deeper (a member's location). */
 const fromMember = (target: Target): Target => (target === DOCUMENT ? DOCUMENT : target + LEVEL);
 
-/** Flags and presence bits per container (bits of one number). More: the evaluator decides. */
-const MAX_BITS = 31;
+/** Flags and presence names per shape, at most. More: the evaluator decides. */
+const MAX_BITS = LEVEL - 1;
+
+/** Bit `bit` of a set kept as 32-bit words. */
+const isSet = (words: Int32Array, bit: number): boolean => (words[bit >> 5]! & (1 << (bit & 31))) !== 0;
+
+/** Words for `bits` bits. */
+const wordsFor = (bits: number): number => (bits + 31) >> 5;
+
+/** `bits` as masks by word (for rules that test several bits of a set at once). */
+function masksOf(bits: readonly number[]): number[] {
+  const masks: number[] = [];
+  for (const bit of bits) {
+    while (masks.length <= bit >> 5) masks.push(0);
+    masks[bit >> 5]! |= 1 << (bit & 31);
+  }
+  return masks;
+}
 /** In-place applications deeper than this (a `$ref` cycle that never descends): the evaluator decides. */
 const MAX_IN_PLACE = 200;
 /** Names and indices remembered per shape; past these, members are worked out afresh each time. */
@@ -137,16 +153,19 @@ const DECIDE_WHEN = 4;
 
 /**
  * A verdict an in-place applicator reaches at the container's close, from the flags its
- * subschemas' failures set: `a`, `b`, `c` are bit masks whose meaning depends on the mode.
+ * subschemas' failures set.
  */
 class Decision {
+  /** SOME/ONE: the branches' flags, as masks by word (see masksOf). */
+  masks: number[] = [];
+
   constructor(
     readonly mode: number,
-    /** SOME/ONE: the branches' flags; NONE: the subschema's; IF: the condition's; WHEN: the trigger's presence bit. */
+    /** NONE: the subschema's flag; IF: the condition's; WHEN: the trigger's presence bit. */
     public a: number,
-    /** IF: `then`'s flag (0 without one); WHEN: the subschema's flag. */
+    /** IF: `then`'s flag (-1 without one); WHEN: the subschema's flag. */
     public b: number,
-    /** IF: `else`'s flag (0 without one). */
+    /** IF: `else`'s flag (-1 without one). */
     public c: number,
     readonly target: Target,
   ) {}
@@ -165,7 +184,7 @@ class Member {
   readonly acceptsTargets: Target[] = [];
 
   constructor(
-    /** The presence bits of the name in the enclosing shape (0 for items). */
+    /** The presence bit of the name in the enclosing shape (-1: none, and for items). */
     readonly presence: number,
     readonly nodes: readonly SchemaNode[],
     /** Where each node's failure goes, from the member's location. */
@@ -202,7 +221,8 @@ class Shape {
   readonly keyNameTargets: Target[] = [];
   /** Names whose presence some rule needs, with their bits. */
   readonly presenceBits = new Map<string, number>();
-  readonly presenceMasks: number[] = [];
+  /** Per presence rule: the bits of the names it needs, as masks by word; its trigger's bit (-1: none). */
+  readonly presenceMasks: number[][] = [];
   readonly presenceTriggers: number[] = [];
   readonly presenceTargets: Target[] = [];
   readonly propertyBounds: number[] = [];
@@ -219,12 +239,14 @@ class Shape {
    * and read when it ends (set: the item failed the subschema); the count must end in bounds.
    */
   readonly tallyBits: number[] = [];
-  tallyMask = 0;
   readonly tallyBounds: number[] = [];
   readonly tallyTargets: Target[] = [];
   // Both
   readonly decisions: Decision[] = [];
   flags = 0;
+  /** Words of flags and of presence bits a container of this shape needs (set once built). */
+  flagWords = 0;
+  presenceWords = 0;
   readonly members = new Map<string, Member>();
   /**
    * The name met at each key position, and its member: objects of one shape tend to list their
@@ -245,7 +267,7 @@ class Shape {
       }
       this.presenceBits.set(name, bit);
     }
-    return 1 << bit;
+    return bit;
   }
 
   newFlag(): number {
@@ -351,10 +373,8 @@ class ShapeBuilder implements Outline {
 
   present(names: readonly string[], trigger?: string): void {
     const {shape} = this;
-    let mask = 0;
-    for (const name of names) mask |= shape.bitOf(name);
-    shape.presenceMasks.push(mask);
-    shape.presenceTriggers.push(trigger === undefined ? 0 : shape.bitOf(trigger));
+    shape.presenceMasks.push(masksOf(names.map((name) => shape.bitOf(name))));
+    shape.presenceTriggers.push(trigger === undefined ? -1 : shape.bitOf(trigger));
     shape.presenceTargets.push(this.target);
   }
 
@@ -379,12 +399,11 @@ class ShapeBuilder implements Outline {
 
   tally(node: SchemaNode, min: number, max: number): void {
     const {shape} = this;
-    const bit = 1 << shape.newFlag();
+    const flag = shape.newFlag();
     const nodes = [node];
     shape.itemSources.push(() => nodes);
-    shape.itemTargets.push(fromMember(31 - Math.clz32(bit)));
-    shape.tallyBits.push(bit);
-    shape.tallyMask |= bit;
+    shape.itemTargets.push(fromMember(flag));
+    shape.tallyBits.push(flag);
     shape.tallyBounds.push(min, max);
     shape.tallyTargets.push(this.target);
   }
@@ -396,42 +415,36 @@ class ShapeBuilder implements Outline {
   some(nodes: readonly SchemaNode[], exactly: boolean): void {
     // The decision goes in before its subschemas' own: decisions are taken last to first, so the
     // ones nested in a branch have set their flags by then.
-    const decision = new Decision(exactly ? DECIDE_ONE : DECIDE_SOME, 0, 0, 0, this.target);
+    const decision = new Decision(exactly ? DECIDE_ONE : DECIDE_SOME, -1, -1, -1, this.target);
     this.shape.decisions.push(decision);
-    for (const node of nodes) {
-      const flag = this.shape.newFlag();
-      decision.a |= 1 << flag;
-      this.branch(node, flag);
-    }
+    const flags = nodes.map(() => this.shape.newFlag());
+    decision.masks = masksOf(flags);
+    nodes.forEach((node, index) => this.branch(node, flags[index]!));
   }
 
   none(node: SchemaNode): void {
     const flag = this.shape.newFlag();
-    this.shape.decisions.push(new Decision(DECIDE_NONE, 1 << flag, 0, 0, this.target));
+    this.shape.decisions.push(new Decision(DECIDE_NONE, flag, -1, -1, this.target));
     this.branch(node, flag);
   }
 
   conditional(condition: SchemaNode, then: SchemaNode | undefined, otherwise: SchemaNode | undefined): void {
-    const decision = new Decision(DECIDE_IF, 0, 0, 0, this.target);
+    const decision = new Decision(DECIDE_IF, this.shape.newFlag(), -1, -1, this.target);
     this.shape.decisions.push(decision);
-    const flag = this.shape.newFlag();
-    decision.a = 1 << flag;
-    this.branch(condition, flag);
+    this.branch(condition, decision.a);
     if (then !== undefined) {
-      const thenFlag = this.shape.newFlag();
-      decision.b = 1 << thenFlag;
-      this.branch(then, thenFlag);
+      decision.b = this.shape.newFlag();
+      this.branch(then, decision.b);
     }
     if (otherwise !== undefined) {
-      const elseFlag = this.shape.newFlag();
-      decision.c = 1 << elseFlag;
-      this.branch(otherwise, elseFlag);
+      decision.c = this.shape.newFlag();
+      this.branch(otherwise, decision.c);
     }
   }
 
   when(trigger: string, node: SchemaNode): void {
     const flag = this.shape.newFlag();
-    this.shape.decisions.push(new Decision(DECIDE_WHEN, this.shape.bitOf(trigger), 1 << flag, 0, this.target));
+    this.shape.decisions.push(new Decision(DECIDE_WHEN, this.shape.bitOf(trigger), flag, -1, this.target));
     this.branch(node, flag);
   }
 }
@@ -454,7 +467,21 @@ class DistinctItems {
   }
 }
 
-/** Bits set in a 31-bit mask. */
+/** Every bit of `masks` (by word) is set in `words`. */
+function hasAll(words: Int32Array, masks: readonly number[]): boolean {
+  for (let word = 0; word < masks.length; word++) if ((words[word]! & masks[word]!) !== masks[word]) return false;
+  return true;
+}
+
+/** The word set kept at `level` in `sets`, zeroed over `count` words (grown when too short). */
+function cleared(sets: Int32Array[], level: number, count: number): Int32Array {
+  const words = sets[level];
+  if (words === undefined || words.length < count) return new Int32Array(Math.max(count, 2));
+  for (let i = 0; i < count; i++) words[i] = 0;
+  return words;
+}
+
+/** Bits set in a 32-bit word. */
 function bitCount(mask: number): number {
   let count = 0;
   for (let rest = mask; rest !== 0; rest &= rest - 1) count++;
@@ -476,8 +503,9 @@ export class TextChecker implements TokenSink {
   private readonly open: Shape[] = [];
   private readonly kinds: Kind[] = [];
   private readonly counts: number[] = [];
-  private readonly seen: number[] = [];
-  private readonly flags: number[] = [];
+  /** Presence bits and flags of the open containers, as words (see isSet). */
+  private readonly seen: Int32Array[] = [];
+  private readonly flags: Int32Array[] = [];
   private readonly keySets: KeySet[] = [];
   /** The scalar items of the open arrays under `uniqueItems`, by depth (see DistinctItems). */
   private readonly distinct: DistinctItems[] = [];
@@ -494,7 +522,7 @@ export class TextChecker implements TokenSink {
     private readonly evaluator: Evaluator,
     private readonly limits: Required<Limits>,
   ) {
-    this.root = new Member(0, [rootNode], [DOCUMENT]);
+    this.root = new Member(-1, [rootNode], [DOCUMENT]);
     this.pending = this.root;
   }
 
@@ -543,7 +571,9 @@ export class TextChecker implements TokenSink {
       this.tokenizer?.stop();
       return;
     }
-    this.flags[level - (target >> 5)] |= 1 << (target & 31);
+    const up = Math.floor(target / LEVEL);
+    const flag = target - up * LEVEL;
+    this.flags[level - up]![flag >> 5]! |= 1 << (flag & 31);
   }
 
   // ---- shapes and members ----
@@ -563,6 +593,8 @@ export class TextChecker implements TokenSink {
       shape = new Shape();
       const builder = new ShapeBuilder(shape, () => (this.usable = false));
       for (let i = 0; i < nodes.length; i++) builder.apply(nodes[i]!, targets[i]!);
+      shape.flagWords = wordsFor(shape.flags);
+      shape.presenceWords = wordsFor(shape.presenceBits.size);
       if (this.shapes.size < MAX_SHAPES) this.shapes.set(signature, shape);
     }
     return (member.shape = shape);
@@ -589,7 +621,7 @@ export class TextChecker implements TokenSink {
       if (selected !== undefined) for (const node of selected) if (node.bool !== true) (nodes.push(node), targets.push(memberTargets[i]!));
     }
     const bit = shape.presenceBits.get(name);
-    const member = new Member(bit === undefined ? 0 : 1 << bit, nodes.length === 0 ? NO_NODES : nodes, targets);
+    const member = new Member(bit === undefined ? -1 : bit, nodes.length === 0 ? NO_NODES : nodes, targets);
     // Names are slices of a document: kept, they would keep it alive. A copy is kept instead.
     if (shape.members.size < MAX_NAMES) shape.members.set(copyOf(name), member);
     return member;
@@ -605,7 +637,7 @@ export class TextChecker implements TokenSink {
       const selected = itemSources[i]!(index);
       if (selected !== undefined) for (const node of selected) if (node.bool !== true) (nodes.push(node), targets.push(itemTargets[i]!));
     }
-    const member = new Member(0, nodes.length === 0 ? NO_NODES : nodes, targets);
+    const member = new Member(-1, nodes.length === 0 ? NO_NODES : nodes, targets);
     if (index < MAX_INDICES && index === shape.items.length) shape.items.push(member);
     return member;
   }
@@ -661,7 +693,11 @@ export class TextChecker implements TokenSink {
     if (depth === 0) return this.root;
     if (this.kinds[depth - 1] !== ARRAY) return this.pending;
     const shape = this.open[depth - 1]!;
-    if (shape.tallyMask !== 0) this.flags[depth - 1]! &= ~shape.tallyMask;
+    const {tallyBits} = shape;
+    if (tallyBits.length > 0) {
+      const flags = this.flags[depth - 1]!;
+      for (let i = 0; i < tallyBits.length; i++) flags[tallyBits[i]! >> 5]! &= ~(1 << (tallyBits[i]! & 31));
+    }
     return this.memberAt(shape, this.counts[depth - 1]!++);
   }
 
@@ -678,7 +714,7 @@ export class TextChecker implements TokenSink {
       const {nodes, targets} = member;
       for (let i = 0; i < nodes.length; i++) if (!this.passesScalar(nodes[i]!, kind, 0)) this.fail(targets[i]!, this.depth);
     }
-    if (level >= 0 && this.open[level]!.tallyMask !== 0 && this.kinds[level] === ARRAY) this.countItem(level);
+    if (level >= 0 && this.open[level]!.tallyBits.length > 0 && this.kinds[level] === ARRAY) this.countItem(level);
   }
 
   /** An item of the array at `level` ended: count it for each tally whose subschema it satisfied. */
@@ -686,7 +722,7 @@ export class TextChecker implements TokenSink {
     const {tallyBits} = this.open[level]!;
     const counts = this.tallies[level]!;
     const flags = this.flags[level]!;
-    for (let i = 0; i < tallyBits.length; i++) if ((flags & tallyBits[i]!) === 0) counts[i]!++;
+    for (let i = 0; i < tallyBits.length; i++) if (!isSet(flags, tallyBits[i]!)) counts[i]!++;
   }
 
   /** A scalar item of an array under `uniqueItems`: is it new? */
@@ -727,8 +763,8 @@ export class TextChecker implements TokenSink {
     this.open[level] = shape;
     this.kinds[level] = kind;
     this.counts[level] = 0;
-    this.seen[level] = 0;
-    this.flags[level] = 0;
+    this.seen[level] = cleared(this.seen, level, shape.presenceWords);
+    this.flags[level] = cleared(this.flags, level, shape.flagWords);
     if (kind === OBJECT) {
       let keys = this.keySets[level];
       if (keys === undefined) this.keySets[level] = keys = new KeySet();
@@ -741,7 +777,7 @@ export class TextChecker implements TokenSink {
         else seen.clear();
         if (level >= this.usedLevels) this.usedLevels = level + 1;
       }
-      if (shape.tallyMask !== 0) {
+      if (shape.tallyBits.length > 0) {
         const counts = (this.tallies[level] ??= []);
         counts.length = shape.tallyBits.length;
         counts.fill(0);
@@ -764,8 +800,9 @@ export class TextChecker implements TokenSink {
       const seen = this.seen[level]!;
       const {presenceMasks, presenceTriggers, presenceTargets} = shape;
       for (let i = 0; i < presenceMasks.length; i++) {
-        const mask = presenceMasks[i]!;
-        if ((seen & mask) !== mask && (seen & presenceTriggers[i]!) === presenceTriggers[i]) this.fail(presenceTargets[i]!, level);
+        const trigger = presenceTriggers[i]!;
+        if ((trigger >= 0 && !isSet(seen, trigger)) || hasAll(seen, presenceMasks[i]!)) continue;
+        this.fail(presenceTargets[i]!, level);
       }
       const {propertyBounds, propertyTargets} = shape;
       for (let i = 0; i < propertyTargets.length; i++) {
@@ -786,29 +823,34 @@ export class TextChecker implements TokenSink {
     }
     const {decisions} = shape;
     for (let i = decisions.length - 1; i >= 0; i--) {
-      const {mode, a, b, c, target} = decisions[i]!;
+      const {mode, masks, a, b, c, target} = decisions[i]!;
       const flags = this.flags[level]!;
       let failed: boolean;
       switch (mode) {
         case DECIDE_SOME:
-          failed = (flags & a) === a;
+          failed = hasAll(flags, masks);
           break;
-        case DECIDE_ONE:
-          failed = bitCount(a & ~flags) !== 1;
+        case DECIDE_ONE: {
+          let passed = 0;
+          for (let word = 0; word < masks.length; word++) passed += bitCount(masks[word]! & ~flags[word]!);
+          failed = passed !== 1;
           break;
+        }
         case DECIDE_NONE:
-          failed = (flags & a) === 0;
+          failed = !isSet(flags, a);
           break;
-        case DECIDE_IF:
-          failed = (flags & ((flags & a) !== 0 ? c : b)) !== 0;
+        case DECIDE_IF: {
+          const branch = isSet(flags, a) ? c : b;
+          failed = branch >= 0 && isSet(flags, branch);
           break;
+        }
         default:
-          failed = kind === OBJECT && (this.seen[level]! & a) !== 0 && (flags & b) !== 0;
+          failed = kind === OBJECT && isSet(this.seen[level]!, a) && isSet(flags, b);
       }
       if (failed) this.fail(target, level);
     }
     // The container was an item of an array: its verdicts against the array's tallies are in.
-    if (level > 0 && this.kinds[level - 1] === ARRAY && this.open[level - 1]!.tallyMask !== 0) this.countItem(level - 1);
+    if (level > 0 && this.kinds[level - 1] === ARRAY && this.open[level - 1]!.tallyBits.length > 0) this.countItem(level - 1);
   }
 
   startObject(): void {
@@ -837,7 +879,8 @@ export class TextChecker implements TokenSink {
     const position = this.counts[level]!++;
     const shape = this.open[level]!;
     const member = position < shape.names.length && shape.names[position] === key ? shape.membersAt[position]! : this.memberNamed(shape, key, position);
-    this.seen[level]! |= member.presence;
+    const bit = member.presence;
+    if (bit >= 0) this.seen[level]![bit >> 5]! |= 1 << (bit & 31);
     this.pending = member;
     const {keyNameNodes, keyNameTargets} = shape;
     if (keyNameNodes.length === 0) return;
