@@ -254,13 +254,18 @@ export interface Outline {
   itemCount(min: number, max: number): void;
   /** No two items are equal (uniqueItems). */
   distinctItems(): void;
-  /** From `min` to `max` items satisfy `node` (contains). */
-  tally(node: SchemaNode, min: number, max: number): void;
+  /**
+   * From `min` to `max` items satisfy `node` (contains). `annotates`: the items that do count as
+   * evaluated for `unevaluatedItems` (2020-12).
+   */
+  tally(node: SchemaNode, min: number, max: number, annotates: boolean): void;
   /**
    * Properties that no `members` rule of this schema object and its in-place subschemas selects
    * satisfy `node` (unevaluatedProperties; its keyword comes last in the draft tables).
    */
   unevaluatedMembers(node: SchemaNode): void;
+  /** The same for items and the `items` rules (unevaluatedItems). */
+  unevaluatedItems(node: SchemaNode): void;
   /** `node` applies here too (allOf, $ref). */
   all(node: SchemaNode): void;
   /** At least one of `nodes` passes (anyOf); with `exactly`, exactly one (oneOf). */

@@ -113,6 +113,7 @@ class ScalarOutline implements Outline {
   distinctItems(): void {}
   tally(): void {}
   unevaluatedMembers(): void {}
+  unevaluatedItems(): void {}
   when(): void {}
   all(node: SchemaNode): void {
     this.plan.applications.push({mode: ALL, nodes: [node]});
@@ -144,6 +145,14 @@ function scalarPlanOf(node: SchemaNode): ScalarPlan {
 }
 
 // ---- containers ----
+
+/** What an item source means to `unevaluatedItems` beside it. */
+const EVALUATES = 0;
+/** `contains` before 2020-12: its matches are not annotations. */
+const EVALUATES_NOTHING = 1;
+/** `contains` in 2020-12: the items that match count, which is known only item by item. */
+const EVALUATES_MATCHES = 2;
+type Evaluation = typeof EVALUATES | typeof EVALUATES_NOTHING | typeof EVALUATES_MATCHES;
 
 const DECIDE_SOME = 0;
 const DECIDE_ONE = 1;
@@ -230,6 +239,9 @@ class Shape {
   // Arrays
   readonly itemSources: ((index: number) => readonly SchemaNode[] | undefined)[] = [];
   readonly itemTargets: Target[] = [];
+  /** Per item source: enclosing conditional branches, and what it does for unevaluatedItems (see unevaluatedItems). */
+  readonly itemBranches: number[] = [];
+  readonly itemEvaluation: Evaluation[] = [];
   readonly itemBounds: number[] = [];
   readonly itemTargetsOfBounds: Target[] = [];
   /** Where a repeated item's failure goes (uniqueItems), one target per rule. */
@@ -285,8 +297,9 @@ class ShapeBuilder implements Outline {
   private depth = 0;
   /** Conditional branches enclosing the application being added. */
   private branches = 0;
-  /** Where the member sources of the node being applied begin (see unevaluatedMembers). */
+  /** Where the member and item sources of the node being applied begin (see unevaluatedMembers). */
   private nodeSources = 0;
+  private nodeItemSources = 0;
 
   constructor(
     private readonly shape: Shape,
@@ -308,8 +321,10 @@ class ShapeBuilder implements Outline {
     }
     const outer = this.target;
     const outerSources = this.nodeSources;
+    const outerItemSources = this.nodeItemSources;
     this.target = target;
     this.nodeSources = shape.memberSources.length;
+    this.nodeItemSources = shape.itemSources.length;
     this.depth++;
     for (const keyword of node.keywords) {
       const {definition} = keyword;
@@ -323,6 +338,7 @@ class ShapeBuilder implements Outline {
     this.depth--;
     this.target = outer;
     this.nodeSources = outerSources;
+    this.nodeItemSources = outerItemSources;
   }
 
   /** Apply a subschema whose failure goes to `flag`: a conditional branch. */
@@ -384,8 +400,31 @@ class ShapeBuilder implements Outline {
   }
 
   items(nodesAt: (index: number) => readonly SchemaNode[] | undefined): void {
+    this.itemSource(nodesAt, fromMember(this.target), EVALUATES);
+  }
+
+  private itemSource(nodesAt: (index: number) => readonly SchemaNode[] | undefined, target: Target, evaluation: Evaluation): void {
     this.shape.itemSources.push(nodesAt);
-    this.shape.itemTargets.push(fromMember(this.target));
+    this.shape.itemTargets.push(target);
+    this.shape.itemBranches.push(this.branches);
+    this.shape.itemEvaluation.push(evaluation);
+  }
+
+  /** As unevaluatedMembers, for items: `contains` of 2020-12 evaluates item by item, so it cannot be told here. */
+  unevaluatedItems(node: SchemaNode): void {
+    const {shape} = this;
+    const start = this.nodeItemSources;
+    const evaluating: ((index: number) => readonly SchemaNode[] | undefined)[] = [];
+    for (let i = start; i < shape.itemSources.length; i++) {
+      if (shape.itemBranches[i]! > this.branches || shape.itemEvaluation[i] === EVALUATES_MATCHES) {
+        shape.unsure = true;
+        this.onUnsupported();
+        return;
+      }
+      if (shape.itemEvaluation[i] === EVALUATES) evaluating.push(shape.itemSources[i]!);
+    }
+    const nodes = [node];
+    this.items((index) => (evaluating.some((source) => source(index) !== undefined) ? undefined : nodes));
   }
 
   itemCount(min: number, max: number): void {
@@ -397,12 +436,11 @@ class ShapeBuilder implements Outline {
     this.shape.distinctTargets.push(this.target);
   }
 
-  tally(node: SchemaNode, min: number, max: number): void {
+  tally(node: SchemaNode, min: number, max: number, annotates: boolean): void {
     const {shape} = this;
     const flag = shape.newFlag();
     const nodes = [node];
-    shape.itemSources.push(() => nodes);
-    shape.itemTargets.push(fromMember(flag));
+    this.itemSource(() => nodes, fromMember(flag), annotates ? EVALUATES_MATCHES : EVALUATES_NOTHING);
     shape.tallyBits.push(flag);
     shape.tallyBounds.push(min, max);
     shape.tallyTargets.push(this.target);

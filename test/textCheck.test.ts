@@ -222,14 +222,33 @@ describe('the text checker', () => {
   });
 
   it('gives up on a schema with a keyword it cannot ask, for good', () => {
-    const checker = checkerFor({prefixItems: [{type: 'integer'}], unevaluatedItems: false});
+    // 2020-12 contains evaluates the items it matches: known item by item, not from the schema.
+    const checker = checkerFor({$schema: 'https://json-schema.org/draft/2020-12/schema', contains: {type: 'integer'}, unevaluatedItems: false});
     assert.equal(checker.usable, true);
     assert.equal(checker.check('[1]'), UNSURE);
     assert.equal(checker.usable, false);
+    const dynamic = checkerFor({$dynamicAnchor: 'node', properties: {next: {$dynamicRef: '#node'}}});
+    assert.equal(dynamic.check('{"next": {}}'), UNSURE);
+    assert.equal(dynamic.usable, false);
     // unevaluatedProperties with an evaluating subschema in a branch: the branch passes or not at the close.
     const conditional = checkerFor({anyOf: [{properties: {a: true}}, {required: ['b']}], unevaluatedProperties: false});
     assert.equal(conditional.check('{"a": 1}'), UNSURE);
     assert.equal(conditional.usable, false);
+  });
+
+  it('decides unevaluatedItems when everything that evaluates applies unconditionally', () => {
+    for (const [draft, schema] of [
+      ['draft2020-12', {allOf: [{prefixItems: [{type: 'string'}]}, {$ref: '#/$defs/second'}], $defs: {second: {prefixItems: [true, {type: 'integer'}]}}, unevaluatedItems: {type: 'boolean'}}],
+      ['draft2019-09', {items: [{type: 'string'}], contains: {type: 'boolean'}, unevaluatedItems: false}],
+    ] as const) {
+      const checker = checkerFor(schema, {draft});
+      const validator = compile(schema, {draft});
+      for (const text of ['[]', '["a"]', '["a", 1]', '["a", 1, true, false]', '["a", 1, "x"]', '[1]', '["a", true]', '["a", "b"]']) {
+        const outcome = checker.check(text);
+        assert.notEqual(outcome, UNSURE, text);
+        assert.equal(outcome === PASS, validator.validate(JSON.parse(text)).valid, `${draft} ${text}`);
+      }
+    }
   });
 
   it('decides unevaluatedProperties when everything that evaluates applies unconditionally', () => {

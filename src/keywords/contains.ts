@@ -44,7 +44,7 @@ export const contains: KeywordDefinition<Contains> = {
     for (let i = 0; i < array.length && matches <= max; i++) if (checker.check(node, array[i])) matches++;
     return matches >= min && matches <= max;
   },
-  outline: (keyword, outline) => outline.tally(keyword.value.node, keyword.value.min, keyword.value.max),
+  outline: (keyword, outline) => outline.tally(keyword.value.node, keyword.value.min, keyword.value.max, keyword.value.annotates),
   begin(run, keyword) {
     if (run.kind === ARRAY) run.state(keyword, newCount);
   },

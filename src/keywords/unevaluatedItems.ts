@@ -30,6 +30,7 @@ export const unevaluatedItems: KeywordDefinition<Unevaluated> = {
     const containsAnnotates = context.draft.name === 'draft2020-12' && context.schema.contains !== undefined;
     return {node: context.subschema(value, ''), decidesAtItem: !siblingsAnnotateInPlace(context) && !containsAnnotates};
   },
+  outline: (keyword, outline) => outline.unevaluatedItems(keyword.value.node),
   item(run, keyword, index) {
     if (run.evaluatedItems!.has(index)) return;
     run.applyToMember(keyword.value.node, keyword, index, '/unevaluatedItems');
