@@ -268,6 +268,11 @@ export interface Outline {
   unevaluatedItems(node: SchemaNode): void;
   /** `node` applies here too (allOf, $ref). */
   all(node: SchemaNode): void;
+  /**
+   * The subschema `resolve` picks applies here too; it picks from the dynamic scope, the schema
+   * resources on the way here, innermost first ($dynamicRef, $recursiveRef).
+   */
+  dynamic(resolve: (scope: Iterable<Resource>) => SchemaNode): void;
   /** At least one of `nodes` passes (anyOf); with `exactly`, exactly one (oneOf). */
   some(nodes: readonly SchemaNode[], exactly: boolean): void;
   /** `node` fails (not). */

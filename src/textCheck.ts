@@ -20,7 +20,7 @@ import {InputError} from './errors.js';
 import type {Evaluator} from './evaluator.js';
 import {KeySet} from './keySet.js';
 import {isExactNumberText} from './numbers.js';
-import {ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, acts, type CompiledKeyword, type Kind, type KeywordDefinition, type Outline, type SchemaNode} from './schema.js';
+import {ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, acts, type CompiledKeyword, type Kind, type KeywordDefinition, type Outline, type Resource, type SchemaNode} from './schema.js';
 import {Tokenizer} from './tokenizer.js';
 import type {Limits, TokenSink} from './types.js';
 
@@ -76,6 +76,46 @@ function judgesContainers(definition: KeywordDefinition): boolean {
   return definition.begin !== undefined || definition.key !== undefined || definition.item !== undefined || definition.end !== undefined;
 }
 
+/**
+ * The dynamic scope of an application, for `$dynamicRef` and `$recursiveRef`: the schema resources
+ * entered on the way to it, each kept once at its outermost entry, which is all those keywords
+ * read (the outermost resource with a matching anchor wins). Interned: equal scopes are one
+ * object, and its id goes into shape signatures.
+ */
+class Scope {
+  private static count = 0;
+  readonly id = Scope.count++;
+  private readonly entered = new Map<Resource, Scope>();
+
+  constructor(
+    readonly resource: Resource | null,
+    readonly parent: Scope | null,
+  ) {}
+
+  /** This scope after applying a node of `resource`. */
+  enter(resource: Resource): Scope {
+    if (this.resource === resource) return this;
+    let child = this.entered.get(resource);
+    if (child === undefined) {
+      child = this.includes(resource) ? this : new Scope(resource, this);
+      this.entered.set(resource, child);
+    }
+    return child;
+  }
+
+  private includes(resource: Resource): boolean {
+    for (let scope: Scope | null = this; scope !== null; scope = scope.parent) if (scope.resource === resource) return true;
+    return false;
+  }
+
+  /** The resources, innermost first. */
+  *resources(): Generator<Resource> {
+    for (let scope: Scope | null = this; scope !== null && scope.resource !== null; scope = scope.parent) yield scope.resource;
+  }
+}
+
+const NO_SCOPE = new Scope(null, null);
+
 // ---- scalars ----
 
 const ALL = 0;
@@ -83,11 +123,14 @@ const SOME = 1;
 const ONE = 2;
 const NONE = 3;
 const IF = 4;
+const DYNAMIC = 5;
 
 /** An in-place applicator on a scalar: decided at once, by judging its subschemas. */
 interface ScalarApplication {
-  readonly mode: typeof ALL | typeof SOME | typeof ONE | typeof NONE | typeof IF;
+  readonly mode: typeof ALL | typeof SOME | typeof ONE | typeof NONE | typeof IF | typeof DYNAMIC;
   readonly nodes: readonly (SchemaNode | undefined)[];
+  /** DYNAMIC: picks the subschema from the dynamic scope. */
+  readonly resolve?: (scope: Iterable<Resource>) => SchemaNode;
 }
 
 /** How one node judges a scalar: its keywords' `accepts`, then its in-place applicators. */
@@ -117,6 +160,9 @@ class ScalarOutline implements Outline {
   when(): void {}
   all(node: SchemaNode): void {
     this.plan.applications.push({mode: ALL, nodes: [node]});
+  }
+  dynamic(resolve: (scope: Iterable<Resource>) => SchemaNode): void {
+    this.plan.applications.push({mode: DYNAMIC, nodes: [], resolve});
   }
   some(nodes: readonly SchemaNode[], exactly: boolean): void {
     this.plan.applications.push({mode: exactly ? ONE : SOME, nodes});
@@ -198,6 +244,8 @@ class Member {
     readonly nodes: readonly SchemaNode[],
     /** Where each node's failure goes, from the member's location. */
     readonly targets: readonly Target[],
+    /** The dynamic scope each node is applied in. */
+    readonly scopes: readonly Scope[],
   ) {
     const plans = nodes.map((node) => (node.bool === undefined ? (node.textPlan ?? scalarPlanOf(node)) : undefined));
     if (!plans.every((plan) => plan !== undefined && !plan.unsure && plan.applications.length === 0)) return;
@@ -224,10 +272,12 @@ class Shape {
   // Objects
   readonly memberSources: ((name: string) => readonly SchemaNode[] | undefined)[] = [];
   readonly memberTargets: Target[] = [];
+  readonly memberScopes: Scope[] = [];
   /** How many conditional branches (anyOf, if, not...) enclose each source (see unevaluatedMembers). */
   readonly memberBranches: number[] = [];
   readonly keyNameNodes: SchemaNode[] = [];
   readonly keyNameTargets: Target[] = [];
+  readonly keyNameScopes: Scope[] = [];
   /** Names whose presence some rule needs, with their bits. */
   readonly presenceBits = new Map<string, number>();
   /** Per presence rule: the bits of the names it needs, as masks by word; its trigger's bit (-1: none). */
@@ -239,6 +289,7 @@ class Shape {
   // Arrays
   readonly itemSources: ((index: number) => readonly SchemaNode[] | undefined)[] = [];
   readonly itemTargets: Target[] = [];
+  readonly itemScopes: Scope[] = [];
   /** Per item source: enclosing conditional branches, and what it does for unevaluatedItems (see unevaluatedItems). */
   readonly itemBranches: number[] = [];
   readonly itemEvaluation: Evaluation[] = [];
@@ -294,6 +345,8 @@ class Shape {
 /** Builds a shape from the applications at a location: the Outline keywords describe themselves to. */
 class ShapeBuilder implements Outline {
   private target: Target = DOCUMENT;
+  /** The dynamic scope of the node being applied (its own resource entered). */
+  private scope: Scope = NO_SCOPE;
   private depth = 0;
   /** Conditional branches enclosing the application being added. */
   private branches = 0;
@@ -306,8 +359,8 @@ class ShapeBuilder implements Outline {
     private readonly onUnsupported: () => void,
   ) {}
 
-  /** Add the rules of `node`, its failures going to `target`. */
-  apply(node: SchemaNode, target: Target): void {
+  /** Add the rules of `node`, applied in `scope`, its failures going to `target`. */
+  apply(node: SchemaNode, target: Target, scope: Scope): void {
     const {shape} = this;
     if (node.bool === true) return;
     if (node.bool === false) {
@@ -320,9 +373,11 @@ class ShapeBuilder implements Outline {
       return;
     }
     const outer = this.target;
+    const outerScope = this.scope;
     const outerSources = this.nodeSources;
     const outerItemSources = this.nodeItemSources;
     this.target = target;
+    this.scope = scope.enter(node.resource);
     this.nodeSources = shape.memberSources.length;
     this.nodeItemSources = shape.itemSources.length;
     this.depth++;
@@ -337,6 +392,7 @@ class ShapeBuilder implements Outline {
     }
     this.depth--;
     this.target = outer;
+    this.scope = outerScope;
     this.nodeSources = outerSources;
     this.nodeItemSources = outerItemSources;
   }
@@ -344,7 +400,7 @@ class ShapeBuilder implements Outline {
   /** Apply a subschema whose failure goes to `flag`: a conditional branch. */
   private branch(node: SchemaNode, flag: number): void {
     this.branches++;
-    this.apply(node, flag);
+    this.apply(node, flag, this.scope);
     this.branches--;
   }
 
@@ -360,6 +416,7 @@ class ShapeBuilder implements Outline {
   members(nodesOf: (name: string) => readonly SchemaNode[] | undefined): void {
     this.shape.memberSources.push(nodesOf);
     this.shape.memberTargets.push(fromMember(this.target));
+    this.shape.memberScopes.push(this.scope);
     this.shape.memberBranches.push(this.branches);
   }
 
@@ -385,6 +442,7 @@ class ShapeBuilder implements Outline {
   keyNames(node: SchemaNode): void {
     this.shape.keyNameNodes.push(node);
     this.shape.keyNameTargets.push(this.target);
+    this.shape.keyNameScopes.push(this.scope);
   }
 
   present(names: readonly string[], trigger?: string): void {
@@ -406,6 +464,7 @@ class ShapeBuilder implements Outline {
   private itemSource(nodesAt: (index: number) => readonly SchemaNode[] | undefined, target: Target, evaluation: Evaluation): void {
     this.shape.itemSources.push(nodesAt);
     this.shape.itemTargets.push(target);
+    this.shape.itemScopes.push(this.scope);
     this.shape.itemBranches.push(this.branches);
     this.shape.itemEvaluation.push(evaluation);
   }
@@ -447,7 +506,11 @@ class ShapeBuilder implements Outline {
   }
 
   all(node: SchemaNode): void {
-    this.apply(node, this.target);
+    this.apply(node, this.target, this.scope);
+  }
+
+  dynamic(resolve: (scope: Iterable<Resource>) => SchemaNode): void {
+    this.apply(resolve(this.scope.resources()), this.target, this.scope);
   }
 
   some(nodes: readonly SchemaNode[], exactly: boolean): void {
@@ -560,7 +623,7 @@ export class TextChecker implements TokenSink {
     private readonly evaluator: Evaluator,
     private readonly limits: Required<Limits>,
   ) {
-    this.root = new Member(-1, [rootNode], [DOCUMENT]);
+    this.root = new Member(-1, [rootNode], [DOCUMENT], [NO_SCOPE]);
     this.pending = this.root;
   }
 
@@ -623,14 +686,14 @@ export class TextChecker implements TokenSink {
   }
 
   private shapeOf(member: Member): Shape {
-    const {nodes, targets} = member;
+    const {nodes, targets, scopes} = member;
     let signature = '';
-    for (let i = 0; i < nodes.length; i++) signature += this.idOf(nodes[i]!) + ':' + targets[i] + ',';
+    for (let i = 0; i < nodes.length; i++) signature += this.idOf(nodes[i]!) + ':' + targets[i] + ':' + scopes[i]!.id + ',';
     let shape = this.shapes.get(signature);
     if (shape === undefined) {
       shape = new Shape();
       const builder = new ShapeBuilder(shape, () => (this.usable = false));
-      for (let i = 0; i < nodes.length; i++) builder.apply(nodes[i]!, targets[i]!);
+      for (let i = 0; i < nodes.length; i++) builder.apply(nodes[i]!, targets[i]!, scopes[i]!);
       shape.flagWords = wordsFor(shape.flags);
       shape.presenceWords = wordsFor(shape.presenceBits.size);
       if (this.shapes.size < MAX_SHAPES) this.shapes.set(signature, shape);
@@ -653,13 +716,14 @@ export class TextChecker implements TokenSink {
   private newMember(shape: Shape, name: string): Member {
     const nodes: SchemaNode[] = [];
     const targets: Target[] = [];
-    const {memberSources, memberTargets} = shape;
+    const scopes: Scope[] = [];
+    const {memberSources, memberTargets, memberScopes} = shape;
     for (let i = 0; i < memberSources.length; i++) {
       const selected = memberSources[i]!(name);
-      if (selected !== undefined) for (const node of selected) if (node.bool !== true) (nodes.push(node), targets.push(memberTargets[i]!));
+      if (selected !== undefined) for (const node of selected) if (node.bool !== true) (nodes.push(node), targets.push(memberTargets[i]!), scopes.push(memberScopes[i]!));
     }
     const bit = shape.presenceBits.get(name);
-    const member = new Member(bit === undefined ? -1 : bit, nodes.length === 0 ? NO_NODES : nodes, targets);
+    const member = new Member(bit === undefined ? -1 : bit, nodes.length === 0 ? NO_NODES : nodes, targets, scopes);
     // Names are slices of a document: kept, they would keep it alive. A copy is kept instead.
     if (shape.members.size < MAX_NAMES) shape.members.set(copyOf(name), member);
     return member;
@@ -670,12 +734,13 @@ export class TextChecker implements TokenSink {
     if (known !== undefined) return known;
     const nodes: SchemaNode[] = [];
     const targets: Target[] = [];
-    const {itemSources, itemTargets} = shape;
+    const scopes: Scope[] = [];
+    const {itemSources, itemTargets, itemScopes} = shape;
     for (let i = 0; i < itemSources.length; i++) {
       const selected = itemSources[i]!(index);
-      if (selected !== undefined) for (const node of selected) if (node.bool !== true) (nodes.push(node), targets.push(itemTargets[i]!));
+      if (selected !== undefined) for (const node of selected) if (node.bool !== true) (nodes.push(node), targets.push(itemTargets[i]!), scopes.push(itemScopes[i]!));
     }
-    const member = new Member(-1, nodes.length === 0 ? NO_NODES : nodes, targets);
+    const member = new Member(-1, nodes.length === 0 ? NO_NODES : nodes, targets, scopes);
     if (index < MAX_INDICES && index === shape.items.length) shape.items.push(member);
     return member;
   }
@@ -683,7 +748,7 @@ export class TextChecker implements TokenSink {
   // ---- scalars ----
 
   /** Does the scalar held by the evaluator satisfy `node`? */
-  private passesScalar(node: SchemaNode, kind: Kind, depth: number): boolean {
+  private passesScalar(node: SchemaNode, kind: Kind, depth: number, scope: Scope): boolean {
     const bool = node.bool;
     if (bool !== undefined) return bool;
     const plan = node.textPlan ?? scalarPlanOf(node);
@@ -701,23 +766,26 @@ export class TextChecker implements TokenSink {
       this.giveUp('bounds');
       return false;
     }
-    for (let i = 0; i < applications.length; i++) if (!this.passesApplication(applications[i]!, kind, depth + 1)) return false;
+    const inner = scope.enter(node.resource);
+    for (let i = 0; i < applications.length; i++) if (!this.passesApplication(applications[i]!, kind, depth + 1, inner)) return false;
     return true;
   }
 
-  private passesApplication({mode, nodes}: ScalarApplication, kind: Kind, depth: number): boolean {
+  private passesApplication({mode, nodes, resolve}: ScalarApplication, kind: Kind, depth: number, scope: Scope): boolean {
     switch (mode) {
       case ALL:
-        return this.passesScalar(nodes[0]!, kind, depth);
+        return this.passesScalar(nodes[0]!, kind, depth, scope);
+      case DYNAMIC:
+        return this.passesScalar(resolve!(scope.resources()), kind, depth, scope);
       case NONE:
-        return !this.passesScalar(nodes[0]!, kind, depth);
+        return !this.passesScalar(nodes[0]!, kind, depth, scope);
       case IF: {
-        const branch = this.passesScalar(nodes[0]!, kind, depth) ? nodes[1] : nodes[2];
-        return branch === undefined || this.passesScalar(branch, kind, depth);
+        const branch = this.passesScalar(nodes[0]!, kind, depth, scope) ? nodes[1] : nodes[2];
+        return branch === undefined || this.passesScalar(branch, kind, depth, scope);
       }
       default: {
         let passed = 0;
-        for (let i = 0; i < nodes.length; i++) if (this.passesScalar(nodes[i]!, kind, depth) && ++passed === 1 && mode === SOME) return true;
+        for (let i = 0; i < nodes.length; i++) if (this.passesScalar(nodes[i]!, kind, depth, scope) && ++passed === 1 && mode === SOME) return true;
         return passed === 1;
       }
     }
@@ -749,8 +817,8 @@ export class TextChecker implements TokenSink {
       const evaluator = this.evaluator;
       for (let i = 0; i < accepts.length; i++) if (!accepts[i]!(acceptsKeywords[i]!, kind, evaluator)) this.fail(acceptsTargets[i]!, this.depth);
     } else {
-      const {nodes, targets} = member;
-      for (let i = 0; i < nodes.length; i++) if (!this.passesScalar(nodes[i]!, kind, 0)) this.fail(targets[i]!, this.depth);
+      const {nodes, targets, scopes} = member;
+      for (let i = 0; i < nodes.length; i++) if (!this.passesScalar(nodes[i]!, kind, 0, scopes[i]!)) this.fail(targets[i]!, this.depth);
     }
     if (level >= 0 && this.open[level]!.tallyBits.length > 0 && this.kinds[level] === ARRAY) this.countItem(level);
   }
@@ -920,10 +988,10 @@ export class TextChecker implements TokenSink {
     const bit = member.presence;
     if (bit >= 0) this.seen[level]![bit >> 5]! |= 1 << (bit & 31);
     this.pending = member;
-    const {keyNameNodes, keyNameTargets} = shape;
+    const {keyNameNodes, keyNameTargets, keyNameScopes} = shape;
     if (keyNameNodes.length === 0) return;
     this.evaluator.holdScalar(STRING, key);
-    for (let i = 0; i < keyNameNodes.length; i++) if (!this.passesScalar(keyNameNodes[i]!, STRING, 0)) this.fail(keyNameTargets[i]!, level);
+    for (let i = 0; i < keyNameNodes.length; i++) if (!this.passesScalar(keyNameNodes[i]!, STRING, 0, keyNameScopes[i]!)) this.fail(keyNameTargets[i]!, level);
   }
 
   stringValue(value: string): void {

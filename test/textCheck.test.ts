@@ -227,13 +227,42 @@ describe('the text checker', () => {
     assert.equal(checker.usable, true);
     assert.equal(checker.check('[1]'), UNSURE);
     assert.equal(checker.usable, false);
-    const dynamic = checkerFor({$dynamicAnchor: 'node', properties: {next: {$dynamicRef: '#node'}}});
-    assert.equal(dynamic.check('{"next": {}}'), UNSURE);
-    assert.equal(dynamic.usable, false);
+
     // unevaluatedProperties with an evaluating subschema in a branch: the branch passes or not at the close.
     const conditional = checkerFor({anyOf: [{properties: {a: true}}, {required: ['b']}], unevaluatedProperties: false});
     assert.equal(conditional.check('{"a": 1}'), UNSURE);
     assert.equal(conditional.usable, false);
+  });
+
+  it('follows $dynamicRef and $recursiveRef through the dynamic scope', () => {
+    const tree = {
+      $id: 'https://example.com/tree',
+      $dynamicAnchor: 'node',
+      type: 'object',
+      properties: {data: true, children: {type: 'array', items: {$dynamicRef: '#node'}}},
+    };
+    const strictTree = {$id: 'https://example.com/strict-tree', $dynamicAnchor: 'node', $ref: 'tree', unevaluatedProperties: false};
+    const recursiveTree = {
+      $schema: 'https://json-schema.org/draft/2019-09/schema',
+      $id: 'https://example.com/strict-recursive',
+      $recursiveAnchor: true,
+      $ref: 'recursive',
+      unevaluatedProperties: false,
+    };
+    const recursive = {$id: 'https://example.com/recursive', $recursiveAnchor: true, type: 'object', properties: {data: true, children: {type: 'array', items: {$recursiveRef: '#'}}}};
+    const cases: [unknown, Record<string, unknown>][] = [
+      [strictTree, {'https://example.com/tree': tree}],
+      [recursiveTree, {'https://example.com/recursive': recursive}],
+    ];
+    for (const [schema, others] of cases) {
+      const checker = checkerFor(schema, {schemas: others});
+      const validator = compile(schema, {schemas: others});
+      for (const text of ['{"children": [{"data": 1}]}', '{"children": [{"daat": 1}]}', '{"children": [{"children": [{"children": [], "extra": 1}]}]}', '{"data": 1, "x": 1}']) {
+        const outcome = checker.check(text);
+        assert.notEqual(outcome, UNSURE, text);
+        assert.equal(outcome === PASS, validator.validate(JSON.parse(text)).valid, text);
+      }
+    }
   });
 
   it('decides unevaluatedItems when everything that evaluates applies unconditionally', () => {
