@@ -78,9 +78,24 @@ export function jsonEquals(a: unknown, b: unknown): boolean {
   return true;
 }
 
+/** A node that no value satisfies, per resource: for the text checker's outlines of literals. */
+const rejecting = new WeakMap<Resource, readonly SchemaNode[]>();
+
+function rejectingNodes(resource: Resource): readonly SchemaNode[] {
+  let nodes = rejecting.get(resource);
+  if (nodes === undefined) {
+    const node = newNode(resource, resource.uri + '#');
+    node.bool = false;
+    rejecting.set(resource, (nodes = [node]));
+  }
+  return nodes;
+}
+
 interface ObjectLiteral {
   readonly members: ReadonlyMap<string, SchemaNode>;
   readonly paths: ReadonlyMap<string, string>;
+  /** What a name the literal lacks selects, for the text checker (see rejectingNodes). */
+  readonly others: readonly SchemaNode[];
 }
 
 const objectLiteral: KeywordDefinition<ObjectLiteral> = {
@@ -95,6 +110,16 @@ const objectLiteral: KeywordDefinition<ObjectLiteral> = {
       if (!hasProperty(value, name) || !checker.check(member, (value as Record<string, unknown>)[name])) return false;
     }
     return true;
+  },
+  outline(keyword, outline) {
+    const {members, others} = keyword.value;
+    outline.kinds(OBJECT);
+    outline.members((name) => {
+      const member = members.get(name);
+      return member === undefined ? others : [member];
+    });
+    // Names are unique (a repeated key is a syntax error): the count makes the sets equal.
+    outline.propertyCount(members.size, members.size);
   },
   key(run, keyword, name) {
     const member = keyword.value.members.get(name);
@@ -113,6 +138,8 @@ const objectLiteral: KeywordDefinition<ObjectLiteral> = {
 
 interface ArrayLiteral {
   readonly items: readonly SchemaNode[];
+  /** What an item past the literal's selects, for the text checker (see rejectingNodes). */
+  readonly others: readonly SchemaNode[];
 }
 
 const arrayLiteral: KeywordDefinition<ArrayLiteral> = {
@@ -126,6 +153,12 @@ const arrayLiteral: KeywordDefinition<ArrayLiteral> = {
     if (kind !== ARRAY || (value as unknown[]).length !== items.length) return false;
     for (let i = 0; i < items.length; i++) if (!checker.check(items[i], (value as unknown[])[i])) return false;
     return true;
+  },
+  outline(keyword, outline) {
+    const {items, others} = keyword.value;
+    outline.kinds(ARRAY);
+    outline.items((index) => (index < items.length ? [items[index]!] : others));
+    outline.itemCount(items.length, items.length);
   },
   item(run, keyword, index) {
     const item = keyword.value.items[index];
@@ -148,6 +181,7 @@ const scalarLiteral: KeywordDefinition<{readonly literal: unknown}> = {
     if (run.kind === OBJECT || run.kind === ARRAY) run.fail(keyword, 'must be equal to the constant');
   },
   accepts: (keyword, kind, evaluator) => scalarEquals(kind, evaluator, keyword.value.literal),
+  outline: (_keyword, outline) => outline.kinds(0),
   // Containers only: scalars go to `accepts`.
   holds: () => false,
   scalar(run, keyword) {
@@ -172,11 +206,11 @@ export function literalNode(value: unknown, resource: Resource, absoluteLocation
       members.set(name, literalNode(member, resource, absoluteLocation + path));
       paths.set(name, path);
     }
-    return nodeWith(objectLiteral, {members, paths}, resource, absoluteLocation);
+    return nodeWith(objectLiteral, {members, paths, others: rejectingNodes(resource)}, resource, absoluteLocation);
   }
   if (kind === ARRAY) {
     const items = (value as unknown[]).map((item, index) => literalNode(item, resource, absoluteLocation + '/' + index));
-    return nodeWith(arrayLiteral, {items}, resource, absoluteLocation);
+    return nodeWith(arrayLiteral, {items, others: rejectingNodes(resource)}, resource, absoluteLocation);
   }
   return nodeWith(scalarLiteral, {literal: value}, resource, absoluteLocation);
 }

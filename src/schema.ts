@@ -236,10 +236,11 @@ export interface KeywordDefinition<V = any> {
  * at that same location, except where a member is said.
  */
 export interface Outline {
-  /** Objects and arrays pass only if their kind is in `mask` (scalars are left to `accepts`). */
+  /**
+   * Values pass only if their kind is in `mask`. Asked of objects and arrays; of scalars only for
+   * keywords without `accepts` (a literal object fails a number).
+   */
   kinds(mask: number): void;
-  /** Objects or arrays of the kinds in `mask` cannot be judged here: the evaluator must. */
-  undecided(mask: number): void;
   /** The subschemas that apply to the value of property `name` (none: undefined). */
   members(nodesOf: (name: string) => readonly SchemaNode[] | undefined): void;
   /** Every property name, as a string, must satisfy `node`. */

@@ -138,6 +138,8 @@ export class ScalarPlan {
   readonly accepts: Accepts[] = [];
   readonly acceptsKeywords: CompiledKeyword[] = [];
   readonly applications: ScalarApplication[] = [];
+  /** Scalar kinds that pass the outlines' `kinds` (those of keywords without `accepts`). */
+  kinds = -1;
   /** A keyword acts that the checker cannot ask. */
   unsure = false;
 }
@@ -145,8 +147,9 @@ export class ScalarPlan {
 /** An Outline that keeps only what applies to scalars: the in-place applicators. */
 class ScalarOutline implements Outline {
   constructor(private readonly plan: ScalarPlan) {}
-  kinds(): void {}
-  undecided(): void {}
+  kinds(mask: number): void {
+    this.plan.kinds &= mask;
+  }
   members(): void {}
   keyNames(): void {}
   present(): void {}
@@ -248,7 +251,7 @@ class Member {
     readonly scopes: readonly Scope[],
   ) {
     const plans = nodes.map((node) => (node.bool === undefined ? (node.textPlan ?? scalarPlanOf(node)) : undefined));
-    if (!plans.every((plan) => plan !== undefined && !plan.unsure && plan.applications.length === 0)) return;
+    if (!plans.every((plan) => plan !== undefined && !plan.unsure && plan.applications.length === 0 && plan.kinds === -1)) return;
     this.accepts = [];
     plans.forEach((plan, index) => {
       for (let i = 0; i < plan!.accepts.length; i++) {
@@ -268,7 +271,6 @@ class Shape {
   unsure = false;
   readonly objectFails: Target[] = [];
   readonly arrayFails: Target[] = [];
-  undecided = 0;
   // Objects
   readonly memberSources: ((name: string) => readonly SchemaNode[] | undefined)[] = [];
   readonly memberTargets: Target[] = [];
@@ -407,10 +409,6 @@ class ShapeBuilder implements Outline {
   kinds(mask: number): void {
     if ((mask & OBJECT) === 0) this.shape.objectFails.push(this.target);
     if ((mask & ARRAY) === 0) this.shape.arrayFails.push(this.target);
-  }
-
-  undecided(mask: number): void {
-    this.shape.undecided |= mask;
   }
 
   members(nodesOf: (name: string) => readonly SchemaNode[] | undefined): void {
@@ -594,7 +592,7 @@ export class TextChecker implements TokenSink {
   usable = true;
   outcome: Outcome = PASS;
   /** Why the last document was UNSURE, for tests. */
-  unsureOf: 'schema' | 'literal' | 'items' | 'input' | 'bounds' | undefined = undefined;
+  unsureOf: 'schema' | 'items' | 'input' | 'bounds' | undefined = undefined;
   private tokenizer: Tokenizer | null = null;
   private readonly root: Member;
   private readonly shapes = new Map<string, Shape>();
@@ -757,6 +755,7 @@ export class TextChecker implements TokenSink {
       this.giveUp('schema');
       return false;
     }
+    if ((plan.kinds & kind) === 0) return false;
     const {accepts, acceptsKeywords} = plan;
     const evaluator = this.evaluator;
     for (let i = 0; i < accepts.length; i++) if (!accepts[i]!(acceptsKeywords[i]!, kind, evaluator)) return false;
@@ -895,7 +894,6 @@ export class TextChecker implements TokenSink {
     for (let i = 0; i < fails.length; i++) this.fail(fails[i]!, level);
     // Unsure but usable: past the checker's bounds (flags, presence bits, in-place depth).
     if (shape.unsure) this.giveUp(this.usable ? 'bounds' : 'schema');
-    else if ((shape.undecided & kind) !== 0) this.giveUp('literal');
   }
 
   private closeContainer(kind: Kind): void {

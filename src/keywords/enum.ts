@@ -71,13 +71,13 @@ function holdsLiteral(keyword: CompiledKeyword<Literals>, value: unknown, kind: 
 }
 
 /**
- * The text checker's terms (KeywordDefinition.outline): an object or array passes only if a literal
- * of its kind exists, and matching it is left to the evaluator.
+ * The text checker's terms (KeywordDefinition.outline): an object or array matches one of the
+ * literals (each literal node outlines itself, src/literal.ts); scalars go to `accepts`.
  */
 function outlineLiterals(keyword: CompiledKeyword<Literals>, outline: Outline): void {
-  const containers = (keyword.value.objects.length > 0 ? OBJECT : 0) | (keyword.value.arrays.length > 0 ? ARRAY : 0);
-  outline.kinds(containers);
-  outline.undecided(containers);
+  const {objects, arrays} = keyword.value;
+  outline.kinds((objects.length > 0 ? OBJECT : 0) | (arrays.length > 0 ? ARRAY : 0));
+  if (objects.length + arrays.length > 0) outline.some([...objects, ...arrays], false);
 }
 
 function scalarMatches(run: Run, keyword: CompiledKeyword<Literals>): void {
