@@ -1,6 +1,7 @@
 // NDJSON framing shared by the RxJS operator, the Node stream and the CLI: chunks split anywhere
-// become lines (LineSplitter), and each non-blank line is validated by its own engine session
-// while its pieces arrive (NdjsonRecordReader). Nothing here knows about RxJS, streams or files.
+// become lines (LineSplitter), and each non-blank line is validated (NdjsonRecordReader): by
+// validateText when it arrives whole in one chunk, else by its own engine session while its pieces
+// arrive. Nothing here knows about RxJS, streams or files.
 //
 // Framing follows the NDJSON / JSON Lines conventions: records end at LF, a CR before it is
 // JSON whitespace (so CRLF needs no special case), a UTF-8 BOM may open the stream, blank lines
@@ -138,9 +139,10 @@ export function readerOptionsOf(options: NdjsonReaderOptions): NdjsonReaderOptio
 export const DEFAULT_MAX_LINE_LENGTH = 64 * 1024 * 1024;
 
 /**
- * Validates NDJSON line by line: one engine session per non-blank line, fed with the line's
- * pieces as they arrive, and one `onRecord` call per non-blank line, synchronously within the
- * `write` or `end` call that completed the line.
+ * Validates NDJSON line by line: a line found whole in one chunk goes to validateText (parseText
+ * with `parse`), any other gets an engine session fed with its pieces as they arrive; one
+ * `onRecord` call per non-blank line, synchronously within the `write` or `end` call that
+ * completed the line.
  */
 export class NdjsonRecordReader {
   readonly #validator: Validator;
