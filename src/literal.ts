@@ -114,10 +114,11 @@ const objectLiteral: KeywordDefinition<ObjectLiteral> = {
   outline(keyword, outline) {
     const {members, others} = keyword.value;
     outline.kinds(OBJECT);
+    // Matching a literal evaluates nothing (enum and const keep no annotations).
     outline.members((name) => {
       const member = members.get(name);
       return member === undefined ? others : [member];
-    });
+    }, false);
     // Names are unique (a repeated key is a syntax error): the count makes the sets equal.
     outline.propertyCount(members.size, members.size);
   },

@@ -241,8 +241,11 @@ export interface Outline {
    * keywords without `accepts` (a literal object fails a number).
    */
   kinds(mask: number): void;
-  /** The subschemas that apply to the value of property `name` (none: undefined). */
-  members(nodesOf: (name: string) => readonly SchemaNode[] | undefined): void;
+  /**
+   * The subschemas that apply to the value of property `name` (none: undefined). `annotates`
+   * (default true): the names selected count as evaluated for `unevaluatedProperties`.
+   */
+  members(nodesOf: (name: string) => readonly SchemaNode[] | undefined, annotates?: boolean): void;
   /** Every property name, as a string, must satisfy `node`. */
   keyNames(node: SchemaNode): void;
   /** Every name in `names` must be present; with `trigger`, only when that property is present. */

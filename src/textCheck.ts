@@ -195,6 +195,46 @@ function scalarPlanOf(node: SchemaNode): ScalarPlan {
 
 // ---- containers ----
 
+/**
+ * A condition on a container's flags and presence bits, read at its close: when a source of
+ * members inside conditional branches counts for `unevaluatedProperties` (its branches passed).
+ * A literal is `index * 4 + kind`; a condition is a list of literals that must all hold.
+ */
+const FLAG_CLEAR = 0;
+const FLAG_SET = 1;
+const PRESENT = 2;
+/** A literal that never holds (a source under `not`: its annotations never count). */
+const NEVER = 3;
+const literal = (kind: number, index: number): number => index * 4 + kind;
+
+function holds(condition: readonly number[], flags: Int32Array, seen: Int32Array): boolean {
+  for (let i = 0; i < condition.length; i++) {
+    const term = condition[i]!;
+    const kind = term & 3;
+    const index = term >> 2;
+    if (kind === NEVER) return false;
+    if (kind === PRESENT ? !isSet(seen, index) : isSet(flags, index) !== (kind === FLAG_SET)) return false;
+  }
+  return true;
+}
+
+/**
+ * `unevaluatedProperties` beside conditional sources of members: the subschema is applied to each
+ * property no unconditional source selects, its failure going to `flag` (cleared as each key
+ * arrives). A property whose value failed it is remembered with the conditions under which
+ * another source evaluated it; at the close, one that holds none of them fails `target`.
+ */
+class UnevaluatedRule {
+  constructor(
+    readonly flag: number,
+    readonly target: Target,
+    /** The sources of the node's subtree: indices into the shape's member sources. */
+    readonly sources: readonly number[],
+    /** Per source: its conditions beyond the node's own (empty: unconditional). */
+    readonly conditions: readonly (readonly number[])[],
+  ) {}
+}
+
 /** What an item source means to `unevaluatedItems` beside it. */
 const EVALUATES = 0;
 /** `contains` before 2020-12: its matches are not annotations. */
@@ -208,6 +248,8 @@ const DECIDE_ONE = 1;
 const DECIDE_NONE = 2;
 const DECIDE_IF = 3;
 const DECIDE_WHEN = 4;
+/** The pending properties of an UnevaluatedRule (`a`: its index in the shape). */
+const DECIDE_UNEVALUATED = 5;
 
 /**
  * A verdict an in-place applicator reaches at the container's close, from the flags its
@@ -240,6 +282,11 @@ class Member {
   readonly accepts: Accepts[] | null = null;
   readonly acceptsKeywords: CompiledKeyword[] = [];
   readonly acceptsTargets: Target[] = [];
+  /**
+   * Per UnevaluatedRule of the enclosing shape: the conditions under which a source evaluates
+   * this name (null: unconditionally, so the rule's subschema is not applied to the value).
+   */
+  unevaluated: (readonly (readonly number[])[] | null)[] | null = null;
 
   constructor(
     /** The presence bit of the name in the enclosing shape (-1: none, and for items). */
@@ -275,8 +322,12 @@ class Shape {
   readonly memberSources: ((name: string) => readonly SchemaNode[] | undefined)[] = [];
   readonly memberTargets: Target[] = [];
   readonly memberScopes: Scope[] = [];
-  /** How many conditional branches (anyOf, if, not...) enclose each source (see unevaluatedMembers). */
-  readonly memberBranches: number[] = [];
+  /** Per source: when it counts (see holds), and whether its names count as evaluated at all. */
+  readonly memberConditions: (readonly number[])[] = [];
+  readonly memberAnnotates: boolean[] = [];
+  readonly unevaluatedRules: UnevaluatedRule[] = [];
+  /** The rules' flags, cleared as each key arrives. */
+  readonly unevaluatedFlags: number[] = [];
   readonly keyNameNodes: SchemaNode[] = [];
   readonly keyNameTargets: Target[] = [];
   readonly keyNameScopes: Scope[] = [];
@@ -309,6 +360,11 @@ class Shape {
   // Both
   readonly decisions: Decision[] = [];
   flags = 0;
+  /**
+   * Something happens as a member of a container of this shape ends, or starts as an item
+   * (uniqueItems, contains, unevaluatedProperties with UnevaluatedRules; set once built).
+   */
+  extras = false;
   /** Words of flags and of presence bits a container of this shape needs (set once built). */
   flagWords = 0;
   presenceWords = 0;
@@ -352,6 +408,11 @@ class ShapeBuilder implements Outline {
   private depth = 0;
   /** Conditional branches enclosing the application being added. */
   private branches = 0;
+  /** The conditions under which the application being added counts (see holds). */
+  private condition: number[] = [];
+  /** Where the node being applied starts in `condition` and in the decisions. */
+  private nodeCondition = 0;
+  private nodeDecisions = 0;
   /** Where the member and item sources of the node being applied begin (see unevaluatedMembers). */
   private nodeSources = 0;
   private nodeItemSources = 0;
@@ -378,10 +439,14 @@ class ShapeBuilder implements Outline {
     const outerScope = this.scope;
     const outerSources = this.nodeSources;
     const outerItemSources = this.nodeItemSources;
+    const outerCondition = this.nodeCondition;
+    const outerDecisions = this.nodeDecisions;
     this.target = target;
     this.scope = scope.enter(node.resource);
     this.nodeSources = shape.memberSources.length;
     this.nodeItemSources = shape.itemSources.length;
+    this.nodeCondition = this.condition.length;
+    this.nodeDecisions = shape.decisions.length;
     this.depth++;
     for (const keyword of node.keywords) {
       const {definition} = keyword;
@@ -397,12 +462,20 @@ class ShapeBuilder implements Outline {
     this.scope = outerScope;
     this.nodeSources = outerSources;
     this.nodeItemSources = outerItemSources;
+    this.nodeCondition = outerCondition;
+    this.nodeDecisions = outerDecisions;
   }
 
-  /** Apply a subschema whose failure goes to `flag`: a conditional branch. */
-  private branch(node: SchemaNode, flag: number): void {
+  /**
+   * Apply a subschema whose failure goes to `flag`: a conditional branch, whose annotations count
+   * when all of `terms` hold (see holds).
+   */
+  private branch(node: SchemaNode, flag: number, ...terms: number[]): void {
     this.branches++;
+    const length = this.condition.length;
+    this.condition.push(...terms);
     this.apply(node, flag, this.scope);
+    this.condition.length = length;
     this.branches--;
   }
 
@@ -411,30 +484,49 @@ class ShapeBuilder implements Outline {
     if ((mask & ARRAY) === 0) this.shape.arrayFails.push(this.target);
   }
 
-  members(nodesOf: (name: string) => readonly SchemaNode[] | undefined): void {
+  members(nodesOf: (name: string) => readonly SchemaNode[] | undefined, annotates = true): void {
+    this.memberSource(nodesOf, fromMember(this.target), annotates);
+  }
+
+  private memberSource(nodesOf: (name: string) => readonly SchemaNode[] | undefined, target: Target, annotates: boolean): void {
     this.shape.memberSources.push(nodesOf);
-    this.shape.memberTargets.push(fromMember(this.target));
+    this.shape.memberTargets.push(target);
     this.shape.memberScopes.push(this.scope);
-    this.shape.memberBranches.push(this.branches);
+    this.shape.memberConditions.push(this.condition.slice());
+    this.shape.memberAnnotates.push(annotates);
   }
 
   /**
    * The properties evaluated here are those the member sources of this node and its in-place
-   * subschemas select, when all of them apply unconditionally. A source inside a branch counts
-   * only if the branch passes, known at the object's close, after its values: the evaluator then.
+   * subschemas select, each counting when the branches it sits in (below this node) pass. With
+   * none in a branch, the subschema applies to every property no source selects, at once. Else
+   * see UnevaluatedRule.
    */
   unevaluatedMembers(node: SchemaNode): void {
     const {shape} = this;
-    const start = this.nodeSources;
-    const sources = shape.memberSources.slice(start);
-    if (shape.memberBranches.slice(start).some((branches) => branches > this.branches)) {
-      shape.unsure = true;
-      this.onUnsupported();
-      return;
+    const sources: number[] = [];
+    const conditions: number[][] = [];
+    for (let i = this.nodeSources; i < shape.memberSources.length; i++) {
+      if (!shape.memberAnnotates[i]) continue;
+      sources.push(i);
+      conditions.push(shape.memberConditions[i]!.slice(this.nodeCondition));
     }
     const nodes = [node];
-    // It evaluates every property itself: an enclosing unevaluatedProperties sees them all.
-    this.members((name) => (sources.some((source) => source(name) !== undefined) ? undefined : nodes));
+    const selects = (name: string, unconditional: boolean): boolean =>
+      sources.some((source, index) => (!unconditional || conditions[index]!.length === 0) && shape.memberSources[source]!(name) !== undefined);
+    if (conditions.every((condition) => condition.length === 0)) {
+      // It evaluates every property itself: an enclosing unevaluatedProperties sees them all.
+      this.members((name) => (selects(name, false) ? undefined : nodes));
+      return;
+    }
+    const flag = shape.newFlag();
+    const rule = new UnevaluatedRule(flag, this.target, sources, conditions);
+    shape.unevaluatedRules.push(rule);
+    shape.unevaluatedFlags.push(flag);
+    // Decided after the decisions of this node's subtree (they set the flags its conditions read)
+    // and before those enclosing it (its failure may go to one of their flags).
+    shape.decisions.splice(this.nodeDecisions, 0, new Decision(DECIDE_UNEVALUATED, shape.unevaluatedRules.length - 1, -1, -1, this.target));
+    this.memberSource((name) => (selects(name, true) ? undefined : nodes), fromMember(flag), true);
   }
 
   keyNames(node: SchemaNode): void {
@@ -518,33 +610,35 @@ class ShapeBuilder implements Outline {
     this.shape.decisions.push(decision);
     const flags = nodes.map(() => this.shape.newFlag());
     decision.masks = masksOf(flags);
-    nodes.forEach((node, index) => this.branch(node, flags[index]!));
+    nodes.forEach((node, index) => this.branch(node, flags[index]!, literal(FLAG_CLEAR, flags[index]!)));
   }
 
   none(node: SchemaNode): void {
     const flag = this.shape.newFlag();
     this.shape.decisions.push(new Decision(DECIDE_NONE, flag, -1, -1, this.target));
-    this.branch(node, flag);
+    this.branch(node, flag, NEVER);
   }
 
   conditional(condition: SchemaNode, then: SchemaNode | undefined, otherwise: SchemaNode | undefined): void {
     const decision = new Decision(DECIDE_IF, this.shape.newFlag(), -1, -1, this.target);
     this.shape.decisions.push(decision);
-    this.branch(condition, decision.a);
+    const passed = literal(FLAG_CLEAR, decision.a);
+    this.branch(condition, decision.a, passed);
     if (then !== undefined) {
       decision.b = this.shape.newFlag();
-      this.branch(then, decision.b);
+      this.branch(then, decision.b, passed, literal(FLAG_CLEAR, decision.b));
     }
     if (otherwise !== undefined) {
       decision.c = this.shape.newFlag();
-      this.branch(otherwise, decision.c);
+      this.branch(otherwise, decision.c, literal(FLAG_SET, decision.a), literal(FLAG_CLEAR, decision.c));
     }
   }
 
   when(trigger: string, node: SchemaNode): void {
     const flag = this.shape.newFlag();
-    this.shape.decisions.push(new Decision(DECIDE_WHEN, this.shape.bitOf(trigger), flag, -1, this.target));
-    this.branch(node, flag);
+    const bit = this.shape.bitOf(trigger);
+    this.shape.decisions.push(new Decision(DECIDE_WHEN, bit, flag, -1, this.target));
+    this.branch(node, flag, literal(PRESENT, bit), literal(FLAG_CLEAR, flag));
   }
 }
 
@@ -580,6 +674,18 @@ function cleared(sets: Int32Array[], level: number, count: number): Int32Array {
   return words;
 }
 
+/** When a rule's sources evaluate `name`: null unconditionally, else their conditions (none: never). */
+function evaluatedWhen(shape: Shape, rule: UnevaluatedRule, name: string): (readonly number[])[] | null {
+  const when: (readonly number[])[] = [];
+  for (let i = 0; i < rule.sources.length; i++) {
+    if (shape.memberSources[rule.sources[i]!]!(name) === undefined) continue;
+    const condition = rule.conditions[i]!;
+    if (condition.length === 0) return null;
+    when.push(condition);
+  }
+  return when;
+}
+
 /** Bits set in a 32-bit word. */
 function bitCount(mask: number): number {
   let count = 0;
@@ -610,6 +716,10 @@ export class TextChecker implements TokenSink {
   private readonly distinct: DistinctItems[] = [];
   /** The counts of the open arrays' tallies (Shape.tallyBits), by depth. */
   private readonly tallies: number[][] = [];
+  /** Per open object: the member of its current key, and the properties an UnevaluatedRule holds back. */
+  private readonly currentMembers: Member[] = [];
+  private readonly heldRules: number[][] = [];
+  private readonly heldConditions: (readonly (readonly number[])[])[][] = [];
   /** Depths whose key sets or item sets this document used (see release). */
   private usedLevels = 0;
   /** What the last key selected: the member for the value that follows. */
@@ -693,6 +803,7 @@ export class TextChecker implements TokenSink {
       const builder = new ShapeBuilder(shape, () => (this.usable = false));
       for (let i = 0; i < nodes.length; i++) builder.apply(nodes[i]!, targets[i]!, scopes[i]!);
       shape.flagWords = wordsFor(shape.flags);
+      shape.extras = shape.distinctTargets.length > 0 || shape.tallyBits.length > 0 || shape.unevaluatedRules.length > 0;
       shape.presenceWords = wordsFor(shape.presenceBits.size);
       if (this.shapes.size < MAX_SHAPES) this.shapes.set(signature, shape);
     }
@@ -722,6 +833,7 @@ export class TextChecker implements TokenSink {
     }
     const bit = shape.presenceBits.get(name);
     const member = new Member(bit === undefined ? -1 : bit, nodes.length === 0 ? NO_NODES : nodes, targets, scopes);
+    if (shape.unevaluatedRules.length > 0) member.unevaluated = shape.unevaluatedRules.map((rule) => evaluatedWhen(shape, rule, name));
     // Names are slices of a document: kept, they would keep it alive. A copy is kept instead.
     if (shape.members.size < MAX_NAMES) shape.members.set(copyOf(name), member);
     return member;
@@ -808,7 +920,8 @@ export class TextChecker implements TokenSink {
 
   private scalar(kind: Kind): void {
     const level = this.depth - 1;
-    if (level >= 0 && this.kinds[level] === ARRAY && this.open[level]!.distinctTargets.length > 0) this.distinctItem(kind, level);
+    const extras = level >= 0 && this.open[level]!.extras;
+    if (extras && this.kinds[level] === ARRAY && this.open[level]!.distinctTargets.length > 0) this.distinctItem(kind, level);
     const member = this.incoming();
     const {accepts} = member;
     if (accepts !== null) {
@@ -819,7 +932,28 @@ export class TextChecker implements TokenSink {
       const {nodes, targets, scopes} = member;
       for (let i = 0; i < nodes.length; i++) if (!this.passesScalar(nodes[i]!, kind, 0, scopes[i]!)) this.fail(targets[i]!, this.depth);
     }
-    if (level >= 0 && this.open[level]!.tallyBits.length > 0 && this.kinds[level] === ARRAY) this.countItem(level);
+    if (extras) this.memberEnded(level, member);
+  }
+
+  /**
+   * A member of the container at `level` ended. An item counts for the tallies; a property whose
+   * value failed an UnevaluatedRule's subschema is held back with the conditions under which it
+   * was evaluated after all.
+   */
+  private memberEnded(level: number, member: Member): void {
+    if (this.kinds[level] === ARRAY) {
+      if (this.open[level]!.tallyBits.length > 0) this.countItem(level);
+      return;
+    }
+    const {unevaluatedRules} = this.open[level]!;
+    const flags = this.flags[level]!;
+    for (let r = 0; r < unevaluatedRules.length; r++) {
+      if (!isSet(flags, unevaluatedRules[r]!.flag)) continue;
+      const when = member.unevaluated![r];
+      if (when === null || when === undefined) continue;
+      this.heldRules[level]!.push(r);
+      this.heldConditions[level]!.push(when);
+    }
   }
 
   /** An item of the array at `level` ended: count it for each tally whose subschema it satisfied. */
@@ -871,6 +1005,10 @@ export class TextChecker implements TokenSink {
     this.seen[level] = cleared(this.seen, level, shape.presenceWords);
     this.flags[level] = cleared(this.flags, level, shape.flagWords);
     if (kind === OBJECT) {
+      if (shape.unevaluatedRules.length > 0) {
+        (this.heldRules[level] ??= []).length = 0;
+        (this.heldConditions[level] ??= []).length = 0;
+      }
       let keys = this.keySets[level];
       if (keys === undefined) this.keySets[level] = keys = new KeySet();
       else keys.clear();
@@ -948,13 +1086,32 @@ export class TextChecker implements TokenSink {
           failed = branch >= 0 && isSet(flags, branch);
           break;
         }
-        default:
+        case DECIDE_WHEN:
           failed = kind === OBJECT && isSet(this.seen[level]!, a) && isSet(flags, b);
+          break;
+        default:
+          failed = kind === OBJECT && this.heldBack(level, a);
       }
       if (failed) this.fail(target, level);
     }
-    // The container was an item of an array: its verdicts against the array's tallies are in.
-    if (level > 0 && this.kinds[level - 1] === ARRAY && this.open[level - 1]!.tallyBits.length > 0) this.countItem(level - 1);
+    // The container was a member: its verdicts are in (tallies, unevaluatedProperties).
+    if (level > 0 && this.open[level - 1]!.extras) this.memberEnded(level - 1, this.currentMembers[level - 1]!);
+  }
+
+  /** Some property the rule `rule` of the object at `level` held back was evaluated under no condition that holds. */
+  private heldBack(level: number, rule: number): boolean {
+    const rules = this.heldRules[level]!;
+    const conditions = this.heldConditions[level]!;
+    const flags = this.flags[level]!;
+    const seen = this.seen[level]!;
+    for (let i = 0; i < rules.length; i++) {
+      if (rules[i] !== rule) continue;
+      const when = conditions[i]!;
+      let evaluated = false;
+      for (let j = 0; j < when.length && !evaluated; j++) evaluated = holds(when[j]!, flags, seen);
+      if (!evaluated) return true;
+    }
+    return false;
   }
 
   startObject(): void {
@@ -986,6 +1143,12 @@ export class TextChecker implements TokenSink {
     const bit = member.presence;
     if (bit >= 0) this.seen[level]![bit >> 5]! |= 1 << (bit & 31);
     this.pending = member;
+    const {unevaluatedFlags} = shape;
+    if (unevaluatedFlags.length > 0) {
+      this.currentMembers[level] = member;
+      const flags = this.flags[level]!;
+      for (let i = 0; i < unevaluatedFlags.length; i++) flags[unevaluatedFlags[i]! >> 5]! &= ~(1 << (unevaluatedFlags[i]! & 31));
+    }
     const {keyNameNodes, keyNameTargets, keyNameScopes} = shape;
     if (keyNameNodes.length === 0) return;
     this.evaluator.holdScalar(STRING, key);

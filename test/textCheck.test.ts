@@ -244,10 +244,32 @@ describe('the text checker', () => {
     assert.equal(checker.check('[1]'), UNSURE);
     assert.equal(checker.usable, false);
 
-    // unevaluatedProperties with an evaluating subschema in a branch: the branch passes or not at the close.
-    const conditional = checkerFor({anyOf: [{properties: {a: true}}, {required: ['b']}], unevaluatedProperties: false});
-    assert.equal(conditional.check('{"a": 1}'), UNSURE);
-    assert.equal(conditional.usable, false);
+  });
+
+  it('decides unevaluatedProperties beside subschemas that evaluate conditionally', () => {
+    const schemas = [
+      {anyOf: [{properties: {a: true}}, {required: ['b']}], unevaluatedProperties: false},
+      {oneOf: [{properties: {kind: {const: 'x'}, x: true}, required: ['kind']}, {properties: {kind: {const: 'y'}, y: {type: 'integer'}}, required: ['kind']}], unevaluatedProperties: false},
+      {if: {properties: {kind: {const: 'x'}}, required: ['kind']}, then: {properties: {x: true}}, else: {properties: {y: true}}, properties: {kind: true}, unevaluatedProperties: false},
+      {dependentSchemas: {trigger: {properties: {extra: true}}}, properties: {trigger: true}, unevaluatedProperties: {type: 'string'}},
+      {not: {not: {properties: {a: true}}}, unevaluatedProperties: false},
+      {allOf: [{anyOf: [{properties: {a: {type: 'object', unevaluatedProperties: false, properties: {n: true}}}}, {properties: {b: true}}]}], unevaluatedProperties: {type: 'boolean'}},
+      {anyOf: [{properties: {a: true}, unevaluatedProperties: false}, {properties: {b: true}}], unevaluatedProperties: false},
+    ];
+    const texts = [
+      '{}', '{"a": 1}', '{"b": 1}', '{"a": 1, "b": 2}', '{"c": 1}', '{"c": true}', '{"kind": "x", "x": 1}', '{"kind": "x", "y": 1}',
+      '{"kind": "y", "y": 1}', '{"kind": "y", "y": "1"}', '{"kind": "z", "y": 1}', '{"trigger": 1, "extra": 1}', '{"extra": 1}', '{"extra": "1"}',
+      '{"a": {"n": 1}, "c": true}', '{"a": {"m": 1}, "b": 1}', '{"a": {"m": 1}}', '{"a": {"n": 1}, "c": 1}',
+    ];
+    for (const schema of schemas) {
+      const checker = checkerFor(schema);
+      const validator = compile(schema);
+      for (const text of texts) {
+        const outcome = checker.check(text);
+        assert.notEqual(outcome, UNSURE, text);
+        assert.equal(outcome === PASS, validator.validate(JSON.parse(text)).valid, `${JSON.stringify(schema)} ${text}`);
+      }
+    }
   });
 
   it('follows $dynamicRef and $recursiveRef through the dynamic scope', () => {
