@@ -20,6 +20,17 @@ function checkerFor(schema: unknown, options: Parameters<typeof compileSchema>[1
   return new TextChecker(root, new Evaluator(root, false), {...defaultLimits, ...options.limits});
 }
 
+/** The checker decides every text, and as value mode does. */
+function decidesAsValueMode(schema: unknown, texts: readonly string[], options: Parameters<typeof compileSchema>[1] = {}): void {
+  const checker = checkerFor(schema, options);
+  const validator = compile(schema, options);
+  for (const text of texts) {
+    const outcome = checker.check(text);
+    assert.notEqual(outcome, UNSURE, text);
+    assert.equal(outcome === PASS, validator.validate(JSON.parse(text)).valid, `${JSON.stringify(schema).slice(0, 60)}: ${text.slice(0, 60)}`);
+  }
+}
+
 test('the text checker agrees with the suite on every test it decides, and decides most', () => {
   let valid = 0;
   let passed = 0;
@@ -176,13 +187,7 @@ describe('the text checker', () => {
       JSON.stringify(names.slice(1).map((name) => ({[name]: 1}))),
     ];
     for (const schema of schemas) {
-      const checker = checkerFor(schema);
-      const validator = compile(schema);
-      for (const text of texts) {
-        const outcome = checker.check(text);
-        assert.notEqual(outcome, UNSURE, text);
-        assert.equal(outcome === PASS, validator.validate(JSON.parse(text)).valid, `${JSON.stringify(schema).slice(0, 40)}: ${text.slice(0, 40)}`);
-      }
+      decidesAsValueMode(schema, texts);
     }
   });
 
@@ -227,14 +232,8 @@ describe('the text checker', () => {
       minContains: 2,
       maxContains: 3,
     };
-    const checker = checkerFor(schema);
-    const validator = compile(schema);
     const texts = ['[5, 6]', '[5]', '[1, 2, 3]', '[5, {"hit": 1}]', '[{"hit": 1}, {"miss": 1}, [5, 6]]', '[5, 6, 7, 8]', '[[5], {"hit": {"hit": 1}}, 9]', '[]', '{}'];
-    for (const text of texts) {
-      const outcome = checker.check(text);
-      assert.notEqual(outcome, UNSURE, text);
-      assert.equal(outcome === PASS, validator.validate(JSON.parse(text)).valid, text);
-    }
+    decidesAsValueMode(schema, texts);
   });
 
   it('gives up on a schema with a keyword it cannot ask, for good', () => {
@@ -262,13 +261,7 @@ describe('the text checker', () => {
       '{"a": {"n": 1}, "c": true}', '{"a": {"m": 1}, "b": 1}', '{"a": {"m": 1}}', '{"a": {"n": 1}, "c": 1}',
     ];
     for (const schema of schemas) {
-      const checker = checkerFor(schema);
-      const validator = compile(schema);
-      for (const text of texts) {
-        const outcome = checker.check(text);
-        assert.notEqual(outcome, UNSURE, text);
-        assert.equal(outcome === PASS, validator.validate(JSON.parse(text)).valid, `${JSON.stringify(schema)} ${text}`);
-      }
+      decidesAsValueMode(schema, texts);
     }
   });
 
@@ -293,13 +286,7 @@ describe('the text checker', () => {
       [recursiveTree, {'https://example.com/recursive': recursive}],
     ];
     for (const [schema, others] of cases) {
-      const checker = checkerFor(schema, {schemas: others});
-      const validator = compile(schema, {schemas: others});
-      for (const text of ['{"children": [{"data": 1}]}', '{"children": [{"daat": 1}]}', '{"children": [{"children": [{"children": [], "extra": 1}]}]}', '{"data": 1, "x": 1}']) {
-        const outcome = checker.check(text);
-        assert.notEqual(outcome, UNSURE, text);
-        assert.equal(outcome === PASS, validator.validate(JSON.parse(text)).valid, text);
-      }
+      decidesAsValueMode(schema, ['{"children": [{"data": 1}]}', '{"children": [{"daat": 1}]}', '{"children": [{"children": [{"children": [], "extra": 1}]}]}', '{"data": 1, "x": 1}'], {schemas: others});
     }
   });
 
@@ -308,13 +295,7 @@ describe('the text checker', () => {
       ['draft2020-12', {allOf: [{prefixItems: [{type: 'string'}]}, {$ref: '#/$defs/second'}], $defs: {second: {prefixItems: [true, {type: 'integer'}]}}, unevaluatedItems: {type: 'boolean'}}],
       ['draft2019-09', {items: [{type: 'string'}], contains: {type: 'boolean'}, unevaluatedItems: false}],
     ] as const) {
-      const checker = checkerFor(schema, {draft});
-      const validator = compile(schema, {draft});
-      for (const text of ['[]', '["a"]', '["a", 1]', '["a", 1, true, false]', '["a", 1, "x"]', '[1]', '["a", true]', '["a", "b"]']) {
-        const outcome = checker.check(text);
-        assert.notEqual(outcome, UNSURE, text);
-        assert.equal(outcome === PASS, validator.validate(JSON.parse(text)).valid, `${draft} ${text}`);
-      }
+      decidesAsValueMode(schema, ['[]', '["a"]', '["a", 1]', '["a", 1, true, false]', '["a", 1, "x"]', '[1]', '["a", true]', '["a", "b"]'], {draft});
     }
   });
 
@@ -326,8 +307,6 @@ describe('the text checker', () => {
       anyOf: [{required: ['id']}, {required: ['name']}],
       unevaluatedProperties: {type: 'number'},
     };
-    const checker = checkerFor(schema);
-    const validator = compile(schema);
     const texts = [
       '{"id": 1, "name": "n", "x-a": "s", "other": 2}',
       '{"id": 1, "other": "2"}',
@@ -336,11 +315,7 @@ describe('the text checker', () => {
       '{"other": 1}',
       '{"id": 1, "x-b": {"deep": 1}, "more": 1.5}',
     ];
-    for (const text of texts) {
-      const outcome = checker.check(text);
-      assert.notEqual(outcome, UNSURE, text);
-      assert.equal(outcome === PASS, validator.validate(JSON.parse(text)).valid, text);
-    }
+    decidesAsValueMode(schema, texts);
   });
 
   it('decides nested conditions by the flags of the container they apply to', () => {
@@ -351,8 +326,6 @@ describe('the text checker', () => {
       ],
       dependentSchemas: {z: {oneOf: [{required: ['a1']}, {required: ['a2']}]}},
     };
-    const checker = checkerFor(schema);
-    const validator = compile(schema);
     const texts = [
       '{"kind": "a", "value": "v"}',
       '{"kind": "a", "value": 1}',
@@ -366,11 +339,7 @@ describe('the text checker', () => {
       '{"kind": "c"}',
       '{"kind": "a", "value": {"n": 1}}',
     ];
-    for (const text of texts) {
-      const outcome = checker.check(text);
-      assert.notEqual(outcome, UNSURE, text);
-      assert.equal(outcome === PASS, validator.validate(JSON.parse(text)).valid, text);
-    }
+    decidesAsValueMode(schema, texts);
   });
 
   it('keeps no slice of a document in its caches of property names', () => {
