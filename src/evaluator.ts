@@ -592,6 +592,47 @@ export class Evaluator implements TokenSink {
     }
   }
 
+  /**
+   * The subschemas applied to the value of the key just delivered, when that value may be judged
+   * elsewhere (src/memberSink.ts): every keyword that applied one ignores a passing member and
+   * keeps no failed one, so a pass needs no report (see skipMember). Else, or with nothing that
+   * judges objects or arrays among them, null.
+   */
+  pendingMember(): SchemaNode[] | null {
+    const frame = this.frames[this.depth - 1];
+    // Reused: callers copy what they keep.
+    const nodes = this.pendingNodes;
+    while (nodes.length > 0) nodes.pop();
+    let containers = false;
+    const runs = frame.memberRuns;
+    for (let i = 0; i < runs.length; i++) {
+      const run = runs[i];
+      if (run.parent!.settled) continue;
+      const {definition} = run.via!;
+      if (definition.ignoresPassingMembers !== true || definition.keepsFailedMembers === true) return null;
+      nodes.push(run.node);
+      containers = true;
+    }
+    for (let i = 0; i < frame.leafCount; i++) {
+      if (frame.leafParents[i].settled) continue;
+      const {definition} = frame.leafVias[i];
+      if (definition.ignoresPassingMembers !== true || definition.keepsFailedMembers === true) return null;
+      const node = frame.leafNodes[i];
+      nodes.push(node);
+      if (node.key.length > 0 || node.item.length > 0 || node.begin.length > 0) containers = true;
+    }
+    return containers ? nodes : null;
+  }
+
+  private readonly pendingNodes: SchemaNode[] = [];
+
+  /** The value of the key just delivered passed every subschema pendingMember named: nothing to do. */
+  skipMember(): void {
+    const frame = this.frames[this.depth - 1];
+    clear(frame.memberRuns);
+    frame.leafCount = 0;
+  }
+
   /** Where runs for the member value of the container at `depth` are gathered. */
   members(depth: number): Run[] {
     return this.frames[depth].memberRuns;

@@ -10,7 +10,8 @@ import {InputError} from './errors.js';
 import {Evaluator} from './evaluator.js';
 import type {SchemaNode} from './schema.js';
 import {SyntaxGuard} from './syntaxGuard.js';
-import {FAIL, PASS, TextChecker} from './textCheck.js';
+import {MemberSink} from './memberSink.js';
+import {CheckerCache, FAIL, PASS, TextChecker} from './textCheck.js';
 import {Tokenizer, defaultLimits} from './tokenizer.js';
 import type {CompileOptions, Draft, Limits, OutputUnit, Result, Session, SessionOptions, TokenSink, Validator} from './types.js';
 import {ValueChecker} from './valueCheck.js';
@@ -61,8 +62,9 @@ class CompiledValidator implements Validator {
   private readonly checker: ValueChecker;
   /** parseText's syntax pass (see wellFormed). */
   private readonly guard = new SyntaxGuard();
-  /** validateText's fast verdict (src/textCheck.ts). */
+  /** validateText's fast verdict (src/textCheck.ts), and the shapes it shares with sessions' checkers. */
   private readonly textChecker: TextChecker;
+  private readonly checkerCache = new CheckerCache();
 
   constructor(
     private readonly root: SchemaNode,
@@ -72,7 +74,7 @@ class CompiledValidator implements Validator {
   ) {
     this.shared = new Evaluator(root, allErrors);
     this.checker = new ValueChecker(this.shared, limits);
-    this.textChecker = new TextChecker(root, this.shared, limits);
+    this.textChecker = new TextChecker(root, this.shared, limits, this.checkerCache);
   }
 
   validate(value: unknown): Result {
@@ -150,7 +152,12 @@ class CompiledValidator implements Validator {
   }
 
   session(options: SessionOptions = {}): Session {
-    return new StreamSession(new Evaluator(this.root, this.allErrors), this.limits, options.parse ?? false);
+    const evaluator = new Evaluator(this.root, this.allErrors);
+    const parse = options.parse ?? false;
+    // Member values that pass can skip the evaluator (src/memberSink.ts); not when every error is
+    // wanted, nor when the value is assembled from the tokens.
+    const members = !parse && !this.allErrors && this.checkerCache.usable;
+    return new StreamSession(evaluator, this.limits, parse, members ? () => new TextChecker(this.root, evaluator, this.limits, this.checkerCache) : undefined);
   }
 
   /** A fresh evaluator, for a token consumer (see `tokenConsumer`). */
@@ -201,10 +208,14 @@ class StreamSession implements Session {
     private readonly evaluator: Evaluator,
     limits: Required<Limits>,
     parse: boolean,
+    /** Makes the checker for member values judged apart (src/memberSink.ts); none: the evaluator sees all. */
+    newChecker?: () => TextChecker,
   ) {
     this.assembler = parse ? new Assembler() : undefined;
-    const sink: TokenSink = this.assembler === undefined ? evaluator : new TeeSink(evaluator, this.assembler);
+    const members = newChecker === undefined ? undefined : new MemberSink(evaluator, newChecker);
+    const sink: TokenSink = members ?? (this.assembler === undefined ? evaluator : new TeeSink(evaluator, this.assembler));
     this.tokenizer = new Tokenizer(sink, limits);
+    members?.attach(this.tokenizer);
     evaluator.reset(this.tokenizer);
   }
 
@@ -219,7 +230,10 @@ class StreamSession implements Session {
   write(chunk: string | Uint8Array): boolean {
     if (this.result !== undefined || this.tokenizer.stopped) return !this.failed;
     if (typeof chunk === 'string') {
-      this.guard(() => this.tokenizer.write(chunk));
+      this.guard(() => {
+        this.tokenizer.write(chunk);
+        this.tokenizer.settleMark();
+      });
       return !this.failed;
     }
     // Bytes are decoded a slice at a time, so that a chunk whose first bytes settle the verdict is
@@ -230,6 +244,7 @@ class StreamSession implements Session {
         const text = this.decoder.write(bytes.subarray(at, at + DECODE_SLICE));
         this.guard(() => this.tokenizer.write(text));
       }
+      this.guard(() => this.tokenizer.settleMark());
       return !this.failed;
     }
     // Until a chunk ends inside a character, slices cut before a character's first byte are
@@ -247,6 +262,7 @@ class StreamSession implements Session {
       this.decoder = new StringDecoder('utf8');
       this.decoder.write(bytes.subarray(complete));
     }
+    this.guard(() => this.tokenizer.settleMark());
     return !this.failed;
   }
 

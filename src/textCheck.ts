@@ -87,11 +87,16 @@ class Scope {
   private static count = 0;
   readonly id = Scope.count++;
   private readonly entered = new Map<Resource, Scope>();
+  /** The scope begins somewhere not known here (a member value judged apart: see TextChecker.beginValue). */
+  readonly partial: boolean;
 
   constructor(
     readonly resource: Resource | null,
     readonly parent: Scope | null,
-  ) {}
+    partial = false,
+  ) {
+    this.partial = partial || (parent !== null && parent.partial);
+  }
 
   /** This scope after applying a node of `resource`. */
   enter(resource: Resource): Scope {
@@ -116,6 +121,8 @@ class Scope {
 }
 
 const NO_SCOPE = new Scope(null, null);
+/** The scope of a member value judged apart: what lies outside it is not known. */
+const PARTIAL_SCOPE = new Scope(null, null, true);
 
 // ---- scalars ----
 
@@ -601,7 +608,9 @@ class ShapeBuilder implements Outline {
   }
 
   dynamic(resolve: (scope: Iterable<Resource>) => SchemaNode): void {
-    this.apply(resolve(this.scope.resources()), this.target, this.scope);
+    // Without the whole scope the target is not known: the evaluator decides.
+    if (this.scope.partial) this.shape.unsure = true;
+    else this.apply(resolve(this.scope.resources()), this.target, this.scope);
   }
 
   some(nodes: readonly SchemaNode[], exactly: boolean): void {
@@ -694,16 +703,25 @@ function bitCount(mask: number): number {
   return count;
 }
 
-export class TextChecker implements TokenSink {
+/** What checkers of one schema share: the shapes and members built so far (see TextChecker). */
+export class CheckerCache {
   /** False once the schema turned out to have a keyword the checker cannot ask: stop trying. */
   usable = true;
+  readonly shapes = new Map<string, Shape>();
+  readonly ids = new Map<SchemaNode, number>();
+  /** Members for values judged apart (beginValue): by their one node, or by their nodes' ids. */
+  readonly valuesOfNode = new Map<SchemaNode, Member>();
+  readonly values = new Map<string, Member>();
+}
+
+export class TextChecker implements TokenSink {
   outcome: Outcome = PASS;
   /** Why the last document was UNSURE, for tests. */
   unsureOf: 'schema' | 'items' | 'input' | 'bounds' | undefined = undefined;
   private tokenizer: Tokenizer | null = null;
   private readonly root: Member;
-  private readonly shapes = new Map<string, Shape>();
-  private readonly ids = new Map<SchemaNode, number>();
+  /** The member for the value at depth 0: the document's, or one judged apart (beginValue). */
+  private top: Member;
   // The open containers, by depth.
   private depth = 0;
   private readonly open: Shape[] = [];
@@ -731,15 +749,56 @@ export class TextChecker implements TokenSink {
     /** Holds the scalar being judged, for the keywords' `accepts`. */
     private readonly evaluator: Evaluator,
     private readonly limits: Required<Limits>,
+    private readonly cache: CheckerCache = new CheckerCache(),
   ) {
     this.root = new Member(-1, [rootNode], [DOCUMENT], [NO_SCOPE]);
+    this.top = this.root;
     this.pending = this.root;
+  }
+
+  /** False once the schema turned out to have a keyword the checker cannot ask: stop trying. */
+  get usable(): boolean {
+    return this.cache.usable;
+  }
+
+  /**
+   * Judge one member value whose tokens someone else delivers (src/memberSink.ts): `nodes` apply
+   * to it and any failure fails it. Its end is the caller's to see; `outcome` says how it went.
+   */
+  beginValue(nodes: readonly SchemaNode[]): void {
+    this.outcome = PASS;
+    this.unsureOf = undefined;
+    this.depth = 0;
+    this.top = nodes.length === 1 ? this.valueOfNode(nodes[0]!) : this.valueOfNodes(nodes);
+  }
+
+  private valueOfNode(node: SchemaNode): Member {
+    const {valuesOfNode} = this.cache;
+    let member = valuesOfNode.get(node);
+    if (member === undefined) {
+      member = new Member(-1, [node], [DOCUMENT], [PARTIAL_SCOPE]);
+      if (valuesOfNode.size < MAX_SHAPES) valuesOfNode.set(node, member);
+    }
+    return member;
+  }
+
+  private valueOfNodes(nodes: readonly SchemaNode[]): Member {
+    let signature = '';
+    for (let i = 0; i < nodes.length; i++) signature += this.idOf(nodes[i]!) + ',';
+    const {values} = this.cache;
+    let member = values.get(signature);
+    if (member === undefined) {
+      member = new Member(-1, nodes.slice(), nodes.map(() => DOCUMENT), nodes.map(() => PARTIAL_SCOPE));
+      if (values.size < MAX_SHAPES) values.set(signature, member);
+    }
+    return member;
   }
 
   /** Judge one whole document. */
   check(text: string): Outcome {
     this.outcome = PASS;
     this.unsureOf = undefined;
+    this.top = this.root;
     this.depth = 0;
     this.usedLevels = 0;
     const tokenizer = (this.tokenizer = new Tokenizer(this, this.limits));
@@ -789,8 +848,9 @@ export class TextChecker implements TokenSink {
   // ---- shapes and members ----
 
   private idOf(node: SchemaNode): number {
-    let id = this.ids.get(node);
-    if (id === undefined) this.ids.set(node, (id = this.ids.size));
+    const {ids} = this.cache;
+    let id = ids.get(node);
+    if (id === undefined) ids.set(node, (id = ids.size));
     return id;
   }
 
@@ -798,15 +858,16 @@ export class TextChecker implements TokenSink {
     const {nodes, targets, scopes} = member;
     let signature = '';
     for (let i = 0; i < nodes.length; i++) signature += this.idOf(nodes[i]!) + ':' + targets[i] + ':' + scopes[i]!.id + ',';
-    let shape = this.shapes.get(signature);
+    const {shapes} = this.cache;
+    let shape = shapes.get(signature);
     if (shape === undefined) {
       shape = new Shape();
-      const builder = new ShapeBuilder(shape, () => (this.usable = false));
+      const builder = new ShapeBuilder(shape, () => (this.cache.usable = false));
       for (let i = 0; i < nodes.length; i++) builder.apply(nodes[i]!, targets[i]!, scopes[i]!);
       shape.flagWords = wordsFor(shape.flags);
       shape.extras = shape.distinctTargets.length > 0 || shape.tallyBits.length > 0 || shape.unevaluatedRules.length > 0;
       shape.presenceWords = wordsFor(shape.presenceBits.size);
-      if (this.shapes.size < MAX_SHAPES) this.shapes.set(signature, shape);
+      if (shapes.size < MAX_SHAPES) shapes.set(signature, shape);
     }
     return (member.shape = shape);
   }
@@ -864,7 +925,7 @@ export class TextChecker implements TokenSink {
     if (bool !== undefined) return bool;
     const plan = node.textPlan ?? scalarPlanOf(node);
     if (plan.unsure) {
-      this.usable = false;
+      this.cache.usable = false;
       this.giveUp('schema');
       return false;
     }
@@ -888,6 +949,10 @@ export class TextChecker implements TokenSink {
       case ALL:
         return this.passesScalar(nodes[0]!, kind, depth, scope);
       case DYNAMIC:
+        if (scope.partial) {
+          this.giveUp('bounds');
+          return false;
+        }
         return this.passesScalar(resolve!(scope.resources()), kind, depth, scope);
       case NONE:
         return !this.passesScalar(nodes[0]!, kind, depth, scope);
@@ -908,7 +973,7 @@ export class TextChecker implements TokenSink {
   /** The member for the value that starts now; inside an array this counts the item. */
   private incoming(): Member {
     const depth = this.depth;
-    if (depth === 0) return this.root;
+    if (depth === 0) return this.top;
     if (this.kinds[depth - 1] !== ARRAY) return this.pending;
     const shape = this.open[depth - 1]!;
     const {tallyBits} = shape;

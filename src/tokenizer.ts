@@ -164,6 +164,20 @@ export class Tokenizer {
   private lineStart = 0;
   private bytesTotal = 0;
 
+  // A point to tokenize the current text again from (see mark): just after a key, with the state
+  // there. While it is set, an input error within the text replays from it instead of failing.
+  private marked = false;
+  private markIndex = 0;
+  private markLine = 0;
+  private markLineStart = 0;
+  private markDepth = 0;
+  private markTop = 0;
+  private markStack = 0;
+  private onReplay: (() => void) | null = null;
+  private replayRequested = false;
+  /** Where tokenize starts in the text (0, or just past a mark). */
+  private resumeAt = 0;
+
   constructor(sink: TokenSink, limits?: Limits) {
     this.sink = sink;
     this.maxDepth = limits?.maxDepth ?? defaultLimits.maxDepth;
@@ -184,6 +198,79 @@ export class Tokenizer {
 
   stop(): void {
     this._stopped = true;
+  }
+
+  /**
+   * From a `keyValue` call: remember this point, just after the key, to tokenize the rest of the
+   * current text again from it if asked (replay) or if the input turns out malformed or past a
+   * limit before unmark. `onReplay` is called first, to send the tokens elsewhere.
+   */
+  mark(onReplay: () => void): void {
+    this.marked = true;
+    this.markIndex = this.index;
+    this.markLine = this.line;
+    this.markLineStart = this.lineStart;
+    this.markDepth = this.depth;
+    this.markTop = this.top;
+    this.markStack = this.stack.length;
+    this.onReplay = onReplay;
+  }
+
+  /** Code units of the current text after the token just delivered. */
+  get remaining(): number {
+    return this.text.length - this.index - 1;
+  }
+
+  unmark(): void {
+    this.marked = false;
+    this.onReplay = null;
+  }
+
+  /** From a sink call: tokenize again from the mark once this call returns. */
+  replay(): void {
+    this.replayRequested = true;
+    this._stopped = true;
+  }
+
+  /** Between writes: a mark still set means the text up to its end goes again from the mark. */
+  settleMark(): void {
+    if (!this.marked || this.failed || this.finished) return;
+    this.restoreMark();
+    this.runText(this.text, false);
+  }
+
+  private restoreMark(): void {
+    this.marked = false;
+    this.replayRequested = false;
+    this._stopped = false;
+    this.carry = '';
+    this.resetDecoded();
+    this.expect = Expect.Colon;
+    this.line = this.markLine;
+    this.lineStart = this.markLineStart;
+    this.depth = this.markDepth;
+    this.top = this.markTop;
+    while (this.stack.length > this.markStack) this.stack.pop();
+    this.index = this.markIndex;
+    this.resumeAt = this.markIndex + 1;
+    const onReplay = this.onReplay;
+    this.onReplay = null;
+    onReplay?.();
+  }
+
+  /** tokenize, replaying from the mark as often as asked to (each replay drops it). */
+  private tokenizeMarked(text: string, final: boolean): void {
+    for (;;) {
+      try {
+        this.tokenize(text, final);
+      } catch (error) {
+        if (!this.marked || !(error instanceof InputError)) throw error;
+        this.restoreMark();
+        continue;
+      }
+      if (!this.replayRequested) return;
+      this.restoreMark();
+    }
   }
 
   /**
@@ -213,6 +300,7 @@ export class Tokenizer {
   }
 
   write(text: string): void {
+    if (this.marked) this.settleMark();
     if (this._stopped) return;
     if (this.failed) throw this.failure;
     if (this.finished) throw this.fail('syntax', 'syntax.trailing', 'Input after end()');
@@ -220,6 +308,7 @@ export class Tokenizer {
   }
 
   end(): void {
+    if (this.marked) this.settleMark();
     if (this._stopped) return;
     if (this.failed) throw this.failure;
     if (this.finished) return;
@@ -250,9 +339,14 @@ export class Tokenizer {
     this.index = 0;
     this.countedIndex = 0;
     this.countedBytes = 0;
+    this.runText(text, final);
+  }
+
+  /** Tokenize the current text from `resumeAt`, then account for what was consumed. */
+  private runText(text: string, final: boolean): void {
     this.running = true;
     try {
-      this.tokenize(text, final);
+      this.tokenizeMarked(text, final);
     } catch (error) {
       this.running = false;
       this.resetDecoded();
@@ -275,9 +369,10 @@ export class Tokenizer {
   private tokenize(text: string, final: boolean): void {
     const sink = this.sink;
     const length = text.length;
-    let i = 0;
+    let i = this.resumeAt;
+    this.resumeAt = 0;
     let expect = this.expect;
-    if (this.unitBase === 0 && length > 0 && text.charCodeAt(0) === Ch.BOM) {
+    if (i === 0 && this.unitBase === 0 && length > 0 && text.charCodeAt(0) === Ch.BOM) {
       // RFC 8259 §8.1 lets parsers ignore a BOM; it is not content (the input is still empty).
       i = 1;
     }

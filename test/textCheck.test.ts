@@ -206,7 +206,7 @@ describe('the text checker', () => {
       assert.equal(checker.check(text), PASS);
       assert.equal(checker.check(text.replace('{"v":7}', '{"v":"7"}')), FAIL);
     }
-    const shapes = (checker as unknown as {shapes: Map<string, {members: Map<string, unknown>}>}).shapes;
+    const shapes = (checker as unknown as {cache: {shapes: Map<string, {members: Map<string, unknown>}>}}).cache.shapes;
     for (const shape of shapes.values()) assert.ok(shape.members.size <= 1024, `a shape remembers ${shape.members.size} names`);
   });
 

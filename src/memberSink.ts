@@ -1,0 +1,136 @@
+// A session's token sink when its schema can be asked of the text checker (src/textCheck.ts): the
+// evaluator gets every token, except the values of object members that the checker can judge
+// apart. After a key, when every subschema applied to its value would ignore a pass (properties,
+// patternProperties, items...: Evaluator.pendingMember), the value's tokens go to a checker
+// instead, and the tokenizer marks the point just after the key. A value that passes is one
+// `skipMember` for the evaluator; anything else (a failure, something the checker cannot judge,
+// an input error, or the end of the text before the value ends) makes the tokenizer replay the
+// text from the mark into the evaluator, within the same write. So the evaluator still decides
+// every failure, at the byte it would have, with the errors it would have reported; only values
+// that pass skip its machinery (docs/decisions.md, "Sessions: member values judged apart").
+
+import type {Evaluator} from './evaluator.js';
+import {PASS, type TextChecker} from './textCheck.js';
+import type {Tokenizer} from './tokenizer.js';
+import type {TokenSink} from './types.js';
+
+/**
+ * `worthIt`: code units left in the text below which a member value is not judged apart: one that
+ * does not end within the text is tokenized twice. Small chunks (a document in a few writes) then
+ * cost 5-9% more per document instead of less (measured on the engine benchmark's records cut in
+ * two). Tests set it to 0, to judge apart wherever possible.
+ */
+export const memberValues = {worthIt: 2048};
+
+export class MemberSink implements TokenSink {
+  /** The tokens of a member value go to the checker. */
+  private apart = false;
+  /** Objects and arrays open within that value. */
+  private depth = 0;
+  private tokenizer!: Tokenizer;
+  /** Called by the tokenizer as it replays: the rest goes to the evaluator. */
+  private readonly backToEvaluator = (): void => {
+    this.apart = false;
+  };
+
+  /** Made on the first value judged apart: a small document may have none. */
+  private checker!: TextChecker;
+
+  constructor(
+    private readonly evaluator: Evaluator,
+    private readonly newChecker: () => TextChecker,
+  ) {}
+
+  /** The tokenizer that feeds this sink (it marks and replays for it). */
+  attach(tokenizer: Tokenizer): void {
+    this.tokenizer = tokenizer;
+  }
+
+  keyValue(key: string): void {
+    if (this.apart) {
+      this.checker.keyValue(key);
+      this.afterToken();
+      return;
+    }
+    const evaluator = this.evaluator;
+    evaluator.keyValue(key);
+    // A value that would likely not end in this text would be replayed: not worth judging apart.
+    if (evaluator.stopped || this.tokenizer.remaining < memberValues.worthIt) return;
+    const nodes = evaluator.pendingMember();
+    if (nodes === null) return;
+    (this.checker ??= this.newChecker()).beginValue(nodes);
+    this.apart = true;
+    this.depth = 0;
+    this.tokenizer.mark(this.backToEvaluator);
+  }
+
+  startObject(): void {
+    if (!this.apart) return this.evaluator.startObject();
+    this.depth++;
+    this.checker.startObject();
+    this.afterToken();
+  }
+
+  startArray(): void {
+    if (!this.apart) return this.evaluator.startArray();
+    this.depth++;
+    this.checker.startArray();
+    this.afterToken();
+  }
+
+  endObject(): void {
+    if (!this.apart) return this.evaluator.endObject();
+    this.depth--;
+    this.checker.endObject();
+    this.afterToken();
+  }
+
+  endArray(): void {
+    if (!this.apart) return this.evaluator.endArray();
+    this.depth--;
+    this.checker.endArray();
+    this.afterToken();
+  }
+
+  stringValue(value: string): void {
+    if (!this.apart) return this.evaluator.stringValue(value);
+    this.checker.stringValue(value);
+    this.afterToken();
+  }
+
+  numberValue(text: string): void {
+    if (!this.apart) return this.evaluator.numberValue(text);
+    this.checker.numberValue(text);
+    this.afterToken();
+  }
+
+  nullValue(): void {
+    if (!this.apart) return this.evaluator.nullValue();
+    this.checker.nullValue();
+    this.afterToken();
+  }
+
+  trueValue(): void {
+    if (!this.apart) return this.evaluator.trueValue();
+    this.checker.trueValue();
+    this.afterToken();
+  }
+
+  falseValue(): void {
+    if (!this.apart) return this.evaluator.falseValue();
+    this.checker.falseValue();
+    this.afterToken();
+  }
+
+  /** After a token of the value judged apart: replay it into the evaluator, or done with it? */
+  private afterToken(): void {
+    if (this.checker.outcome !== PASS) {
+      this.tokenizer.replay();
+      return;
+    }
+    if (this.depth > 0) return;
+    this.apart = false;
+    this.tokenizer.unmark();
+    this.evaluator.skipMember();
+  }
+}
