@@ -353,6 +353,8 @@ class Frame {
   key = '';
   index = -1;
   count = 0;
+  /** The item that starts next was announced already (Evaluator.announceItem). */
+  announced = false;
   /** Keys seen so far, to reject a repeated key (src/keySet.ts). */
   readonly keys = new KeySet();
   /**
@@ -598,12 +600,12 @@ export class Evaluator implements TokenSink {
    * keeps no failed one, so a pass needs no report (see skipMember). Else, or with nothing that
    * judges objects or arrays among them, null.
    */
-  pendingMember(): SchemaNode[] | null {
+  pendingMember(container = false): SchemaNode[] | null {
     const frame = this.frames[this.depth - 1];
     // Reused: callers copy what they keep.
     const nodes = this.pendingNodes;
     while (nodes.length > 0) nodes.pop();
-    let containers = false;
+    let containers = container;
     const runs = frame.memberRuns;
     for (let i = 0; i < runs.length; i++) {
       const run = runs[i];
@@ -631,6 +633,22 @@ export class Evaluator implements TokenSink {
     const frame = this.frames[this.depth - 1];
     clear(frame.memberRuns);
     frame.leafCount = 0;
+    frame.announced = false;
+  }
+
+  /** The innermost open container is an array. */
+  inArray(): boolean {
+    return this.depth > 0 && this.frames[this.depth - 1].kind === ARRAY;
+  }
+
+  /**
+   * Announce the item that starts now to the innermost array's runs, before its first token (which
+   * then does not announce it again): for src/memberSink.ts, which may judge it apart.
+   */
+  announceItem(): void {
+    const frame = this.frames[this.depth - 1];
+    this.announce(frame);
+    frame.announced = true;
   }
 
   /** Where runs for the member value of the container at `depth` are gathered. */
@@ -754,15 +772,21 @@ export class Evaluator implements TokenSink {
     if (this.depth === 0) return this.rootRuns;
     const frame = this.frames[this.depth - 1];
     if (frame.kind === ARRAY) {
-      const index = frame.count++;
-      frame.index = index;
-      const runs = frame.runs;
-      for (let i = 0; i < runs.length; i++) {
-        const run = runs[i];
-        if (!run.settled) run.item(index);
-      }
+      if (frame.announced) frame.announced = false;
+      else this.announce(frame);
     }
     return frame.memberRuns;
+  }
+
+  /** A new item of the array `frame`: its runs' item hooks. */
+  private announce(frame: Frame): void {
+    const index = frame.count++;
+    frame.index = index;
+    const runs = frame.runs;
+    for (let i = 0; i < runs.length; i++) {
+      const run = runs[i];
+      if (!run.settled) run.item(index);
+    }
   }
 
   private beginAll(runs: Run[], kind: Kind): void {
@@ -809,6 +833,7 @@ export class Evaluator implements TokenSink {
     frame.runs = runs;
     frame.count = 0;
     frame.index = -1;
+    frame.announced = false;
     frame.leafCount = 0;
     frame.key = '';
     if (kind === OBJECT && this.fromText) frame.keys.clear();

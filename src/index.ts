@@ -10,7 +10,7 @@ import {InputError} from './errors.js';
 import {Evaluator} from './evaluator.js';
 import type {SchemaNode} from './schema.js';
 import {SyntaxGuard} from './syntaxGuard.js';
-import {MemberSink} from './memberSink.js';
+import {MemberSink, memberValues} from './memberSink.js';
 import {CheckerCache, FAIL, PASS, TextChecker} from './textCheck.js';
 import {Tokenizer, defaultLimits} from './tokenizer.js';
 import type {CompileOptions, Draft, Limits, OutputUnit, Result, Session, SessionOptions, TokenSink, Validator} from './types.js';
@@ -200,6 +200,8 @@ class StreamSession implements Session {
   private readonly assembler: Assembler | undefined;
   private decoder: StringDecoder | undefined;
   private inputError: InputError | undefined;
+  /** Makes the checker for member values judged apart, until a MemberSink is set up (see judgeMembersApart). */
+  private newChecker: (() => TextChecker) | undefined;
   private result: Result | undefined;
   /** The tokenizer saw the whole document (it was not stopped early). */
   private complete = false;
@@ -212,11 +214,22 @@ class StreamSession implements Session {
     newChecker?: () => TextChecker,
   ) {
     this.assembler = parse ? new Assembler() : undefined;
-    const members = newChecker === undefined ? undefined : new MemberSink(evaluator, newChecker);
-    const sink: TokenSink = members ?? (this.assembler === undefined ? evaluator : new TeeSink(evaluator, this.assembler));
+    this.newChecker = newChecker;
+    const sink: TokenSink = this.assembler === undefined ? evaluator : new TeeSink(evaluator, this.assembler);
     this.tokenizer = new Tokenizer(sink, limits);
-    members?.attach(this.tokenizer);
     evaluator.reset(this.tokenizer);
+  }
+
+  /**
+   * The tokens go through a MemberSink from the first chunk long enough for a member value to be
+   * judged apart in it (memberValues.worthIt): small documents in small chunks never pay for it.
+   */
+  private judgeMembersApart(length: number): void {
+    if (this.newChecker === undefined || length < memberValues.worthIt || this.tokenizer.stopped) return;
+    const members = new MemberSink(this.evaluator, this.newChecker);
+    this.newChecker = undefined;
+    members.attach(this.tokenizer);
+    this.tokenizer.redirect(members);
   }
 
   get failed(): boolean {
@@ -229,6 +242,7 @@ class StreamSession implements Session {
 
   write(chunk: string | Uint8Array): boolean {
     if (this.result !== undefined || this.tokenizer.stopped) return !this.failed;
+    this.judgeMembersApart(typeof chunk === 'string' ? chunk.length : chunk.byteLength);
     if (typeof chunk === 'string') {
       this.guard(() => {
         this.tokenizer.write(chunk);

@@ -1,8 +1,9 @@
 // A session's token sink when its schema can be asked of the text checker (src/textCheck.ts): the
-// evaluator gets every token, except the values of object members that the checker can judge
-// apart. After a key, when every subschema applied to its value would ignore a pass (properties,
-// patternProperties, items...: Evaluator.pendingMember), the value's tokens go to a checker
-// instead, and the tokenizer marks the point just after the key. A value that passes is one
+// evaluator gets every token, except the values of object members and the object or array items
+// of arrays that the checker can judge apart. After a key (or as an item's bracket opens), when
+// every subschema applied to the value would ignore a pass (properties, patternProperties,
+// items...: Evaluator.pendingMember), the value's tokens go to a checker instead, and the
+// tokenizer marks the point just after the key (or before the bracket). A value that passes is one
 // `skipMember` for the evaluator; anything else (a failure, something the checker cannot judge,
 // an input error, or the end of the text before the value ends) makes the tokenizer replay the
 // text from the mark into the evaluator, within the same write. So the evaluator still decides
@@ -31,6 +32,12 @@ export class MemberSink implements TokenSink {
   /** Called by the tokenizer as it replays: the rest goes to the evaluator. */
   private readonly backToEvaluator = (): void => {
     this.apart = false;
+  };
+  /** The same for an item: its bracket comes again, and goes to the evaluator this time. */
+  private replayedItem = false;
+  private readonly itemBackToEvaluator = (): void => {
+    this.apart = false;
+    this.replayedItem = true;
   };
 
   /** Made on the first value judged apart: a small document may have none. */
@@ -65,17 +72,41 @@ export class MemberSink implements TokenSink {
   }
 
   startObject(): void {
-    if (!this.apart) return this.evaluator.startObject();
+    if (!this.apart && !this.itemApart()) return this.evaluator.startObject();
     this.depth++;
     this.checker.startObject();
     this.afterToken();
   }
 
   startArray(): void {
-    if (!this.apart) return this.evaluator.startArray();
+    if (!this.apart && !this.itemApart()) return this.evaluator.startArray();
     this.depth++;
     this.checker.startArray();
     this.afterToken();
+  }
+
+  /**
+   * An object or array starts as an item of an array: judge it apart if its subschemas allow.
+   * The evaluator hears of the item first (its item hooks apply the subschemas), as it would at
+   * its first token; the mark is the point before the bracket.
+   */
+  private itemApart(): boolean {
+    if (this.replayedItem) {
+      this.replayedItem = false;
+      return false;
+    }
+    if (this.tokenizer.remaining < memberValues.worthIt) return false;
+    const evaluator = this.evaluator;
+    if (!evaluator.inArray() || evaluator.stopped) return false;
+    evaluator.announceItem();
+    if (evaluator.stopped) return false;
+    const nodes = evaluator.pendingMember(true);
+    if (nodes === null) return false;
+    (this.checker ??= this.newChecker()).beginValue(nodes);
+    this.apart = true;
+    this.depth = 0;
+    this.tokenizer.markValue(this.itemBackToEvaluator);
+    return true;
   }
 
   endObject(): void {

@@ -119,7 +119,7 @@ const describeChar = (c: number): string => {
 };
 
 export class Tokenizer {
-  private readonly sink: TokenSink;
+  private sink: TokenSink;
   private readonly maxDepth: number;
   private readonly maxStringLength: number;
   private readonly maxKeyLength: number;
@@ -173,6 +173,9 @@ export class Tokenizer {
   private markDepth = 0;
   private markTop = 0;
   private markStack = 0;
+  private markExpect = Expect.Colon;
+  /** Where tokenizing resumes after a replay: past the key's quote, or at the value's bracket. */
+  private markResume = 0;
   private onReplay: (() => void) | null = null;
   private replayRequested = false;
   /** Where tokenize starts in the text (0, or just past a mark). */
@@ -191,6 +194,11 @@ export class Tokenizer {
     return this._stopped;
   }
 
+  /** Deliver the tokens of the texts written from now on to `sink` (between writes only). */
+  redirect(sink: TokenSink): void {
+    this.sink = sink;
+  }
+
   /** UTF-8 bytes consumed: through the last delivered token while running or once stopped. */
   get bytesRead(): number {
     return this.running ? this.position().offset + 1 : this.bytesTotal;
@@ -206,13 +214,28 @@ export class Tokenizer {
    * limit before unmark. `onReplay` is called first, to send the tokens elsewhere.
    */
   mark(onReplay: () => void): void {
+    this.setMark(onReplay, this.depth, this.top, this.stack.length, Expect.Colon, this.index + 1);
+  }
+
+  /**
+   * From a `startObject` or `startArray` call for an array's item: as mark, for the point just
+   * before the item's bracket, as if it had not been opened yet.
+   */
+  markValue(onReplay: () => void): void {
+    const stack = this.stack;
+    this.setMark(onReplay, this.depth - 1, stack[stack.length - 1]!, stack.length - 1, Expect.Value, this.index);
+  }
+
+  private setMark(onReplay: () => void, depth: number, top: number, stack: number, expect: Expect, resume: number): void {
     this.marked = true;
     this.markIndex = this.index;
     this.markLine = this.line;
     this.markLineStart = this.lineStart;
-    this.markDepth = this.depth;
-    this.markTop = this.top;
-    this.markStack = this.stack.length;
+    this.markDepth = depth;
+    this.markTop = top;
+    this.markStack = stack;
+    this.markExpect = expect;
+    this.markResume = resume;
     this.onReplay = onReplay;
   }
 
@@ -232,11 +255,16 @@ export class Tokenizer {
     this._stopped = true;
   }
 
-  /** Between writes: a mark still set means the text up to its end goes again from the mark. */
+  /**
+   * Between writes: a mark still set means the text up to its end goes again from the mark, and
+   * so on until the text is done with no mark left (each pass starts further on, at a value the
+   * previous one did not see end). A mark never outlives its text.
+   */
   settleMark(): void {
-    if (!this.marked || this.failed || this.finished) return;
-    this.restoreMark();
-    this.runText(this.text, false);
+    while (this.marked && !this.failed && !this.finished) {
+      this.restoreMark();
+      this.runText(this.text, false);
+    }
   }
 
   private restoreMark(): void {
@@ -245,14 +273,14 @@ export class Tokenizer {
     this._stopped = false;
     this.carry = '';
     this.resetDecoded();
-    this.expect = Expect.Colon;
+    this.expect = this.markExpect;
     this.line = this.markLine;
     this.lineStart = this.markLineStart;
     this.depth = this.markDepth;
     this.top = this.markTop;
     while (this.stack.length > this.markStack) this.stack.pop();
     this.index = this.markIndex;
-    this.resumeAt = this.markIndex + 1;
+    this.resumeAt = this.markResume;
     const onReplay = this.onReplay;
     this.onReplay = null;
     onReplay?.();

@@ -64,6 +64,31 @@ test('judging member values apart changes nothing a session reports, on the whol
   assert.deepEqual(problems.slice(0, 5), []);
 });
 
+test('the items of a large array are judged apart too, and a failing one is replayed', () => {
+  memberValues.worthIt = threshold;
+  try {
+    const schema = {type: 'array', maxItems: 5000, items: {type: 'object', required: ['id'], properties: {id: {type: 'integer'}, tags: {type: 'array', items: {type: 'string'}}}}};
+    const validator = compile(schema);
+    const items = Array.from({length: 3000}, (_, index) => `{"id": ${index}, "tags": ["a", "b"], "note": "item ${index}"}`);
+    const texts = [`[${items.join(',')}]`];
+    items[2500] = '{"id": "x"}';
+    texts.push(`[${items.join(',')}]`);
+    items[2500] = '{"id": 1, "tags": [1]}';
+    texts.push(`[${items.join(',')}]`);
+    texts.push(`[${Array.from({length: 5001}, () => '{"id": 1}').join(',')}]`);
+    for (const text of texts) {
+      const bytes = encoder.encode(text);
+      for (const size of [65536, 5000, 777]) {
+        const chunks: Uint8Array[] = [];
+        for (let at = 0; at < bytes.length; at += size) chunks.push(bytes.subarray(at, at + size));
+        assert.deepEqual(run(validator, chunks, true), run(validator, chunks, false), `${text.length} in ${size}`);
+      }
+    }
+  } finally {
+    memberValues.worthIt = 0;
+  }
+});
+
 test('a large document judged apart in 64 KiB chunks reports what the plain evaluator does', () => {
   memberValues.worthIt = threshold;
   try {
