@@ -236,10 +236,15 @@ class UnevaluatedRule {
   constructor(
     readonly flag: number,
     readonly target: Target,
-    /** The sources of the node's subtree: indices into the shape's member sources. */
+    /** The sources of the node's subtree: indices into the shape's member (or item) sources. */
     readonly sources: readonly number[],
     /** Per source: its conditions beyond the node's own (empty: unconditional). */
     readonly conditions: readonly (readonly number[])[],
+    /**
+     * Items only: the 2020-12 `contains` of the subtree, which evaluate the items they match. An
+     * item matched one when that tally's flag is clear at the item's end; then `condition` counts.
+     */
+    readonly matches: readonly {readonly flag: number; readonly condition: readonly number[]}[] = [],
   ) {}
 }
 
@@ -258,6 +263,8 @@ const DECIDE_IF = 3;
 const DECIDE_WHEN = 4;
 /** The pending properties of an UnevaluatedRule (`a`: its index in the shape). */
 const DECIDE_UNEVALUATED = 5;
+/** The same for items (`a`: its index among the shape's item rules). */
+const DECIDE_UNEVALUATED_ITEMS = 6;
 
 /**
  * A verdict an in-place applicator reaches at the container's close, from the flags its
@@ -351,9 +358,12 @@ class Shape {
   readonly itemSources: ((index: number) => readonly SchemaNode[] | undefined)[] = [];
   readonly itemTargets: Target[] = [];
   readonly itemScopes: Scope[] = [];
-  /** Per item source: enclosing conditional branches, and what it does for unevaluatedItems (see unevaluatedItems). */
-  readonly itemBranches: number[] = [];
+  /** Per item source: when it counts (see holds), and what it does for unevaluatedItems (see unevaluatedItems). */
+  readonly itemConditions: (readonly number[])[] = [];
   readonly itemEvaluation: Evaluation[] = [];
+  readonly unevaluatedItemRules: UnevaluatedRule[] = [];
+  /** The item rules' flags, cleared as each item starts. */
+  readonly unevaluatedItemFlags: number[] = [];
   readonly itemBounds: number[] = [];
   readonly itemTargetsOfBounds: Target[] = [];
   /** Where a repeated item's failure goes (uniqueItems), one target per rule. */
@@ -563,25 +573,36 @@ class ShapeBuilder implements Outline {
     this.shape.itemSources.push(nodesAt);
     this.shape.itemTargets.push(target);
     this.shape.itemScopes.push(this.scope);
-    this.shape.itemBranches.push(this.branches);
+    this.shape.itemConditions.push(this.condition.slice());
     this.shape.itemEvaluation.push(evaluation);
   }
 
   /** As unevaluatedMembers, for items: `contains` of 2020-12 evaluates item by item, so it cannot be told here. */
   unevaluatedItems(node: SchemaNode): void {
     const {shape} = this;
-    const start = this.nodeItemSources;
-    const evaluating: ((index: number) => readonly SchemaNode[] | undefined)[] = [];
-    for (let i = start; i < shape.itemSources.length; i++) {
-      if (shape.itemBranches[i]! > this.branches || shape.itemEvaluation[i] === EVALUATES_MATCHES) {
-        shape.unsure = true;
-        this.onUnsupported();
-        return;
-      }
-      if (shape.itemEvaluation[i] === EVALUATES) evaluating.push(shape.itemSources[i]!);
+    const sources: number[] = [];
+    const conditions: number[][] = [];
+    const matches: {flag: number; condition: number[]}[] = [];
+    for (let i = this.nodeItemSources; i < shape.itemSources.length; i++) {
+      const evaluation = shape.itemEvaluation[i];
+      const condition = shape.itemConditions[i]!.slice(this.nodeCondition);
+      if (evaluation === EVALUATES_MATCHES) matches.push({flag: shape.itemTargets[i]! - LEVEL, condition});
+      else if (evaluation === EVALUATES) (sources.push(i), conditions.push(condition));
     }
     const nodes = [node];
-    this.items((index) => (evaluating.some((source) => source(index) !== undefined) ? undefined : nodes));
+    const selects = (index: number, unconditional: boolean): boolean =>
+      sources.some((source, at) => (!unconditional || conditions[at]!.length === 0) && shape.itemSources[source]!(index) !== undefined);
+    if (matches.length === 0 && conditions.every((condition) => condition.length === 0)) {
+      // It evaluates every item itself: an enclosing unevaluatedItems sees them all.
+      this.items((index) => (selects(index, false) ? undefined : nodes));
+      return;
+    }
+    // As unevaluatedMembers with an UnevaluatedRule, item by item.
+    const flag = shape.newFlag();
+    shape.unevaluatedItemRules.push(new UnevaluatedRule(flag, this.target, sources, conditions, matches));
+    shape.unevaluatedItemFlags.push(flag);
+    shape.decisions.splice(this.nodeDecisions, 0, new Decision(DECIDE_UNEVALUATED_ITEMS, shape.unevaluatedItemRules.length - 1, -1, -1, this.target));
+    this.itemSource((index) => (selects(index, true) ? undefined : nodes), fromMember(flag), EVALUATES);
   }
 
   itemCount(min: number, max: number): void {
@@ -684,11 +705,11 @@ function cleared(sets: Int32Array[], level: number, count: number): Int32Array {
   return words;
 }
 
-/** When a rule's sources evaluate `name`: null unconditionally, else their conditions (none: never). */
-function evaluatedWhen(shape: Shape, rule: UnevaluatedRule, name: string): (readonly number[])[] | null {
+/** When a rule's sources evaluate a name or index: null unconditionally, else their conditions (none: never). */
+function evaluatedWhen<K>(sources: readonly ((key: K) => readonly SchemaNode[] | undefined)[], rule: UnevaluatedRule, key: K): (readonly number[])[] | null {
   const when: (readonly number[])[] = [];
   for (let i = 0; i < rule.sources.length; i++) {
-    if (shape.memberSources[rule.sources[i]!]!(name) === undefined) continue;
+    if (sources[rule.sources[i]!]!(key) === undefined) continue;
     const condition = rule.conditions[i]!;
     if (condition.length === 0) return null;
     when.push(condition);
@@ -865,7 +886,7 @@ export class TextChecker implements TokenSink {
       const builder = new ShapeBuilder(shape, () => (this.cache.usable = false));
       for (let i = 0; i < nodes.length; i++) builder.apply(nodes[i]!, targets[i]!, scopes[i]!);
       shape.flagWords = wordsFor(shape.flags);
-      shape.extras = shape.distinctTargets.length > 0 || shape.tallyBits.length > 0 || shape.unevaluatedRules.length > 0;
+      shape.extras = shape.distinctTargets.length > 0 || shape.tallyBits.length > 0 || shape.unevaluatedRules.length > 0 || shape.unevaluatedItemRules.length > 0;
       shape.presenceWords = wordsFor(shape.presenceBits.size);
       if (shapes.size < MAX_SHAPES) shapes.set(signature, shape);
     }
@@ -895,7 +916,7 @@ export class TextChecker implements TokenSink {
     }
     const bit = shape.presenceBits.get(name);
     const member = new Member(bit === undefined ? -1 : bit, nodes.length === 0 ? NO_NODES : nodes, targets, scopes);
-    if (shape.unevaluatedRules.length > 0) member.unevaluated = shape.unevaluatedRules.map((rule) => evaluatedWhen(shape, rule, name));
+    if (shape.unevaluatedRules.length > 0) member.unevaluated = shape.unevaluatedRules.map((rule) => evaluatedWhen(shape.memberSources, rule, name));
     // Names are slices of a document: kept, they would keep it alive. A copy is kept instead.
     if (shape.members.size < MAX_NAMES) shape.members.set(copyOf(name), member);
     return member;
@@ -913,6 +934,7 @@ export class TextChecker implements TokenSink {
       if (selected !== undefined) for (const node of selected) if (node.bool !== true) (nodes.push(node), targets.push(itemTargets[i]!), scopes.push(itemScopes[i]!));
     }
     const member = new Member(-1, nodes.length === 0 ? NO_NODES : nodes, targets, scopes);
+    if (shape.unevaluatedItemRules.length > 0) member.unevaluated = shape.unevaluatedItemRules.map((rule) => evaluatedWhen(shape.itemSources, rule, index));
     if (index < MAX_INDICES && index === shape.items.length) shape.items.push(member);
     return member;
   }
@@ -976,10 +998,13 @@ export class TextChecker implements TokenSink {
     if (depth === 0) return this.top;
     if (this.kinds[depth - 1] !== ARRAY) return this.pending;
     const shape = this.open[depth - 1]!;
-    const {tallyBits} = shape;
-    if (tallyBits.length > 0) {
+    if (shape.extras) {
       const flags = this.flags[depth - 1]!;
+      const {tallyBits, unevaluatedItemFlags} = shape;
       for (let i = 0; i < tallyBits.length; i++) flags[tallyBits[i]! >> 5]! &= ~(1 << (tallyBits[i]! & 31));
+      for (let i = 0; i < unevaluatedItemFlags.length; i++) flags[unevaluatedItemFlags[i]! >> 5]! &= ~(1 << (unevaluatedItemFlags[i]! & 31));
+      // For memberEnded, when the item is an object or array that ends later.
+      return (this.currentMembers[depth - 1] = this.memberAt(shape, this.counts[depth - 1]!++));
     }
     return this.memberAt(shape, this.counts[depth - 1]!++);
   }
@@ -1007,12 +1032,25 @@ export class TextChecker implements TokenSink {
    * was evaluated after all.
    */
   private memberEnded(level: number, member: Member): void {
+    const shape = this.open[level]!;
+    const flags = this.flags[level]!;
     if (this.kinds[level] === ARRAY) {
-      if (this.open[level]!.tallyBits.length > 0) this.countItem(level);
+      if (shape.tallyBits.length > 0) this.countItem(level);
+      const rules = shape.unevaluatedItemRules;
+      for (let r = 0; r < rules.length; r++) {
+        const rule = rules[r]!;
+        if (!isSet(flags, rule.flag)) continue;
+        let when = member.unevaluated![r];
+        if (when === null || when === undefined) continue;
+        // The contains that matched this item evaluated it, under their own conditions.
+        for (const match of rule.matches) if (!isSet(flags, match.flag)) when = [...when, match.condition];
+        if (when.some((condition) => condition.length === 0)) continue;
+        this.heldRules[level]!.push(r);
+        this.heldConditions[level]!.push(when);
+      }
       return;
     }
-    const {unevaluatedRules} = this.open[level]!;
-    const flags = this.flags[level]!;
+    const {unevaluatedRules} = shape;
     for (let r = 0; r < unevaluatedRules.length; r++) {
       if (!isSet(flags, unevaluatedRules[r]!.flag)) continue;
       const when = member.unevaluated![r];
@@ -1086,6 +1124,10 @@ export class TextChecker implements TokenSink {
         else seen.clear();
         if (level >= this.usedLevels) this.usedLevels = level + 1;
       }
+      if (shape.unevaluatedItemRules.length > 0) {
+        (this.heldRules[level] ??= []).length = 0;
+        (this.heldConditions[level] ??= []).length = 0;
+      }
       if (shape.tallyBits.length > 0) {
         const counts = (this.tallies[level] ??= []);
         counts.length = shape.tallyBits.length;
@@ -1155,8 +1197,11 @@ export class TextChecker implements TokenSink {
         case DECIDE_WHEN:
           failed = kind === OBJECT && isSet(this.seen[level]!, a) && isSet(flags, b);
           break;
-        default:
+        case DECIDE_UNEVALUATED:
           failed = kind === OBJECT && this.heldBack(level, a);
+          break;
+        default:
+          failed = kind === ARRAY && this.heldBack(level, a);
       }
       if (failed) this.fail(target, level);
     }

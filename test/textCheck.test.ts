@@ -8,6 +8,7 @@ import {describe, it, test} from 'node:test';
 import {compileSchema} from '../src/compile.js';
 import {Evaluator} from '../src/evaluator.js';
 import {compile} from '../src/index.js';
+import {uniqueItems} from '../src/keywords/uniqueItems.js';
 import {FAIL, PASS, TextChecker, UNSURE} from '../src/textCheck.js';
 import {defaultLimits} from '../src/tokenizer.js';
 import {random} from './support/chunks.js';
@@ -237,12 +238,29 @@ describe('the text checker', () => {
   });
 
   it('gives up on a schema with a keyword it cannot ask, for good', () => {
-    // 2020-12 contains evaluates the items it matches: known item by item, not from the schema.
-    const checker = checkerFor({$schema: 'https://json-schema.org/draft/2020-12/schema', contains: {type: 'integer'}, unevaluatedItems: false});
-    assert.equal(checker.usable, true);
-    assert.equal(checker.check('[1]'), UNSURE);
-    assert.equal(checker.usable, false);
+    // Every keyword of the five drafts has an outline: take one away to see the checker give up.
+    const outline = uniqueItems.outline;
+    delete (uniqueItems as {outline?: unknown}).outline;
+    try {
+      const checker = checkerFor({properties: {a: {uniqueItems: true}}});
+      assert.equal(checker.usable, true);
+      assert.equal(checker.check('{"a": [1]}'), UNSURE);
+      assert.equal(checker.unsureOf, 'schema');
+      assert.equal(checker.usable, false);
+    } finally {
+      (uniqueItems as {outline?: unknown}).outline = outline;
+    }
+  });
 
+  it('decides unevaluatedItems beside conditional items and 2020-12 contains', () => {
+    const schemas = [
+      {$schema: 'https://json-schema.org/draft/2020-12/schema', contains: {type: 'integer'}, unevaluatedItems: false},
+      {$schema: 'https://json-schema.org/draft/2020-12/schema', prefixItems: [{type: 'string'}], anyOf: [{prefixItems: [true, {type: 'integer'}]}, {contains: {type: 'boolean'}}], unevaluatedItems: {type: 'null'}},
+      {$schema: 'https://json-schema.org/draft/2020-12/schema', if: {prefixItems: [{const: 'x'}]}, then: {items: {type: 'integer'}}, else: {prefixItems: [true, true]}, unevaluatedItems: false},
+      {$schema: 'https://json-schema.org/draft/2019-09/schema', oneOf: [{items: [{type: 'string'}]}, {items: [{type: 'integer'}, {type: 'integer'}]}], unevaluatedItems: false},
+    ];
+    const texts = ['[]', '[1]', '["a"]', '["a", 1]', '["a", 1, null]', '["a", true]', '["a", "b"]', '["x", 1, 2]', '["x", "y"]', '["y", 1, 2]', '[1, 2]', '[1, 2, 3]', '[true, "a", null]', '[{}, 1]'];
+    for (const schema of schemas) decidesAsValueMode(schema, texts);
   });
 
   it('decides unevaluatedProperties beside subschemas that evaluate conditionally', () => {
