@@ -12,8 +12,8 @@
 //   the name met at its position last time, or a map lookup.
 //
 // Only a pass is trusted, as with value mode's fast verdict: a failure anywhere, a repeated key, a
-// limit, or something the checker cannot judge (objects under `uniqueItems`, `unevaluatedItems`
-// beside conditional evaluation, past its bounds) sends the document to the evaluator, which
+// limit, or something the checker cannot judge (objects or arrays under `uniqueItems`, a
+// `$dynamicRef` in a member value judged apart, past its bounds) sends the document to the evaluator, which
 // finds the errors and where they became certain. The suite and random changes to its documents
 // check the checker alone (test/textCheck.test.ts).
 
