@@ -13,9 +13,9 @@
 //
 // Only a pass is trusted, as with value mode's fast verdict: a failure anywhere, a repeated key, a
 // limit, or something the checker cannot judge (objects or arrays under `uniqueItems`, a
-// `$dynamicRef` in a member value judged apart, past its bounds) sends the document to the evaluator, which
-// finds the errors and where they became certain. The suite and random changes to its documents
-// check the checker alone (test/textCheck.test.ts).
+// `$dynamicRef` in a member value judged apart, past its bounds) sends the document to the
+// evaluator, which finds the errors and where they became certain. The suite and random changes
+// to its documents check the checker alone (test/textCheck.test.ts).
 
 import {InputError} from './errors.js';
 import type {Evaluator} from './evaluator.js';
