@@ -2,11 +2,11 @@
 // arrives (objects order-independently, arrays in order, numbers by their decimal value), so equal
 // values get equal fingerprints without either being kept.
 
-import type {Run} from './evaluator.js';
+import type {Evaluator, Run} from './evaluator.js';
 import {parseDecimal} from './numbers.js';
-import {ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, newNode, setKeywords, type CompiledKeyword, type KeywordDefinition, type Resource, type SchemaNode} from './schema.js';
+import {ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, newNode, setKeywords, type CompiledKeyword, type Kind, type KeywordDefinition, type Resource, type SchemaNode} from './schema.js';
 
-class Hash {
+export class Hash {
   // Two independent 32-bit lanes; 53 bits of them make the fingerprint.
   a = 0;
   b = 0;
@@ -39,27 +39,52 @@ function canonicalNumber(text: string): string {
   return (decimal.negative ? '-' : '') + decimal.coefficient + 'e' + decimal.exponent;
 }
 
+/** The hash of the scalar `evaluator` holds (numbers by value). */
+export function hashScalar(hash: Hash, kind: Kind | 0, evaluator: Evaluator): void {
+  switch (kind) {
+    case STRING:
+      return setFromText(hash, 's', evaluator.text);
+    case NUMBER:
+      return setFromText(hash, 'n', canonicalNumber(evaluator.numberText()));
+    case BOOLEAN:
+      return setFromText(hash, 'b', evaluator.booleanValue ? 't' : 'f');
+    case NULL:
+      return setFromText(hash, 'z', '');
+  }
+}
+
+/** An object's or array's hash before its members. */
+export function startHash(hash: Hash, kind: Kind | 0): void {
+  hash.a = kind === OBJECT ? 0x1234567 : 0x7654321;
+  hash.b = kind === OBJECT ? 0x2345678 : 0x8765432;
+}
+
+/** Add a member's hash: an object's order-independently with its name, an array's in order. */
+export function addToHash(hash: Hash, kind: Kind | 0, member: Hash, name: string): void {
+  if (kind === OBJECT) {
+    const pairA = finalize(mixString(0x3c6ef372, 0x01000193, name) ^ member.a);
+    const pairB = finalize(mixString(0xa54ff53a, 0x5bd1e995, name) ^ Math.imul(member.b, 0x27d4eb2d));
+    hash.a = (hash.a + pairA) >>> 0;
+    hash.b = (hash.b + pairB) >>> 0;
+  } else if (kind === ARRAY) {
+    hash.a = finalize(Math.imul(hash.a, 31) ^ member.a);
+    hash.b = finalize(Math.imul(hash.b, 37) ^ member.b);
+  }
+}
+
+/** 53 bits of a hash: the fingerprint. */
+export function hashValue(hash: Hash): number {
+  return (hash.a & 0x1fffff) * 0x100000000 + hash.b;
+}
+
 const fingerprint: KeywordDefinition<undefined> = {
   name: 'uniqueItems',
   compile: () => undefined,
   scalar(run, keyword) {
-    const hash = run.state(keyword, newHash);
-    const evaluator = run.evaluator;
-    switch (run.kind) {
-      case STRING:
-        return setFromText(hash, 's', evaluator.text);
-      case NUMBER:
-        return setFromText(hash, 'n', canonicalNumber(evaluator.numberText()));
-      case BOOLEAN:
-        return setFromText(hash, 'b', evaluator.booleanValue ? 't' : 'f');
-      case NULL:
-        return setFromText(hash, 'z', '');
-    }
+    hashScalar(run.state(keyword, newHash), run.kind, run.evaluator);
   },
   begin(run, keyword) {
-    const hash = run.state(keyword, newHash);
-    hash.a = run.kind === OBJECT ? 0x1234567 : 0x7654321;
-    hash.b = run.kind === OBJECT ? 0x2345678 : 0x8765432;
+    startHash(run.state(keyword, newHash), run.kind);
   },
   key(run, keyword) {
     run.applyToMember(fingerprintNode, keyword, 0, '');
@@ -68,19 +93,8 @@ const fingerprint: KeywordDefinition<undefined> = {
     run.applyToMember(fingerprintNode, keyword, index, '');
   },
   result(run, keyword, child) {
-    const hash = run.state(keyword, newHash);
-    const member = child.state(keyword, newHash);
-    if (run.kind === OBJECT) {
-      // Order-independent: add (key, value) pair hashes.
-      const name = run.evaluator.currentKey(child.depth);
-      const pairA = finalize(mixString(0x3c6ef372, 0x01000193, name) ^ member.a);
-      const pairB = finalize(mixString(0xa54ff53a, 0x5bd1e995, name) ^ Math.imul(member.b, 0x27d4eb2d));
-      hash.a = (hash.a + pairA) >>> 0;
-      hash.b = (hash.b + pairB) >>> 0;
-    } else if (run.kind === ARRAY) {
-      hash.a = finalize(Math.imul(hash.a, 31) ^ member.a);
-      hash.b = finalize(Math.imul(hash.b, 37) ^ member.b);
-    }
+    const name = run.kind === OBJECT ? run.evaluator.currentKey(child.depth) : '';
+    addToHash(run.state(keyword, newHash), run.kind, child.state(keyword, newHash), name);
   },
 };
 
@@ -94,6 +108,5 @@ setKeywords(fingerprintNode, [keyword]);
 
 /** The fingerprint a finished fingerprint run computed. */
 export function fingerprintOf(run: Run): number {
-  const hash = run.state(keyword, newHash);
-  return (hash.a & 0x1fffff) * 0x100000000 + hash.b;
+  return hashValue(run.state(keyword, newHash));
 }

@@ -19,6 +19,7 @@
 
 import {InputError} from './errors.js';
 import type {Evaluator} from './evaluator.js';
+import {Hash, addToHash, hashScalar, hashValue, startHash} from './fingerprint.js';
 import {KeySet} from './keySet.js';
 import {isExactNumberText} from './numbers.js';
 import {ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, acts, type CompiledKeyword, type Kind, type KeywordDefinition, type Outline, type Resource, type SchemaNode} from './schema.js';
@@ -674,19 +675,23 @@ class ShapeBuilder implements Outline {
 }
 
 /**
- * The scalar items of one array seen so far, for `uniqueItems`: equal JSON scalars land on the
- * same entry (numbers by value, which is why a number the double does not hold exactly is left
- * to the evaluator). Object and array items are left to the evaluator too.
+ * The items of one array seen so far, for `uniqueItems`: equal JSON scalars land on the same entry
+ * (numbers by value, which is why a number the double does not hold exactly is left to the
+ * evaluator); objects and arrays by their fingerprints (src/fingerprint.ts), hashed as their
+ * tokens pass. Equal items always have equal fingerprints; two different ones that collide only
+ * send the document to the evaluator.
  */
 class DistinctItems {
   readonly strings = new Set<string>();
   readonly numbers = new Set<number>();
+  readonly containers = new Set<number>();
   /** true, false and null, as bits. */
   literals = 0;
 
   clear(): void {
     this.strings.clear();
     this.numbers.clear();
+    this.containers.clear();
     this.literals = 0;
   }
 }
@@ -756,6 +761,16 @@ export class TextChecker implements TokenSink {
   private readonly distinct: DistinctItems[] = [];
   /** The counts of the open arrays' tallies (Shape.tallyBits), by depth. */
   private readonly tallies: number[][] = [];
+  /**
+   * Open containers whose fingerprint is wanted (an item of a `uniqueItems` array, or anything in
+   * one): their hashes so far and, for objects, the current key.
+   */
+  private readonly hashed: boolean[] = [];
+  /** How many of the open containers are hashed: 0 in most documents, which then skip all this. */
+  private hashing = 0;
+  private readonly hashes: Hash[] = [];
+  private readonly hashKeys: string[] = [];
+  private readonly scalarHash = new Hash();
   /** Per open object: the member of its current key, and the properties an UnevaluatedRule holds back. */
   private readonly currentMembers: Member[] = [];
   private readonly heldRules: number[][] = [];
@@ -790,6 +805,7 @@ export class TextChecker implements TokenSink {
     this.outcome = PASS;
     this.unsureOf = undefined;
     this.depth = 0;
+    this.hashing = 0;
     this.top = nodes.length === 1 ? this.valueOfNode(nodes[0]!) : this.valueOfNodes(nodes);
   }
 
@@ -821,6 +837,7 @@ export class TextChecker implements TokenSink {
     this.unsureOf = undefined;
     this.top = this.root;
     this.depth = 0;
+    this.hashing = 0;
     this.usedLevels = 0;
     const tokenizer = (this.tokenizer = new Tokenizer(this, this.limits));
     try {
@@ -843,6 +860,7 @@ export class TextChecker implements TokenSink {
     for (let depth = 0; depth < this.usedLevels; depth++) {
       this.keySets[depth]?.clear();
       this.distinct[depth]?.clear();
+      this.hashKeys[depth] = '';
     }
     this.evaluator.holdScalar(STRING, '');
     this.pending = this.root;
@@ -1013,6 +1031,10 @@ export class TextChecker implements TokenSink {
     const level = this.depth - 1;
     const extras = level >= 0 && this.open[level]!.extras;
     if (extras && this.kinds[level] === ARRAY && this.open[level]!.distinctTargets.length > 0) this.distinctItem(kind, level);
+    if (this.hashing !== 0 && level >= 0 && this.hashed[level]) {
+      hashScalar(this.scalarHash, kind, this.evaluator);
+      this.hashedValueEnded(level, this.scalarHash, false);
+    }
     const member = this.incoming();
     const {accepts} = member;
     if (accepts !== null) {
@@ -1060,6 +1082,24 @@ export class TextChecker implements TokenSink {
     }
   }
 
+  /**
+   * A value whose fingerprint is `hash` ended inside the container at `level`: it goes into that
+   * container's own fingerprint, and a container item of a `uniqueItems` array must be new.
+   */
+  private hashedValueEnded(level: number, hash: Hash, container: boolean): void {
+    if (level < 0) return;
+    if (this.hashed[level]) addToHash(this.hashes[level]!, this.kinds[level]!, hash, this.hashKeys[level]!);
+    if (!container || this.kinds[level] !== ARRAY || this.open[level]!.distinctTargets.length === 0) return;
+    const fingerprint = hashValue(hash);
+    const {containers} = this.distinct[level]!;
+    if (!containers.has(fingerprint)) {
+      containers.add(fingerprint);
+      return;
+    }
+    const targets = this.open[level]!.distinctTargets;
+    for (let i = 0; i < targets.length; i++) this.fail(targets[i]!, level);
+  }
+
   /** An item of the array at `level` ended: count it for each tally whose subschema it satisfied. */
   private countItem(level: number): void {
     const {tallyBits} = this.open[level]!;
@@ -1098,13 +1138,19 @@ export class TextChecker implements TokenSink {
 
   private openContainer(kind: Kind): void {
     const outer = this.depth - 1;
-    // Objects and arrays among the items of a `uniqueItems` array: the evaluator compares them.
-    if (outer >= 0 && this.kinds[outer] === ARRAY && this.open[outer]!.distinctTargets.length > 0) this.giveUp('items');
+    // An item of a `uniqueItems` array, or a container inside one: its fingerprint is wanted.
+    const hashed = outer >= 0 && ((this.hashing !== 0 && this.hashed[outer]!) || (this.kinds[outer] === ARRAY && this.open[outer]!.distinctTargets.length > 0));
     const member = this.incoming();
     const shape = member.shape ?? this.shapeOf(member);
     const level = this.depth;
     this.open[level] = shape;
     this.kinds[level] = kind;
+    this.hashed[level] = hashed;
+    if (hashed) {
+      this.hashing++;
+      startHash((this.hashes[level] ??= new Hash()), kind);
+      if (level >= this.usedLevels) this.usedLevels = level + 1;
+    }
     this.counts[level] = 0;
     this.seen[level] = cleared(this.seen, level, shape.presenceWords);
     this.flags[level] = cleared(this.flags, level, shape.flagWords);
@@ -1207,6 +1253,10 @@ export class TextChecker implements TokenSink {
     }
     // The container was a member: its verdicts are in (tallies, unevaluatedProperties).
     if (level > 0 && this.open[level - 1]!.extras) this.memberEnded(level - 1, this.currentMembers[level - 1]!);
+    if (this.hashing !== 0 && this.hashed[level]) {
+      this.hashing--;
+      this.hashedValueEnded(level - 1, this.hashes[level]!, true);
+    }
   }
 
   /** Some property the rule `rule` of the object at `level` held back was evaluated under no condition that holds. */
@@ -1254,6 +1304,7 @@ export class TextChecker implements TokenSink {
     const bit = member.presence;
     if (bit >= 0) this.seen[level]![bit >> 5]! |= 1 << (bit & 31);
     this.pending = member;
+    if (this.hashing !== 0 && this.hashed[level]) this.hashKeys[level] = key;
     const {unevaluatedFlags} = shape;
     if (unevaluatedFlags.length > 0) {
       this.currentMembers[level] = member;
