@@ -17,8 +17,9 @@
 import {fork, type ChildProcess} from 'node:child_process';
 import {once} from 'node:events';
 import {Agent, request} from 'node:http';
-import {connect, type AddressInfo} from 'node:net';
+import type {AddressInfo} from 'node:net';
 import {fileURLToPath} from 'node:url';
+import {uploadUntilAnswered} from './support.js';
 
 type Kind = 'stream-schema' | 'express.json+ajv';
 
@@ -171,41 +172,10 @@ async function throughput(port: number, body: Buffer, seconds: number): Promise<
  * Milliseconds from the first byte sent to the first byte of the answer, for a 10 MB body with a
  * forbidden first key. A raw socket, so that the upload stops the moment the answer arrives.
  */
-function timeToReject(port: number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1');
-    const chunk = Buffer.alloc(64 * 1024, 'x');
-    let remaining = LARGE_BODY - '{"forbidden": "'.length - '"}'.length;
-    let started = 0;
-    let answer = '';
-    const timer = setTimeout(() => socket.destroy(new Error('timeout')), 30_000);
-    socket.on('error', (error) => (answer === '' ? reject(error) : undefined));
-    socket.on('data', (data: Buffer) => {
-      if (answer === '') {
-        const elapsed = performance.now() - started;
-        answer = data.toString('latin1');
-        clearTimeout(timer);
-        socket.destroy();
-        if (!answer.startsWith('HTTP/1.1 422')) return reject(new Error(`expected 422, got ${answer.slice(0, 12)}`));
-        resolve(elapsed);
-      }
-    });
-    // One chunk per turn of the event loop, so an answer (and the server's close) is read before
-    // the next write: a write into a closed socket fails with EPIPE and loses the unread answer.
-    const pump = (): void => {
-      if (answer !== '' || socket.destroyed) return;
-      if (remaining === 0) return void socket.write('"}');
-      const size = Math.min(remaining, chunk.length);
-      remaining -= size;
-      if (socket.write(size === chunk.length ? chunk : chunk.subarray(0, size))) setImmediate(pump);
-      else socket.once('drain', pump);
-    };
-    socket.on('connect', () => {
-      started = performance.now();
-      socket.write(`POST /upload HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${LARGE_BODY}\r\n\r\n{"forbidden": "`);
-      setImmediate(pump);
-    });
-  });
+async function timeToReject(port: number): Promise<number> {
+  const {milliseconds, answer} = await uploadUntilAnswered(port, LARGE_BODY);
+  if (!answer.startsWith('HTTP/1.1 422')) throw new Error(`expected 422, got ${answer.slice(0, 12)}`);
+  return milliseconds;
 }
 
 interface CpuReading {

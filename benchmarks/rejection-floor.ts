@@ -10,8 +10,8 @@
 import {fork, type ChildProcess} from 'node:child_process';
 import {once} from 'node:events';
 import type {AddressInfo} from 'node:net';
-import {connect} from 'node:net';
 import {fileURLToPath} from 'node:url';
+import {uploadUntilAnswered} from './support.js';
 
 const LARGE_BODY = 10 * 1024 * 1024;
 const RUNS = 21;
@@ -42,35 +42,8 @@ async function start(kind: string): Promise<{child: ChildProcess; port: number}>
 }
 
 /** Milliseconds from connect to the answer's first byte, for a 10 MB upload (as in http.ts). */
-function timeToAnswer(port: number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1');
-    const chunk = Buffer.alloc(64 * 1024, 'x');
-    let remaining = LARGE_BODY - '{"forbidden": "'.length - '"}'.length;
-    let started = 0;
-    let answered = false;
-    // Writes racing the server's close fail with EPIPE once the answer is in: not an error here.
-    socket.on('error', (error) => (answered ? undefined : reject(error)));
-    socket.on('data', () => {
-      if (answered) return;
-      answered = true;
-      resolve(performance.now() - started);
-      socket.destroy();
-    });
-    const pump = (): void => {
-      if (answered || socket.destroyed) return;
-      if (remaining === 0) return void socket.write('"}');
-      const size = Math.min(remaining, chunk.length);
-      remaining -= size;
-      if (socket.write(size === chunk.length ? chunk : chunk.subarray(0, size))) setImmediate(pump);
-      else socket.once('drain', pump);
-    };
-    socket.on('connect', () => {
-      started = performance.now();
-      socket.write(`POST /upload HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${LARGE_BODY}\r\n\r\n{"forbidden": "`);
-      setImmediate(pump);
-    });
-  });
+async function timeToAnswer(port: number): Promise<number> {
+  return (await uploadUntilAnswered(port, LARGE_BODY)).milliseconds;
 }
 
 const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[values.length >> 1]!;

@@ -1,6 +1,7 @@
 // Timing helpers for the benchmark scripts: best of N runs, ratios printed against the competitor
 // measured in the same run.
 
+import {connect} from 'node:net';
 import {performance} from 'node:perf_hooks';
 import type {TokenSink} from '../src/types.js';
 
@@ -73,3 +74,43 @@ export const noopSink: TokenSink = {
   trueValue() {},
   falseValue() {},
 };
+
+/**
+ * Upload a body of `bodyBytes` whose first key is "forbidden" to POST /upload over a raw socket,
+ * pushing 64 KiB per turn of the event loop, until the first byte of the answer arrives: the
+ * milliseconds from connect to then, and that first piece of the answer. One chunk per turn, so an
+ * answer (and the server's close) is read before the next write: a write into a closed socket
+ * fails with EPIPE and loses the unread answer; such errors after the answer are ignored.
+ */
+export function uploadUntilAnswered(port: number, bodyBytes: number): Promise<{milliseconds: number; answer: string}> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    const chunk = Buffer.alloc(64 * 1024, 'x');
+    let remaining = bodyBytes - '{"forbidden": "'.length - '"}'.length;
+    let started = 0;
+    let answered = false;
+    const timer = setTimeout(() => socket.destroy(new Error('timeout')), 30_000);
+    socket.on('error', (error) => (answered ? undefined : reject(error)));
+    socket.on('data', (data: Buffer) => {
+      if (answered) return;
+      answered = true;
+      const milliseconds = performance.now() - started;
+      clearTimeout(timer);
+      socket.destroy();
+      resolve({milliseconds, answer: data.toString('latin1')});
+    });
+    const pump = (): void => {
+      if (answered || socket.destroyed) return;
+      if (remaining === 0) return void socket.write('"}');
+      const size = Math.min(remaining, chunk.length);
+      remaining -= size;
+      if (socket.write(size === chunk.length ? chunk : chunk.subarray(0, size))) setImmediate(pump);
+      else socket.once('drain', pump);
+    };
+    socket.on('connect', () => {
+      started = performance.now();
+      socket.write(`POST /upload HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${bodyBytes}\r\n\r\n{"forbidden": "`);
+      setImmediate(pump);
+    });
+  });
+}
