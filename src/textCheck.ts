@@ -44,6 +44,11 @@ const MAX_BITS = LEVEL - 1;
 /** Bit `bit` of a set kept as 32-bit words. */
 const isSet = (words: Int32Array, bit: number): boolean => (words[bit >> 5]! & (1 << (bit & 31))) !== 0;
 
+/** Clear bits `bits` of a set kept as words. */
+function clearBits(words: Int32Array, bits: readonly number[]): void {
+  for (let i = 0; i < bits.length; i++) words[bits[i]! >> 5]! &= ~(1 << (bits[i]! & 31));
+}
+
 /** Words for `bits` bits. */
 const wordsFor = (bits: number): number => (bits + 31) >> 5;
 
@@ -249,9 +254,9 @@ class UnevaluatedRule {
   ) {}
 }
 
-/** What an item source means to `unevaluatedItems` beside it. */
+/** What a source of members or items means to `unevaluated*` beside it: it evaluates what it selects. */
 const EVALUATES = 0;
-/** `contains` before 2020-12: its matches are not annotations. */
+/** Its selections are no annotations: the members of an `enum`/`const` literal, `contains` before 2020-12. */
 const EVALUATES_NOTHING = 1;
 /** `contains` in 2020-12: the items that match count, which is known only item by item. */
 const EVALUATES_MATCHES = 2;
@@ -328,6 +333,57 @@ class Member {
 
 const NO_NODES: readonly SchemaNode[] = [];
 
+/**
+ * What selects the subschemas for an object's properties (by name) or an array's items (by
+ * index) at one location: per source, the selector, where a failure of what it selects goes, the
+ * dynamic scope, when its annotations count (see holds), and what it means to `unevaluated*`;
+ * and the UnevaluatedRules over these sources, with their flags (cleared as each member starts).
+ */
+class Sources<K> {
+  readonly selectors: ((key: K) => readonly SchemaNode[] | undefined)[] = [];
+  readonly targets: Target[] = [];
+  readonly scopes: Scope[] = [];
+  readonly conditions: (readonly number[])[] = [];
+  readonly evaluation: Evaluation[] = [];
+  readonly rules: UnevaluatedRule[] = [];
+  readonly ruleFlags: number[] = [];
+
+  add(selector: (key: K) => readonly SchemaNode[] | undefined, target: Target, scope: Scope, condition: readonly number[], evaluation: Evaluation): void {
+    this.selectors.push(selector);
+    this.targets.push(target);
+    this.scopes.push(scope);
+    this.conditions.push(condition);
+    this.evaluation.push(evaluation);
+  }
+
+  /** The member `key` selects (`presence`: its presence bit, or -1). */
+  select(key: K, presence: number): Member {
+    const nodes: SchemaNode[] = [];
+    const targets: Target[] = [];
+    const scopes: Scope[] = [];
+    const {selectors} = this;
+    for (let i = 0; i < selectors.length; i++) {
+      const selected = selectors[i]!(key);
+      if (selected !== undefined) for (const node of selected) if (node.bool !== true) (nodes.push(node), targets.push(this.targets[i]!), scopes.push(this.scopes[i]!));
+    }
+    const member = new Member(presence, nodes.length === 0 ? NO_NODES : nodes, targets, scopes);
+    if (this.rules.length > 0) member.unevaluated = this.rules.map((rule) => this.evaluatedWhen(rule, key));
+    return member;
+  }
+
+  /** When a rule's sources evaluate `key`: null unconditionally, else their conditions (none: never). */
+  private evaluatedWhen(rule: UnevaluatedRule, key: K): (readonly number[])[] | null {
+    const when: (readonly number[])[] = [];
+    for (let i = 0; i < rule.sources.length; i++) {
+      if (this.selectors[rule.sources[i]!]!(key) === undefined) continue;
+      const condition = rule.conditions[i]!;
+      if (condition.length === 0) return null;
+      when.push(condition);
+    }
+    return when;
+  }
+}
+
 /** Everything the schema asks of the objects and arrays at one location. */
 class Shape {
   /** A keyword here cannot be judged by the checker. */
@@ -335,15 +391,7 @@ class Shape {
   readonly objectFails: Target[] = [];
   readonly arrayFails: Target[] = [];
   // Objects
-  readonly memberSources: ((name: string) => readonly SchemaNode[] | undefined)[] = [];
-  readonly memberTargets: Target[] = [];
-  readonly memberScopes: Scope[] = [];
-  /** Per source: when it counts (see holds), and whether its names count as evaluated at all. */
-  readonly memberConditions: (readonly number[])[] = [];
-  readonly memberAnnotates: boolean[] = [];
-  readonly unevaluatedRules: UnevaluatedRule[] = [];
-  /** The rules' flags, cleared as each key arrives. */
-  readonly unevaluatedFlags: number[] = [];
+  readonly memberSources = new Sources<string>();
   readonly keyNameNodes: SchemaNode[] = [];
   readonly keyNameTargets: Target[] = [];
   readonly keyNameScopes: Scope[] = [];
@@ -356,15 +404,7 @@ class Shape {
   readonly propertyBounds: number[] = [];
   readonly propertyTargets: Target[] = [];
   // Arrays
-  readonly itemSources: ((index: number) => readonly SchemaNode[] | undefined)[] = [];
-  readonly itemTargets: Target[] = [];
-  readonly itemScopes: Scope[] = [];
-  /** Per item source: when it counts (see holds), and what it does for unevaluatedItems (see unevaluatedItems). */
-  readonly itemConditions: (readonly number[])[] = [];
-  readonly itemEvaluation: Evaluation[] = [];
-  readonly unevaluatedItemRules: UnevaluatedRule[] = [];
-  /** The item rules' flags, cleared as each item starts. */
-  readonly unevaluatedItemFlags: number[] = [];
+  readonly itemSources = new Sources<number>();
   readonly itemBounds: number[] = [];
   readonly itemTargetsOfBounds: Target[] = [];
   /** Where a repeated item's failure goes (uniqueItems), one target per rule. */
@@ -425,8 +465,6 @@ class ShapeBuilder implements Outline {
   /** The dynamic scope of the node being applied (its own resource entered). */
   private scope: Scope = NO_SCOPE;
   private depth = 0;
-  /** Conditional branches enclosing the application being added. */
-  private branches = 0;
   /** The conditions under which the application being added counts (see holds). */
   private condition: number[] = [];
   /** Where the node being applied starts in `condition` and in the decisions. */
@@ -462,8 +500,8 @@ class ShapeBuilder implements Outline {
     const outerDecisions = this.nodeDecisions;
     this.target = target;
     this.scope = scope.enter(node.resource);
-    this.nodeSources = shape.memberSources.length;
-    this.nodeItemSources = shape.itemSources.length;
+    this.nodeSources = shape.memberSources.selectors.length;
+    this.nodeItemSources = shape.itemSources.selectors.length;
     this.nodeCondition = this.condition.length;
     this.nodeDecisions = shape.decisions.length;
     this.depth++;
@@ -490,12 +528,10 @@ class ShapeBuilder implements Outline {
    * when all of `terms` hold (see holds).
    */
   private branch(node: SchemaNode, flag: number, ...terms: number[]): void {
-    this.branches++;
     const length = this.condition.length;
     this.condition.push(...terms);
     this.apply(node, flag, this.scope);
     this.condition.length = length;
-    this.branches--;
   }
 
   kinds(mask: number): void {
@@ -504,48 +540,45 @@ class ShapeBuilder implements Outline {
   }
 
   members(nodesOf: (name: string) => readonly SchemaNode[] | undefined, annotates = true): void {
-    this.memberSource(nodesOf, fromMember(this.target), annotates);
+    this.shape.memberSources.add(nodesOf, fromMember(this.target), this.scope, this.condition.slice(), annotates ? EVALUATES : EVALUATES_NOTHING);
   }
 
-  private memberSource(nodesOf: (name: string) => readonly SchemaNode[] | undefined, target: Target, annotates: boolean): void {
-    this.shape.memberSources.push(nodesOf);
-    this.shape.memberTargets.push(target);
-    this.shape.memberScopes.push(this.scope);
-    this.shape.memberConditions.push(this.condition.slice());
-    this.shape.memberAnnotates.push(annotates);
+  unevaluatedMembers(node: SchemaNode): void {
+    this.unevaluated(this.shape.memberSources, this.nodeSources, node, DECIDE_UNEVALUATED);
   }
 
   /**
-   * The properties evaluated here are those the member sources of this node and its in-place
-   * subschemas select, each counting when the branches it sits in (below this node) pass. With
-   * none in a branch, the subschema applies to every property no source selects, at once. Else
-   * see UnevaluatedRule.
+   * `unevaluated*`: the members evaluated here are those the sources of this node and its
+   * in-place subschemas select, each counting when the branches it sits in (below this node)
+   * pass, and, for items, those a 2020-12 `contains` matched. With none of these conditional, the
+   * subschema applies to every member no source selects, at once. Else see UnevaluatedRule.
    */
-  unevaluatedMembers(node: SchemaNode): void {
+  private unevaluated<K>(table: Sources<K>, start: number, node: SchemaNode, mode: number): void {
     const {shape} = this;
     const sources: number[] = [];
     const conditions: number[][] = [];
-    for (let i = this.nodeSources; i < shape.memberSources.length; i++) {
-      if (!shape.memberAnnotates[i]) continue;
-      sources.push(i);
-      conditions.push(shape.memberConditions[i]!.slice(this.nodeCondition));
+    const matches: {flag: number; condition: number[]}[] = [];
+    for (let i = start; i < table.selectors.length; i++) {
+      const evaluation = table.evaluation[i];
+      const condition = table.conditions[i]!.slice(this.nodeCondition);
+      if (evaluation === EVALUATES_MATCHES) matches.push({flag: table.targets[i]! - LEVEL, condition});
+      else if (evaluation === EVALUATES) (sources.push(i), conditions.push(condition));
     }
     const nodes = [node];
-    const selects = (name: string, unconditional: boolean): boolean =>
-      sources.some((source, index) => (!unconditional || conditions[index]!.length === 0) && shape.memberSources[source]!(name) !== undefined);
-    if (conditions.every((condition) => condition.length === 0)) {
-      // It evaluates every property itself: an enclosing unevaluatedProperties sees them all.
-      this.members((name) => (selects(name, false) ? undefined : nodes));
+    const selects = (key: K, unconditional: boolean): boolean =>
+      sources.some((source, at) => (!unconditional || conditions[at]!.length === 0) && table.selectors[source]!(key) !== undefined);
+    if (matches.length === 0 && conditions.every((condition) => condition.length === 0)) {
+      // It evaluates every member itself: an enclosing unevaluated* sees them all.
+      table.add((key) => (selects(key, false) ? undefined : nodes), fromMember(this.target), this.scope, this.condition.slice(), EVALUATES);
       return;
     }
     const flag = shape.newFlag();
-    const rule = new UnevaluatedRule(flag, this.target, sources, conditions);
-    shape.unevaluatedRules.push(rule);
-    shape.unevaluatedFlags.push(flag);
+    table.rules.push(new UnevaluatedRule(flag, this.target, sources, conditions, matches));
+    table.ruleFlags.push(flag);
     // Decided after the decisions of this node's subtree (they set the flags its conditions read)
     // and before those enclosing it (its failure may go to one of their flags).
-    shape.decisions.splice(this.nodeDecisions, 0, new Decision(DECIDE_UNEVALUATED, shape.unevaluatedRules.length - 1, -1, -1, this.target));
-    this.memberSource((name) => (selects(name, true) ? undefined : nodes), fromMember(flag), true);
+    shape.decisions.splice(this.nodeDecisions, 0, new Decision(mode, table.rules.length - 1, -1, -1, this.target));
+    table.add((key) => (selects(key, true) ? undefined : nodes), fromMember(flag), this.scope, this.condition.slice(), EVALUATES);
   }
 
   keyNames(node: SchemaNode): void {
@@ -567,43 +600,11 @@ class ShapeBuilder implements Outline {
   }
 
   items(nodesAt: (index: number) => readonly SchemaNode[] | undefined): void {
-    this.itemSource(nodesAt, fromMember(this.target), EVALUATES);
+    this.shape.itemSources.add(nodesAt, fromMember(this.target), this.scope, this.condition.slice(), EVALUATES);
   }
 
-  private itemSource(nodesAt: (index: number) => readonly SchemaNode[] | undefined, target: Target, evaluation: Evaluation): void {
-    this.shape.itemSources.push(nodesAt);
-    this.shape.itemTargets.push(target);
-    this.shape.itemScopes.push(this.scope);
-    this.shape.itemConditions.push(this.condition.slice());
-    this.shape.itemEvaluation.push(evaluation);
-  }
-
-  /** As unevaluatedMembers, for items: `contains` of 2020-12 evaluates item by item, so it cannot be told here. */
   unevaluatedItems(node: SchemaNode): void {
-    const {shape} = this;
-    const sources: number[] = [];
-    const conditions: number[][] = [];
-    const matches: {flag: number; condition: number[]}[] = [];
-    for (let i = this.nodeItemSources; i < shape.itemSources.length; i++) {
-      const evaluation = shape.itemEvaluation[i];
-      const condition = shape.itemConditions[i]!.slice(this.nodeCondition);
-      if (evaluation === EVALUATES_MATCHES) matches.push({flag: shape.itemTargets[i]! - LEVEL, condition});
-      else if (evaluation === EVALUATES) (sources.push(i), conditions.push(condition));
-    }
-    const nodes = [node];
-    const selects = (index: number, unconditional: boolean): boolean =>
-      sources.some((source, at) => (!unconditional || conditions[at]!.length === 0) && shape.itemSources[source]!(index) !== undefined);
-    if (matches.length === 0 && conditions.every((condition) => condition.length === 0)) {
-      // It evaluates every item itself: an enclosing unevaluatedItems sees them all.
-      this.items((index) => (selects(index, false) ? undefined : nodes));
-      return;
-    }
-    // As unevaluatedMembers with an UnevaluatedRule, item by item.
-    const flag = shape.newFlag();
-    shape.unevaluatedItemRules.push(new UnevaluatedRule(flag, this.target, sources, conditions, matches));
-    shape.unevaluatedItemFlags.push(flag);
-    shape.decisions.splice(this.nodeDecisions, 0, new Decision(DECIDE_UNEVALUATED_ITEMS, shape.unevaluatedItemRules.length - 1, -1, -1, this.target));
-    this.itemSource((index) => (selects(index, true) ? undefined : nodes), fromMember(flag), EVALUATES);
+    this.unevaluated(this.shape.itemSources, this.nodeItemSources, node, DECIDE_UNEVALUATED_ITEMS);
   }
 
   itemCount(min: number, max: number): void {
@@ -619,7 +620,7 @@ class ShapeBuilder implements Outline {
     const {shape} = this;
     const flag = shape.newFlag();
     const nodes = [node];
-    this.itemSource(() => nodes, fromMember(flag), annotates ? EVALUATES_MATCHES : EVALUATES_NOTHING);
+    shape.itemSources.add(() => nodes, fromMember(flag), this.scope, this.condition.slice(), annotates ? EVALUATES_MATCHES : EVALUATES_NOTHING);
     shape.tallyBits.push(flag);
     shape.tallyBounds.push(min, max);
     shape.tallyTargets.push(this.target);
@@ -708,18 +709,6 @@ function cleared(sets: Int32Array[], level: number, count: number): Int32Array {
   if (words === undefined || words.length < count) return new Int32Array(Math.max(count, 2));
   for (let i = 0; i < count; i++) words[i] = 0;
   return words;
-}
-
-/** When a rule's sources evaluate a name or index: null unconditionally, else their conditions (none: never). */
-function evaluatedWhen<K>(sources: readonly ((key: K) => readonly SchemaNode[] | undefined)[], rule: UnevaluatedRule, key: K): (readonly number[])[] | null {
-  const when: (readonly number[])[] = [];
-  for (let i = 0; i < rule.sources.length; i++) {
-    if (sources[rule.sources[i]!]!(key) === undefined) continue;
-    const condition = rule.conditions[i]!;
-    if (condition.length === 0) return null;
-    when.push(condition);
-  }
-  return when;
 }
 
 /** Bits set in a 32-bit word. */
@@ -904,7 +893,7 @@ export class TextChecker implements TokenSink {
       const builder = new ShapeBuilder(shape, () => (this.cache.usable = false));
       for (let i = 0; i < nodes.length; i++) builder.apply(nodes[i]!, targets[i]!, scopes[i]!);
       shape.flagWords = wordsFor(shape.flags);
-      shape.extras = shape.distinctTargets.length > 0 || shape.tallyBits.length > 0 || shape.unevaluatedRules.length > 0 || shape.unevaluatedItemRules.length > 0;
+      shape.extras = shape.distinctTargets.length > 0 || shape.tallyBits.length > 0 || shape.memberSources.rules.length > 0 || shape.itemSources.rules.length > 0;
       shape.presenceWords = wordsFor(shape.presenceBits.size);
       if (shapes.size < MAX_SHAPES) shapes.set(signature, shape);
     }
@@ -924,17 +913,8 @@ export class TextChecker implements TokenSink {
   }
 
   private newMember(shape: Shape, name: string): Member {
-    const nodes: SchemaNode[] = [];
-    const targets: Target[] = [];
-    const scopes: Scope[] = [];
-    const {memberSources, memberTargets, memberScopes} = shape;
-    for (let i = 0; i < memberSources.length; i++) {
-      const selected = memberSources[i]!(name);
-      if (selected !== undefined) for (const node of selected) if (node.bool !== true) (nodes.push(node), targets.push(memberTargets[i]!), scopes.push(memberScopes[i]!));
-    }
     const bit = shape.presenceBits.get(name);
-    const member = new Member(bit === undefined ? -1 : bit, nodes.length === 0 ? NO_NODES : nodes, targets, scopes);
-    if (shape.unevaluatedRules.length > 0) member.unevaluated = shape.unevaluatedRules.map((rule) => evaluatedWhen(shape.memberSources, rule, name));
+    const member = shape.memberSources.select(name, bit === undefined ? -1 : bit);
     // Names are slices of a document: kept, they would keep it alive. A copy is kept instead.
     if (shape.members.size < MAX_NAMES) shape.members.set(copyOf(name), member);
     return member;
@@ -943,19 +923,11 @@ export class TextChecker implements TokenSink {
   private memberAt(shape: Shape, index: number): Member {
     const known = shape.items[index];
     if (known !== undefined) return known;
-    const nodes: SchemaNode[] = [];
-    const targets: Target[] = [];
-    const scopes: Scope[] = [];
-    const {itemSources, itemTargets, itemScopes} = shape;
-    for (let i = 0; i < itemSources.length; i++) {
-      const selected = itemSources[i]!(index);
-      if (selected !== undefined) for (const node of selected) if (node.bool !== true) (nodes.push(node), targets.push(itemTargets[i]!), scopes.push(itemScopes[i]!));
-    }
-    const member = new Member(-1, nodes.length === 0 ? NO_NODES : nodes, targets, scopes);
-    if (shape.unevaluatedItemRules.length > 0) member.unevaluated = shape.unevaluatedItemRules.map((rule) => evaluatedWhen(shape.itemSources, rule, index));
+    const member = shape.itemSources.select(index, -1);
     if (index < MAX_INDICES && index === shape.items.length) shape.items.push(member);
     return member;
   }
+
 
   // ---- scalars ----
 
@@ -1018,9 +990,8 @@ export class TextChecker implements TokenSink {
     const shape = this.open[depth - 1]!;
     if (shape.extras) {
       const flags = this.flags[depth - 1]!;
-      const {tallyBits, unevaluatedItemFlags} = shape;
-      for (let i = 0; i < tallyBits.length; i++) flags[tallyBits[i]! >> 5]! &= ~(1 << (tallyBits[i]! & 31));
-      for (let i = 0; i < unevaluatedItemFlags.length; i++) flags[unevaluatedItemFlags[i]! >> 5]! &= ~(1 << (unevaluatedItemFlags[i]! & 31));
+      clearBits(flags, shape.tallyBits);
+      clearBits(flags, shape.itemSources.ruleFlags);
       // For memberEnded, when the item is an object or array that ends later.
       return (this.currentMembers[depth - 1] = this.memberAt(shape, this.counts[depth - 1]!++));
     }
@@ -1056,31 +1027,22 @@ export class TextChecker implements TokenSink {
   private memberEnded(level: number, member: Member): void {
     const shape = this.open[level]!;
     const flags = this.flags[level]!;
-    if (this.kinds[level] === ARRAY) {
-      if (shape.tallyBits.length > 0) this.countItem(level);
-      const rules = shape.unevaluatedItemRules;
-      for (let r = 0; r < rules.length; r++) {
-        const rule = rules[r]!;
-        if (!isSet(flags, rule.flag)) continue;
-        let when = member.unevaluated![r];
-        if (when === null || when === undefined) continue;
-        // The contains that matched this item evaluated it, under their own conditions.
-        for (const match of rule.matches) if (!isSet(flags, match.flag)) when = [...when, match.condition];
-        if (when.some((condition) => condition.length === 0)) continue;
-        this.heldRules[level]!.push(r);
-        this.heldConditions[level]!.push(when);
-      }
-      return;
-    }
-    const {unevaluatedRules} = shape;
-    for (let r = 0; r < unevaluatedRules.length; r++) {
-      if (!isSet(flags, unevaluatedRules[r]!.flag)) continue;
-      const when = member.unevaluated![r];
+    const array = this.kinds[level] === ARRAY;
+    if (array && shape.tallyBits.length > 0) this.countItem(level);
+    const {rules} = array ? shape.itemSources : shape.memberSources;
+    for (let r = 0; r < rules.length; r++) {
+      const rule = rules[r]!;
+      if (!isSet(flags, rule.flag)) continue;
+      let when = member.unevaluated![r];
       if (when === null || when === undefined) continue;
+      // The contains that matched this item evaluated it, under their own conditions.
+      for (const match of rule.matches) if (!isSet(flags, match.flag)) when = [...when, match.condition];
+      if (when.some((condition) => condition.length === 0)) continue;
       this.heldRules[level]!.push(r);
       this.heldConditions[level]!.push(when);
     }
   }
+
 
   /**
    * A value whose fingerprint is `hash` ended inside the container at `level`: it goes into that
@@ -1155,7 +1117,7 @@ export class TextChecker implements TokenSink {
     this.seen[level] = cleared(this.seen, level, shape.presenceWords);
     this.flags[level] = cleared(this.flags, level, shape.flagWords);
     if (kind === OBJECT) {
-      if (shape.unevaluatedRules.length > 0) {
+      if (shape.memberSources.rules.length > 0) {
         (this.heldRules[level] ??= []).length = 0;
         (this.heldConditions[level] ??= []).length = 0;
       }
@@ -1170,7 +1132,7 @@ export class TextChecker implements TokenSink {
         else seen.clear();
         if (level >= this.usedLevels) this.usedLevels = level + 1;
       }
-      if (shape.unevaluatedItemRules.length > 0) {
+      if (shape.itemSources.rules.length > 0) {
         (this.heldRules[level] ??= []).length = 0;
         (this.heldConditions[level] ??= []).length = 0;
       }
@@ -1305,11 +1267,10 @@ export class TextChecker implements TokenSink {
     if (bit >= 0) this.seen[level]![bit >> 5]! |= 1 << (bit & 31);
     this.pending = member;
     if (this.hashing !== 0 && this.hashed[level]) this.hashKeys[level] = key;
-    const {unevaluatedFlags} = shape;
-    if (unevaluatedFlags.length > 0) {
+    const {ruleFlags} = shape.memberSources;
+    if (ruleFlags.length > 0) {
       this.currentMembers[level] = member;
-      const flags = this.flags[level]!;
-      for (let i = 0; i < unevaluatedFlags.length; i++) flags[unevaluatedFlags[i]! >> 5]! &= ~(1 << (unevaluatedFlags[i]! & 31));
+      clearBits(this.flags[level]!, ruleFlags);
     }
     const {keyNameNodes, keyNameTargets, keyNameScopes} = shape;
     if (keyNameNodes.length === 0) return;
