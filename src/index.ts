@@ -115,13 +115,14 @@ class CompiledValidator implements Validator {
     // The fast ways, for a valid document whose value is wanted anyway: the text checker, or else
     // JSON.parse and value mode's fast verdict once the text is known to say exactly what the
     // value says. Anything else gets validateText's verdict and errors.
-    let failed = false;
+    let settled = false;
     if (this.textChecker.usable) {
       const outcome = this.textChecker.check(source);
       if (outcome === PASS) return {valid: true, errors: [], value: parseJson(source)};
-      failed = outcome === FAIL;
+      // Invalid, or not JSON within the limits (the syntax pass below would say so again).
+      settled = outcome === FAIL || this.textChecker.unsureOf === 'input';
     }
-    if (!failed && this.checker.usable && this.wellFormed(source)) {
+    if (!settled && this.checker.usable && this.wellFormed(source)) {
       const value = parseJson(source);
       if (this.checker.passes(this.root, value)) return {valid: true, errors: [], value};
     }
