@@ -44,6 +44,11 @@ function clear(runs: Run[]): void {
   while (runs.length > 0) runs.pop();
 }
 
+/** The keyword `via` ignores a member that passes and keeps none that fails (see pendingMember). */
+function passNeedsNoReport(via: CompiledKeyword): boolean {
+  return via.definition.ignoresPassingMembers === true && via.definition.keepsFailedMembers !== true;
+}
+
 /** A run deeper than this in one chain of in-place applications means a `$ref` cycle that never descends. */
 const MAX_IN_PLACE_DEPTH = 2000;
 
@@ -610,15 +615,13 @@ export class Evaluator implements TokenSink {
     for (let i = 0; i < runs.length; i++) {
       const run = runs[i];
       if (run.parent!.settled) continue;
-      const {definition} = run.via!;
-      if (definition.ignoresPassingMembers !== true || definition.keepsFailedMembers === true) return null;
+      if (!passNeedsNoReport(run.via!)) return null;
       nodes.push(run.node);
       containers = true;
     }
     for (let i = 0; i < frame.leafCount; i++) {
       if (frame.leafParents[i].settled) continue;
-      const {definition} = frame.leafVias[i];
-      if (definition.ignoresPassingMembers !== true || definition.keepsFailedMembers === true) return null;
+      if (!passNeedsNoReport(frame.leafVias[i])) return null;
       const node = frame.leafNodes[i];
       nodes.push(node);
       if (node.key.length > 0 || node.item.length > 0 || node.begin.length > 0) containers = true;
