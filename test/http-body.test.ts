@@ -204,6 +204,13 @@ describe('HttpError', () => {
     assert.equal(error.name, 'PayloadTooLargeError');
     assert.ok(error instanceof Error);
   });
+
+  it('captures no stack for a 4xx, keeps one for a 5xx, and leaves Error.stackTraceLimit as it was', () => {
+    const limit = Error.stackTraceLimit;
+    assert.equal(new HttpError(422, 'entity.validation.failed', 'invalid').stack, 'UnprocessableEntityError: invalid');
+    assert.match(new HttpError(500, 'internal', 'broken').stack ?? '', /^InternalServerErrorError: broken\n\s+at /);
+    assert.equal(Error.stackTraceLimit, limit);
+  });
 });
 
 describe('BodyReader over node:http', TEST_TIMEOUT, () => {
