@@ -78,9 +78,10 @@ export const noopSink: TokenSink = {
 /**
  * Upload a body of `bodyBytes` whose first key is "forbidden" to POST /upload over a raw socket,
  * pushing 64 KiB per turn of the event loop, until the first byte of the answer arrives: the
- * milliseconds from connect to then, and that first piece of the answer. One chunk per turn, so an
- * answer (and the server's close) is read before the next write: a write into a closed socket
- * fails with EPIPE and loses the unread answer; such errors after the answer are ignored.
+ * milliseconds from connect to then, and that first piece of the answer.
+ * One chunk per turn, so an answer (and the server's close) is read before the next write: a
+ * write into a closed socket fails with EPIPE and loses the unread answer; such errors after the
+ * answer are ignored.
  */
 export function uploadUntilAnswered(port: number, bodyBytes: number): Promise<{milliseconds: number; answer: string}> {
   return new Promise((resolve, reject) => {
@@ -113,4 +114,55 @@ export function uploadUntilAnswered(port: number, bodyBytes: number): Promise<{m
       setImmediate(pump);
     });
   });
+}
+
+/** How many refusals of a smaller upload each server gets before the timed runs (the JIT settles). */
+const WARM_UP_REFUSALS = 1000;
+const WARM_UP_BODY = 100 * 1024;
+
+export interface RefusalOptions {
+  /** Timed uploads per server (default 21). */
+  runs?: number;
+  /** Timed uploads a server gets in a row before the other's turn (default 7). */
+  block?: number;
+  /** Refusals of a 100 KiB upload each server gets before the timed runs (default 1000). */
+  warmUp?: number;
+  /** How every answer must start (default `HTTP/1.1 4`). */
+  expected?: string;
+}
+
+/**
+ * Milliseconds until the answer (uploadUntilAnswered), `runs` uploads of `bodyBytes` to each
+ * server, after `warmUp` refusals of a 100 KiB upload each so that the refusal's code is compiled
+ * as a busy server's would be. The servers take turns in blocks of `block` runs: the turns share
+ * the machine's changes of speed, and within a block a server follows itself, not the other's
+ * aftermath (docs/decisions.md, "HTTP: the 10 MB rejection, warmed up and judged on best runs").
+ * Every answer must start with `expected`.
+ */
+export async function timeRefusals<K extends string>(
+  ports: Readonly<Record<K, number>>,
+  bodyBytes: number,
+  {runs = 21, block = 7, warmUp = WARM_UP_REFUSALS, expected = 'HTTP/1.1 4'}: RefusalOptions = {},
+): Promise<Record<K, number[]>> {
+  const kinds = Object.keys(ports) as K[];
+  const refuse = async (kind: K, bytes: number): Promise<number> => {
+    const {milliseconds, answer} = await uploadUntilAnswered(ports[kind], bytes);
+    if (!answer.startsWith(expected)) throw new Error(`${kind}: expected ${expected}..., got ${answer.slice(0, 12)}`);
+    return milliseconds;
+  };
+  for (const kind of kinds) for (let run = 0; run < warmUp; run++) await refuse(kind, WARM_UP_BODY);
+  const times = Object.fromEntries(kinds.map((kind) => [kind, [] as number[]])) as Record<K, number[]>;
+  for (let turn = 0; times[kinds[0]!].length < runs; turn++) {
+    for (const kind of turn % 2 === 0 ? kinds : [...kinds].reverse()) {
+      for (let run = 0; run < block; run++) times[kind].push(await refuse(kind, bodyBytes));
+    }
+  }
+  return times;
+}
+
+export const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[values.length >> 1]!;
+
+/** `theirs / ours` of the best runs and of the medians, as `timeRefusals` returns them. */
+export function refusalRatios(ours: readonly number[], theirs: readonly number[]): {best: number; median: number} {
+  return {best: Math.min(...theirs) / Math.min(...ours), median: median(theirs) / median(ours)};
 }
