@@ -12,6 +12,7 @@ import {uniqueItems} from '../src/keywords/uniqueItems.js';
 import {FAIL, PASS, TextChecker, UNSURE} from '../src/textCheck.js';
 import {defaultLimits} from '../src/tokenizer.js';
 import {random} from './support/chunks.js';
+import {strictTree, treeSchemas} from './support/trees.js';
 import {drafts, remotes, suiteFiles, suiteSkips} from './support/suite.js';
 
 const schemas = remotes();
@@ -292,13 +293,6 @@ describe('the text checker', () => {
   });
 
   it('follows $dynamicRef and $recursiveRef through the dynamic scope', () => {
-    const tree = {
-      $id: 'https://example.com/tree',
-      $dynamicAnchor: 'node',
-      type: 'object',
-      properties: {data: true, children: {type: 'array', items: {$dynamicRef: '#node'}}},
-    };
-    const strictTree = {$id: 'https://example.com/strict-tree', $dynamicAnchor: 'node', $ref: 'tree', unevaluatedProperties: false};
     const recursiveTree = {
       $schema: 'https://json-schema.org/draft/2019-09/schema',
       $id: 'https://example.com/strict-recursive',
@@ -308,7 +302,7 @@ describe('the text checker', () => {
     };
     const recursive = {$id: 'https://example.com/recursive', $recursiveAnchor: true, type: 'object', properties: {data: true, children: {type: 'array', items: {$recursiveRef: '#'}}}};
     const cases: [unknown, Record<string, unknown>][] = [
-      [strictTree, {'https://example.com/tree': tree}],
+      [strictTree, treeSchemas],
       [recursiveTree, {'https://example.com/recursive': recursive}],
     ];
     for (const [schema, others] of cases) {

@@ -4,16 +4,10 @@
 
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
+import {strictTree, tree, treeSchemas} from '../support/trees.js';
 import {invalid, onlyError, schemaError, summary, valid} from './check.js';
 
-const tree = {
-  $id: 'https://example.com/tree',
-  $dynamicAnchor: 'node',
-  type: 'object',
-  properties: {data: true, children: {type: 'array', items: {$dynamicRef: '#node'}}},
-};
-const strictTree = {$id: 'https://example.com/strict-tree', $dynamicAnchor: 'node', $ref: 'tree', unevaluatedProperties: false};
-const options = {schemas: {'https://example.com/tree': tree}};
+const options = {schemas: treeSchemas};
 
 describe('$dynamicRef', () => {
   test('alone, the anchor is in its own resource: behaves as $ref', () => {
