@@ -65,7 +65,7 @@ export function validateBody(schema: boolean | object, options?: BodyOptions): B
 export function validateBody(schema: unknown, options: BodyOptions = {}): BodyHandler<unknown> {
   const reader = new BodyReader(schema, options);
   return function validateBodyMiddleware(req: Request, res: Response, next: NextFunction): void {
-    reader.read(req, (error, body) => {
+    reader.read(req, res, (error, body) => {
       if (error !== null) return fail(res, next, error);
       if (body !== NO_BODY) req.body = body;
       next();

@@ -7,7 +7,7 @@
 // 415 charset.unsupported / encoding.unsupported; plus 422 entity.validation.failed for a schema
 // violation and 415 entity.type.unsupported for a Content-Type the route does not take.
 
-import type {IncomingMessage} from 'node:http';
+import type {IncomingMessage, ServerResponse} from 'node:http';
 import {STATUS_CODES} from 'node:http';
 import type {Socket} from 'node:net';
 import type {Transform} from 'node:stream';
@@ -49,6 +49,18 @@ export interface BodyOptions extends ValidatorOptions {
    * once it is certainly invalid; without it the request is answered at the first error.
    */
   allErrors?: boolean;
+  /**
+   * body-parser's `verify(req, res, body, encoding)`, e.g. for a webhook's signature: called with
+   * the whole body (decoded from its Content-Encoding, a byte order mark included) once it has
+   * arrived, before its verdict. Throw to refuse it: 403 `entity.verify.failed`, or the thrown
+   * error's own `status` and `type`. A body refused before its end is never verified.
+   */
+  verify?: (req: IncomingMessage, res: ServerResponse, body: Buffer, encoding: string) => void;
+  /**
+   * body-parser's `reviver`, given to `JSON.parse` when the value is made. The schema judges the
+   * body as sent, before the reviver.
+   */
+  reviver?: (this: unknown, key: string, value: unknown) => unknown;
 }
 
 /** Options of `validate({query, params, headers})`. */
@@ -336,6 +348,8 @@ interface BodySettings {
   readonly acceptsType: MediaTypeTest;
   /** `allErrors`: read on to the end (within `limit`) to report every error, instead of stopping at the first. */
   readonly readToEnd: boolean;
+  readonly verify: BodyOptions['verify'];
+  readonly reviver: BodyOptions['reviver'];
 }
 
 /** Compiles the schema once; `read` then validates one request body per call. */
@@ -353,6 +367,8 @@ export class BodyReader {
       invalidStatus: options.invalidStatus ?? 422,
       acceptsType: mediaTypeTest(options.type),
       readToEnd: options.allErrors ?? false,
+      verify: options.verify,
+      reviver: options.reviver,
     };
   }
 
@@ -362,7 +378,7 @@ export class BodyReader {
    * `parsedElsewhere` says where another body parser that already consumed the stream put its
    * result (Express: `req.body`; Koa: `ctx.request.body`); that value is then checked instead.
    */
-  read(req: IncomingMessage, callback: BodyCallback, parsedElsewhere: () => unknown = () => (req as {body?: unknown}).body): void {
+  read(req: IncomingMessage, res: ServerResponse, callback: BodyCallback, parsedElsewhere: () => unknown = () => (req as {body?: unknown}).body): void {
     const length = contentLength(req);
     if (!hasBody(req, length)) return this.#readAbsentBody(req, callback);
     if (alreadyRead(req)) return this.#validateParsed(parsedElsewhere(), callback);
@@ -370,13 +386,13 @@ export class BodyReader {
     const refusal = this.#refuseFromHeaders(req, encoding, length);
     if (refusal !== undefined) return callback(refuseUnread(req, refusal, length));
     const source = encoding === 'identity' ? req : DECODERS[encoding]!();
-    new BodyStream(req, source, this.validator, this.#settings, callback, length).start();
+    new BodyStream(req, res, source, this.validator, this.#settings, callback, length).start();
   }
 
   /** `read` as a promise, for Koa. */
-  readAsync(req: IncomingMessage, parsedElsewhere?: () => unknown): Promise<unknown> {
+  readAsync(req: IncomingMessage, res: ServerResponse, parsedElsewhere?: () => unknown): Promise<unknown> {
     return new Promise((resolve, reject) => {
-      this.read(req, (error, body) => (error === null ? resolve(body) : reject(error)), parsedElsewhere);
+      this.read(req, res, (error, body) => (error === null ? resolve(body) : reject(error)), parsedElsewhere);
     });
   }
 
@@ -499,6 +515,7 @@ function isJsonWhitespace(byte: number): boolean {
 /** One request body in flight: the listeners, the counters, and the single exit through `#finish`. */
 class BodyStream {
   readonly #req: IncomingMessage;
+  readonly #res: ServerResponse;
   readonly #source: IncomingMessage | Transform;
   readonly #validator: Validator;
   /** The announced Content-Length. */
@@ -515,11 +532,14 @@ class BodyStream {
   readonly #text: Buffer[] = [];
   /** Bytes of a leading UTF-8 BOM matched so far; -1 once past the start of the body. */
   #bomMatched = 0;
+  /** The body began with a BOM, which the session was not given (`verify` gets it). */
+  #bomSkipped = false;
   /** body-parser's `strict`: the first non-whitespace byte must open an object or an array. */
   #awaitingFirstByte: boolean;
 
   constructor(
     req: IncomingMessage,
+    res: ServerResponse,
     source: IncomingMessage | Transform,
     validator: Validator,
     settings: BodySettings,
@@ -527,6 +547,7 @@ class BodyStream {
     length: number | undefined,
   ) {
     this.#req = req;
+    this.#res = res;
     this.#source = source;
     this.#validator = validator;
     this.#length = length;
@@ -588,6 +609,7 @@ class BodyStream {
     }
     if (this.#bomMatched === BOM.length) {
       this.#bomMatched = -1;
+      this.#bomSkipped = true;
       return chunk.subarray(index);
     }
     if (index === chunk.length) return chunk.subarray(index);
@@ -610,11 +632,14 @@ class BodyStream {
   }
 
   #onEnd = (): void => {
+    const refusal = this.#verify();
+    if (refusal !== undefined) return this.#finish(refusal);
     // Text was fed but no session made: #feed held the whole body for parseText.
     if (this.#session === undefined && this.#fed > 0) {
-      const result = this.#validator.parseText(this.#text[0]!);
+      const text = this.#text[0]!;
+      const result = this.#settings.reviver === undefined ? this.#validator.parseText(text) : this.#validator.validateText(text);
       if (!result.valid) return this.#finish(errorFromResult(result, this.#settings.invalidStatus));
-      return this.#finish(null, result.value);
+      return this.#finish(null, this.#settings.reviver === undefined ? result.value : this.#parse());
     }
     const session = (this.#session ??= this.#validator.session());
     if (this.#bomMatched > 0) session.write(Buffer.from(BOM.slice(0, this.#bomMatched)));
@@ -631,7 +656,22 @@ class BodyStream {
    */
   #parse(): unknown {
     const bytes = this.#text.length === 1 ? this.#text[0]! : Buffer.concat(this.#text, this.#fed);
-    return JSON.parse(bytes.toString('utf8'));
+    return JSON.parse(bytes.toString('utf8'), this.#settings.reviver);
+  }
+
+  /** body-parser's `verify`, given the whole body as it came; the refusal if it throws. */
+  #verify(): HttpError | undefined {
+    const verify = this.#settings.verify;
+    if (verify === undefined) return undefined;
+    const pieces = this.#bomSkipped ? [Buffer.from(BOM), ...this.#text] : [...this.#text];
+    // A body that is only the start of a BOM: the bytes held back by #skipBom.
+    if (this.#bomMatched > 0) pieces.push(Buffer.from(BOM.slice(0, this.#bomMatched)));
+    try {
+      verify(this.#req, this.#res, Buffer.concat(pieces), 'utf-8');
+    } catch (thrown) {
+      return verifyFailed(thrown);
+    }
+    return undefined;
   }
 
   #onSourceError = (error: Error): void => {
@@ -682,6 +722,18 @@ class BodyStream {
     if (error === null) (this.#req as {_body?: boolean})._body = true;
     callback(error, body);
   }
+}
+
+/** As body-parser: 403 `entity.verify.failed`, unless what `verify` threw says its own status and type. */
+function verifyFailed(thrown: unknown): HttpError {
+  const {message, type} = (typeof thrown === 'object' && thrown !== null ? thrown : {}) as {message?: unknown; type?: unknown};
+  const error = new HttpError(
+    httpStatusOf(thrown) ?? 403,
+    typeof type === 'string' ? type : 'entity.verify.failed',
+    typeof message === 'string' && message !== '' ? message : 'the request body failed verification',
+  );
+  error.cause = thrown;
+  return error;
 }
 
 function aborted(received: number): HttpError {

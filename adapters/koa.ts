@@ -8,7 +8,7 @@
 // honours `err.status`, `err.expose` and `err.headers`); `problemHandler()` answers them as
 // application/problem+json.
 
-import type {IncomingMessage} from 'node:http';
+import type {IncomingMessage, ServerResponse} from 'node:http';
 
 import type {FromSchema, JSONSchema} from 'json-schema-to-ts';
 import type {Context, Middleware, Next} from 'koa';
@@ -36,7 +36,7 @@ export type {BodyOptions, PartsOptions, ProblemDocument, ProblemItem, ProblemOpt
  * before it needs its `ctx` annotated, e.g. `Koa.Context`, or `validateBody(...)` hoisted into a
  * const: TypeScript cannot infer the route's context from two context-sensitive arguments.)
  */
-export type BodyMiddleware<Body> = (ctx: {req: IncomingMessage; request: {body: Body}}, next: Next) => Promise<void>;
+export type BodyMiddleware<Body> = (ctx: {req: IncomingMessage; res: ServerResponse; request: {body: Body}}, next: Next) => Promise<void>;
 
 /**
  * Reads, decodes and validates the request body while it arrives; on success
@@ -50,9 +50,9 @@ export function validateBody<const S extends JSONSchema, T = FromSchema<S>>(sche
 export function validateBody(schema: boolean | object, options?: BodyOptions): BodyMiddleware<unknown>;
 export function validateBody(schema: unknown, options: BodyOptions = {}): BodyMiddleware<unknown> {
   const reader = new BodyReader(schema, options);
-  return async function validateBodyMiddleware(ctx: {req: IncomingMessage; request: {body: unknown}}, next: Next): Promise<void> {
+  return async function validateBodyMiddleware(ctx: {req: IncomingMessage; res: ServerResponse; request: {body: unknown}}, next: Next): Promise<void> {
     const request = ctx.request;
-    const body = await reader.readAsync(ctx.req, () => request.body);
+    const body = await reader.readAsync(ctx.req, ctx.res, () => request.body);
     if (body !== NO_BODY) request.body = body;
     await next();
   };

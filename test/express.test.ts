@@ -6,6 +6,7 @@ import {execFile} from 'node:child_process';
 import type {IncomingMessage} from 'node:http';
 import {after, before, describe, it} from 'node:test';
 import {fileURLToPath} from 'node:url';
+import {createHmac} from 'node:crypto';
 import {gzipSync} from 'node:zlib';
 
 import express, {type ErrorRequestHandler} from 'express';
@@ -320,6 +321,107 @@ describe('early rejection over a raw socket, Express 5', SUITE_TIMEOUT, () => {
     assert.match(response, /^HTTP\/1\.1 422/);
     // 800 chunks 5 ms apart would take 4 s; the answer comes after the first few.
     assert.ok(Date.now() - started < 3000, `took ${Date.now() - started} ms`);
+  });
+});
+
+describe("body-parser's verify and reviver, Express 5", SUITE_TIMEOUT, () => {
+  const secret = 'webhook-secret';
+  const sign = (bytes: Buffer | string): string => createHmac('sha256', secret).update(bytes).digest('hex');
+  let verified: Buffer[] = [];
+  const app = express();
+  const checkSignature = (req: IncomingMessage, _res: unknown, body: Buffer, encoding: string): void => {
+    assert.equal(encoding, 'utf-8');
+    verified.push(body);
+    if (req.headers['x-signature'] !== sign(body)) throw new Error('bad signature');
+  };
+  app.post('/webhook', validateBody(orderSchema, {verify: checkSignature}), (req, res) => res.status(201).json({received: req.body}));
+  app.post('/guarded', validateBody(uploadSchema, {limit: '1mb', verify: checkSignature}), (_req, res) => res.status(204).end());
+  app.post(
+    '/revived',
+    validateBody({type: 'object', properties: {n: {maximum: 10}}}, {reviver: (_key, value) => (typeof value === 'number' ? value * 2 : value)}),
+    (req, res) => res.json({received: req.body}),
+  );
+  app.use(problemHandler());
+  const agent = supertest(app);
+  let harness: Harness;
+  before(async () => {
+    harness = await listen(app);
+  });
+  after(() => harness.server.close());
+
+  it('verify gets the whole body and lets a good one through', async () => {
+    verified = [];
+    const text = JSON.stringify(validOrder);
+    const response = await agent.post('/webhook').set('content-type', 'application/json').set('x-signature', sign(text)).send(text).expect(201);
+    assert.deepEqual(response.body, {received: validOrder});
+    assert.deepEqual(verified.map(String), [text]);
+  });
+
+  it('verify throwing refuses the body: 403 entity.verify.failed', async () => {
+    const response = await agent.post('/webhook').set('content-type', 'application/json').set('x-signature', 'forged').send(validOrder).expect(403);
+    assert.equal(response.body.code, 'entity.verify.failed');
+    assert.equal(response.body.detail, 'bad signature');
+  });
+
+  it("a thrown error's own status and type are kept", async () => {
+    const teapot = express();
+    const thrown = Object.assign(new Error('no tea today'), {status: 418, type: 'tea.refused'});
+    const refuse = (): never => {
+      throw thrown;
+    };
+    teapot.post('/', validateBody({}, {verify: refuse}), (_req, res) => res.status(204).end());
+    const captured: unknown[] = [];
+    teapot.use(((error, _req, res, _next) => {
+      captured.push(error);
+      res.status(error.status).end();
+    }) as ErrorRequestHandler);
+    await supertest(teapot).post('/').send({}).expect(418);
+    const error = captured[0] as HttpError;
+    assert.ok(error instanceof HttpError);
+    assert.equal(error.type, 'tea.refused');
+    assert.equal(error.cause, thrown);
+  });
+
+  it('verify sees the bytes as sent: a byte order mark, and gzip decoded', async () => {
+    verified = [];
+    const text = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify(validOrder))]);
+    await agent.post('/webhook').set('content-type', 'application/json').set('x-signature', sign(text)).serialize(asIs).send(text).expect(201);
+    const gzipped = gzipSync(text);
+    await agent
+      .post('/webhook')
+      .set('content-type', 'application/json')
+      .set('content-encoding', 'gzip')
+      .set('x-signature', sign(text))
+      .serialize(asIs)
+      .send(gzipped)
+      .expect(201);
+    assert.deepEqual(verified, [text, text]);
+  });
+
+  it('a body that arrives in many chunks is verified whole', async () => {
+    verified = [];
+    const text = Buffer.from(JSON.stringify({...validOrder, note: 'slow 😀 upload '.repeat(20)}));
+    const response = await slowUpload(harness.port, '/webhook', text, 7, 1, {'x-signature': sign(text)});
+    assert.match(response, /^HTTP\/1\.1 201/);
+    assert.deepEqual(verified, [text]);
+  });
+
+  it('a body refused before its end is never verified', async () => {
+    verified = [];
+    const text = Buffer.from(JSON.stringify({forbidden: 'y'.repeat(4000)}));
+    const response = await slowUpload(harness.port, '/guarded', text, 5, 1, {'x-signature': sign(text)});
+    assert.match(response, /^HTTP\/1\.1 422/);
+    assert.deepEqual(verified, []);
+  });
+
+  it('reviver shapes req.body; the schema judges the body as sent', async () => {
+    const response = await agent.post('/revived').set('content-type', 'application/json').send('{"n": 8, "list": [1, 2]}').expect(200);
+    assert.deepEqual(response.body, {received: {n: 16, list: [2, 4]}});
+    await agent.post('/revived').set('content-type', 'application/json').send('{"n": 11}').expect(422);
+    const text = Buffer.from(JSON.stringify({n: 5, pad: 'x'.repeat(300)}));
+    const slow = await slowUpload(harness.port, '/revived', text, 9, 1);
+    assert.match(slow, /^HTTP\/1\.1 200/);
+    assert.equal((JSON.parse(slow.slice(slow.indexOf('\r\n\r\n') + 4)) as {received: {n: number}}).received.n, 10);
   });
 });
 

@@ -37,7 +37,7 @@ async function startReaderServer(schema: unknown, options: BodyOptions = {}) {
   const waiting: Array<(outcome: Outcome) => void> = [];
   const server = createServer((req, res) => {
     const baseline = listenerCounts(req);
-    reader.read(req, (error, body) => {
+    reader.read(req, res, (error, body) => {
       const leftover = diffCounts(listenerCounts(req), baseline);
       const outcome: Outcome = {error, body, leftover};
       outcomes.push(outcome);

@@ -2,6 +2,7 @@
 // ordinary cases, a raw `net` socket where the test must control chunking and count bytes.
 
 import assert from 'node:assert/strict';
+import {createHmac} from 'node:crypto';
 import type {IncomingMessage} from 'node:http';
 import {after, before, describe, it} from 'node:test';
 import {brotliCompressSync, deflateSync, gzipSync} from 'node:zlib';
@@ -80,6 +81,21 @@ function buildApp(options: {withProblemHandler?: boolean; captured?: unknown[]; 
   router.post('/parsed-first', otherBodyParser, validateBody(orderSchema), (ctx) => {
     ctx.body = {received: ctx.request.body};
   });
+  router.post(
+    '/webhook',
+    validateBody(orderSchema, {
+      verify: (req, res, body) => {
+        // Koa hands over its own req and res, as Express does.
+        assert.ok(typeof res.setHeader === 'function');
+        if (req.headers['x-signature'] !== createHmac('sha256', 'webhook-secret').update(body).digest('hex')) throw new Error('bad signature');
+      },
+      reviver: (key, value) => (key === 'quantity' ? String(value) : value),
+    }),
+    (ctx) => {
+      ctx.status = 201;
+      ctx.body = {received: ctx.request.body};
+    },
+  );
   router.get('/orders', validateBody(orderSchema), (ctx) => {
     ctx.body = {body: (ctx.request as {body?: unknown}).body ?? null};
   });
@@ -197,6 +213,15 @@ describe('validateBody with Koa 3 and @koa/router', SUITE_TIMEOUT, () => {
   it('a repeated key is 400', async () => {
     const response = await agent.post('/anything').set('content-type', 'application/json').send('{"a": 1, "a": 2}').expect(400);
     assert.equal(response.body.code, 'entity.parse.failed');
+  });
+
+  it("verify and reviver as body-parser's: 403 entity.verify.failed for a bad signature, revived ctx.request.body", async () => {
+    const text = JSON.stringify(validOrder);
+    const signature = createHmac('sha256', 'webhook-secret').update(text).digest('hex');
+    const response = await agent.post('/webhook').set('content-type', 'application/json').set('x-signature', signature).send(text).expect(201);
+    assert.deepEqual(response.body.received, {customer: 'ada', items: [{sku: 'tea-01', quantity: '2'}]});
+    const forged = await agent.post('/webhook').set('content-type', 'application/json').set('x-signature', 'forged').send(text).expect(403);
+    assert.equal(forged.body.code, 'entity.verify.failed');
   });
 
   it('a GET without a body passes through', async () => {

@@ -93,7 +93,7 @@ export async function rawUpload(
 }
 
 /** Writes `text` `size` bytes at a time, `pauseMs` apart, chunked, until the server answers. */
-export async function slowUpload(port: number, path: string, text: Buffer, size: number, pauseMs: number): Promise<string> {
+export async function slowUpload(port: number, path: string, text: Buffer, size: number, pauseMs: number, headers: Record<string, string> = {}): Promise<string> {
   const socket = connect(port, '127.0.0.1');
   socket.setNoDelay(true);
   await once(socket, 'connect');
@@ -101,7 +101,8 @@ export async function slowUpload(port: number, path: string, text: Buffer, size:
   socket.on('data', (data: Buffer) => (response += data.toString('utf8')));
   socket.on('error', () => {});
   const closed = once(socket, 'close');
-  socket.write(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n`);
+  const extra = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+  socket.write(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n${extra}\r\n`);
   for (let offset = 0; offset < text.length && response === '' && !socket.destroyed; offset += size) {
     const piece = text.subarray(offset, offset + size);
     socket.write(`${piece.length.toString(16)}\r\n`);
