@@ -6,6 +6,9 @@
 // body is answered at its first offending byte with application/problem+json, and `req.body` is
 // typed from the schema.
 
+import {createHmac, timingSafeEqual} from 'node:crypto';
+import type {IncomingMessage} from 'node:http';
+
 import express, {type Response} from 'express';
 
 import {problemHandler, validate, validateBody} from '../adapters/express.js';
@@ -107,7 +110,7 @@ const app = express();
 app.disable('x-powered-by');
 
 app.get('/health', (_req, res) => {
-  res.json({status: 'ok', orders: orders.size, eventsReceived});
+  res.json({status: 'ok', orders: orders.size, eventsReceived, payments: payments.length});
 });
 
 app.post('/api/users', validateBody(signupSchema, {limit: '4kb', formats: 'assert'}), (req, res) => {
@@ -167,11 +170,47 @@ app.post('/api/events', validateBody(eventsSchema, {limit: '5mb', formats: 'asse
   res.status(202).json({accepted: req.body.length});
 });
 
+// A payment provider's webhook, signed with HMAC-SHA256 over the raw bytes: `verify` (as in
+// body-parser) sees the whole body as sent, before its verdict; a bad signature is a 403.
+const WEBHOOK_SECRET = process.env['WEBHOOK_SECRET'] ?? 'whsec_demo';
+
+const paymentEventSchema = {
+  type: 'object',
+  properties: {
+    id: {type: 'string', pattern: '^evt_[A-Za-z0-9]+$'},
+    type: {enum: ['payment.succeeded', 'payment.failed']},
+    data: {
+      type: 'object',
+      properties: {orderId: {type: 'string', pattern: '^ord_[0-9]+$'}, amount: {type: 'integer', minimum: 1}},
+      required: ['orderId', 'amount'],
+    },
+  },
+  required: ['id', 'type', 'data'],
+} as const;
+
+function signature(body: Buffer | string): string {
+  return 'sha256=' + createHmac('sha256', WEBHOOK_SECRET).update(body).digest('hex');
+}
+
+function checkSignature(req: IncomingMessage, _res: unknown, body: Buffer): void {
+  const expected = Buffer.from(signature(body));
+  const given = Buffer.from(String(req.headers['x-signature'] ?? ''));
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new Error('the signature does not match the body');
+}
+
+const payments: string[] = [];
+
+app.post('/api/webhooks/payments', validateBody(paymentEventSchema, {limit: '16kb', verify: checkSignature}), (req, res) => {
+  payments.push(`${req.body.type} ${req.body.data.orderId}`);
+  res.status(204).end();
+});
+
 // Every error with a 4xx/5xx status (ours and others') becomes application/problem+json.
 app.use(problemHandler({maxErrors: 10}));
 
 function curlExamples(base: string): string {
   const json = "-H 'content-type: application/json'";
+  const payment = '{"id":"evt_1","type":"payment.succeeded","data":{"orderId":"ord_1000","amount":1299}}';
   return [
     `Shop API listening on ${base}`,
     '',
@@ -184,6 +223,8 @@ function curlExamples(base: string): string {
     `  curl -s -X PATCH -H 'content-type: application/merge-patch+json' -d '{"status":"cancelled"}' ${base}/api/orders/ord_1000`,
     `  curl -s ${json} -d '{"customerId" "cus_abc123"}' ${base}/api/orders                                            # 400 malformed`,
     `  echo '[{"name":"page.view","at":"2026-01-01T00:00:00Z"}]' | gzip | curl -s ${json} -H 'content-encoding: gzip' --data-binary @- ${base}/api/events`,
+    `  curl -s ${json} -H 'x-signature: ${signature(payment)}' -d '${payment}' ${base}/api/webhooks/payments   # 204, signed`,
+    `  curl -s ${json} -H 'x-signature: sha256=forged' -d '${payment}' ${base}/api/webhooks/payments          # 403 entity.verify.failed`,
     `  head -c 50000000 /dev/zero | tr '\\0' 'x' | (printf '{"admin":"'; cat) | curl -s -X POST -T - ${json} ${base}/api/users   # 50 MB upload, 422 at byte 9`,
   ].join('\n');
 }
