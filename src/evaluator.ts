@@ -444,7 +444,7 @@ export class Evaluator implements TokenSink {
   /**
    * Forget the document's keys and scalar (its verdict is taken). They are slices of its text: an
    * evaluator that outlives the document (the validator's shared one) would keep the text alive
-   * until the next, and get it promoted by any scavenge meanwhile (see SyntaxGuard.release).
+   * until the next, and get it promoted by any scavenge meanwhile.
    */
   release(): void {
     for (let depth = 0; depth < this.deepest; depth++) {
@@ -735,7 +735,7 @@ export class Evaluator implements TokenSink {
     this.deliverScalar(NUMBER);
   }
 
-  /** Value mode: make a parsed scalar the one keywords read, without delivering it (src/valueCheck.ts). */
+  /** Make a scalar the one keywords read, without delivering it (the text checker's `accepts` calls). */
   holdScalar(kind: Kind, value: unknown): void {
     if (kind === STRING) this.text = value as string;
     else if (kind === NUMBER) {

@@ -9,12 +9,10 @@ import {compileSchema} from './compile.js';
 import {InputError} from './errors.js';
 import {Evaluator} from './evaluator.js';
 import type {SchemaNode} from './schema.js';
-import {SyntaxGuard} from './syntaxGuard.js';
 import {MemberSink, memberValues} from './memberSink.js';
-import {CheckerCache, FAIL, PASS, TextChecker} from './textCheck.js';
+import {CheckerCache, PASS, TextChecker} from './textCheck.js';
 import {Tokenizer, defaultLimits} from './tokenizer.js';
 import type {CompileOptions, Draft, Limits, OutputUnit, Result, Session, SessionOptions, TokenSink, Validator} from './types.js';
-import {ValueChecker} from './valueCheck.js';
 import {walkValue} from './walker.js';
 
 export {SchemaError, InputError} from './errors.js';
@@ -58,11 +56,7 @@ class CompiledValidator implements Validator {
    * frames (a third of the time on small documents went to setting up a fresh one).
    */
   private readonly shared: Evaluator;
-  /** Value mode's fast verdict (src/valueCheck.ts). */
-  private readonly checker: ValueChecker;
-  /** parseText's syntax pass (see wellFormed). */
-  private readonly guard = new SyntaxGuard();
-  /** validateText's fast verdict (src/textCheck.ts), and the shapes it shares with sessions' checkers. */
+  /** The fast verdict of validateText and validate (src/textCheck.ts), and the shapes it shares with sessions' checkers. */
   private readonly textChecker: TextChecker;
   private readonly checkerCache = new CheckerCache();
 
@@ -73,13 +67,12 @@ class CompiledValidator implements Validator {
     private readonly limits: Required<Limits>,
   ) {
     this.shared = new Evaluator(root, allErrors);
-    this.checker = new ValueChecker(this.shared, limits);
     this.textChecker = new TextChecker(root, this.shared, limits, this.checkerCache);
   }
 
   validate(value: unknown): Result {
     // Most values pass: the fast verdict says so without events; otherwise the events say why.
-    if (this.checker.passes(this.root, value)) return {valid: true, errors: []};
+    if (this.textChecker.usable && this.textChecker.checkValue(value) === PASS) return {valid: true, errors: []};
     const evaluator = this.shared;
     evaluator.reset(null);
     try {
@@ -112,44 +105,12 @@ class CompiledValidator implements Validator {
 
   parseText(text: string | Uint8Array): Result {
     const source = typeof text === 'string' ? text : decode(text);
-    // The fast ways, for a valid document whose value is wanted anyway: the text checker, or else
-    // JSON.parse and value mode's fast verdict once the text is known to say exactly what the
-    // value says. Anything else gets validateText's verdict and errors.
-    let settled = false;
-    if (this.textChecker.usable) {
-      const outcome = this.textChecker.check(source);
-      if (outcome === PASS) return {valid: true, errors: [], value: parseJson(source)};
-      // Invalid, or not JSON within the limits (the syntax pass below would say so again).
-      settled = outcome === FAIL || this.textChecker.unsureOf === 'input';
-    }
-    if (!settled && this.checker.usable && this.wellFormed(source)) {
-      const value = parseJson(source);
-      if (this.checker.passes(this.root, value)) return {valid: true, errors: [], value};
-    }
+    // For a valid document whose value is wanted anyway: the text checker's pass, then JSON.parse
+    // once. Anything else gets validateText's verdict and errors.
+    if (this.textChecker.usable && this.textChecker.check(source) === PASS) return {valid: true, errors: [], value: parseJson(source)};
     const result = this.evaluate(source);
     if (result.valid) result.value = parseJson(source);
     return result;
-  }
-
-  /**
-   * The text is JSON within the limits, repeats no key (JSON.parse would keep the last silently)
-   * and has only numbers that JSON.parse keeps exactly (1.00000000000000001 would become 1): its
-   * parsed value then gets the verdict the text would. A syntax pass, with no keyword.
-   */
-  private wellFormed(source: string): boolean {
-    const guard = this.guard;
-    guard.reset();
-    try {
-      const tokenizer = new Tokenizer(guard, this.limits);
-      tokenizer.write(source);
-      tokenizer.end();
-    } catch (error) {
-      if (!(error instanceof InputError)) throw error;
-      return false;
-    } finally {
-      guard.release();
-    }
-    return guard.sound;
   }
 
   session(options: SessionOptions = {}): Session {

@@ -48,7 +48,7 @@ export function keyPlan(node: SchemaNode, name: string): KeyPlan | undefined {
     keywords.push(keyword);
     data.push(datum);
   }
-  plan = {keywords, data, holdsKey: keywords.map((keyword) => keyword.definition.holdsKey)};
+  plan = {keywords, data};
   plans.set(name, plan);
   return plan;
 }
@@ -77,4 +77,4 @@ export function keyPlanAt(node: SchemaNode, name: string, position: number): Key
   return plan;
 }
 
-const EMPTY_PLAN: KeyPlan = {keywords: [], data: [], holdsKey: []};
+const EMPTY_PLAN: KeyPlan = {keywords: [], data: []};

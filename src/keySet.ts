@@ -1,6 +1,6 @@
 // The keys of one object seen so far, to reject a repeated key (RFC 7493 §2.3: otherwise the
 // validator and JSON.parse, which keeps the last, could disagree on the value). Used by the
-// evaluator's frames and by parseText's syntax pass (src/syntaxGuard.ts).
+// evaluator's frames and by the text checker (src/textCheck.ts).
 
 import {KeyFingerprints} from './keyFingerprints.js';
 

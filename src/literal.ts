@@ -5,7 +5,6 @@
 import {escapePointerToken} from './pointer.js';
 import {ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, newNode, setKeywords, type Kind, type KeywordDefinition, type Resource, type SchemaNode} from './schema.js';
 import type {Evaluator} from './evaluator.js';
-import {hasProperty} from './valueCheck.js';
 
 /** The kind of a JSON value, or undefined for anything JSON cannot hold. */
 export function kindOf(value: unknown): Kind | undefined {
@@ -57,27 +56,6 @@ export function scalarEquals(kind: Kind | 0, evaluator: Evaluator, literal: unkn
   }
 }
 
-/**
- * Two parsed JSON values are equal as JSON (numbers by value, objects regardless of key order):
- * value mode's verdict for `uniqueItems`. Both are plain JSON (the fast verdict checked them).
- */
-export function jsonEquals(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!jsonEquals(a[i], b[i])) return false;
-    return true;
-  }
-  if (Array.isArray(b)) return false;
-  const keys = Object.keys(a);
-  if (keys.length !== Object.keys(b).length) return false;
-  for (const key of keys) {
-    if (!hasProperty(b, key) || !jsonEquals((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key])) return false;
-  }
-  return true;
-}
-
 /** A node that no value satisfies, per resource: for the text checker's outlines of literals. */
 const rejecting = new WeakMap<Resource, readonly SchemaNode[]>();
 
@@ -103,13 +81,6 @@ const objectLiteral: KeywordDefinition<ObjectLiteral> = {
   compile: () => undefined,
   begin(run, keyword) {
     if (run.kind !== OBJECT) run.fail(keyword, 'must be equal to the constant');
-  },
-  holds(keyword, value, kind, checker) {
-    if (kind !== OBJECT || Object.keys(value as object).length !== keyword.value.members.size) return false;
-    for (const [name, member] of keyword.value.members) {
-      if (!hasProperty(value, name) || !checker.check(member, (value as Record<string, unknown>)[name])) return false;
-    }
-    return true;
   },
   outline(keyword, outline) {
     const {members, others} = keyword.value;
@@ -149,12 +120,6 @@ const arrayLiteral: KeywordDefinition<ArrayLiteral> = {
   begin(run, keyword) {
     if (run.kind !== ARRAY) run.fail(keyword, 'must be equal to the constant');
   },
-  holds(keyword, value, kind, checker) {
-    const {items} = keyword.value;
-    if (kind !== ARRAY || (value as unknown[]).length !== items.length) return false;
-    for (let i = 0; i < items.length; i++) if (!checker.check(items[i], (value as unknown[])[i])) return false;
-    return true;
-  },
   outline(keyword, outline) {
     const {items, others} = keyword.value;
     outline.kinds(ARRAY);
@@ -183,8 +148,6 @@ const scalarLiteral: KeywordDefinition<{readonly literal: unknown}> = {
   },
   accepts: (keyword, kind, evaluator) => scalarEquals(kind, evaluator, keyword.value.literal),
   outline: (_keyword, outline) => outline.kinds(0),
-  // Containers only: scalars go to `accepts`.
-  holds: () => false,
   scalar(run, keyword) {
     if (!scalarEquals(run.kind, run.evaluator, keyword.value.literal)) run.fail(keyword, 'must be equal to the constant');
   },

@@ -3,7 +3,6 @@
 
 import type {CompileOptions} from './types.js';
 import type {Evaluator, Run} from './evaluator.js';
-import type {ValueChecker, ValuePlan} from './valueCheck.js';
 import type {FormatCheck} from './formats/index.js';
 import type {ScalarPlan} from './textCheck.js';
 
@@ -68,8 +67,6 @@ export interface SchemaNode {
   collectsProperties: boolean;
   /** Someone at this location needs the evaluated item indices (`unevaluatedItems`). */
   collectsItems: boolean;
-  /** How value mode's fast verdict checks this node (src/valueCheck.ts); null: it cannot. Made on first use. */
-  valuePlan: ValuePlan | null | undefined;
   /** How the text checker judges a scalar against this node (src/textCheck.ts). Made on first use. */
   textPlan: ScalarPlan | undefined;
 }
@@ -78,14 +75,7 @@ export interface SchemaNode {
 export interface KeyPlan {
   readonly keywords: readonly CompiledKeyword[];
   readonly data: readonly unknown[];
-  /**
-   * The `holdsKey` hooks of those keywords (value mode's fast verdict), undefined where a keyword has
-   * none, read once here rather than from each definition (see ValuePlan in src/valueCheck.ts).
-   */
-  readonly holdsKey: readonly (HoldsKeyHook | undefined)[];
 }
-
-export type HoldsKeyHook = NonNullable<KeywordDefinition['holdsKey']>;
 
 /** A keyword that acts on values at all (has an event hook); others are annotations or shapes only. */
 export function acts(definition: KeywordDefinition): boolean {
@@ -113,7 +103,6 @@ export function newNode(resource: Resource, absoluteLocation: string): SchemaNod
     scalarAccepts: null,
     collectsProperties: false,
     collectsItems: false,
-    valuePlan: undefined,
     textPlan: undefined,
   };
 }
@@ -202,17 +191,6 @@ export interface KeywordDefinition<V = any> {
    * by keywords with `accepts` is checked without a run (see Evaluator.checkLeaves).
    */
   accepts?(keyword: CompiledKeyword<V>, kind: Kind, evaluator: Evaluator): boolean;
-  /**
-   * Value mode's fast verdict (src/valueCheck.ts): does this parsed value pass the keyword? Called
-   * for objects and arrays, and for scalars when the keyword has no `accepts`. It decides what the
-   * hooks decide, on a value already in memory, without runs or reports; subschemas go through
-   * `checker.check`. Only a pass is trusted: when it says no, value mode replays the value as
-   * events to find the errors. A keyword that acts without `holds`, `holdsKey` or (for scalar-only
-   * keywords) `accepts` makes its node fall back to the events.
-   */
-  holds?(keyword: CompiledKeyword<V>, value: unknown, kind: Kind, checker: ValueChecker): boolean;
-  /** `holds` for one property of an object, given what `classify` said of its name (as for `key`). */
-  holdsKey?(keyword: CompiledKeyword<V>, name: string, plan: any, member: unknown, checker: ValueChecker): boolean;
   /**
    * What this keyword asks of an object or array, told to the text checker (src/textCheck.ts) in
    * its terms: validateText's pass-only verdict, which runs no runs and no hooks. Keywords with

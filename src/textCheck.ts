@@ -1,7 +1,7 @@
-// validateText's fast verdict: the text checker. Most documents are valid, and for them only the
-// verdict matters; the evaluator's runs, reports and per-keyword hook calls cost more than twice
-// the tokenizer on the engine benchmark's records. The checker reads the same tokens with none of
-// that (docs/decisions.md, "validateText's fast verdict"):
+// The fast verdict of validateText and validate: the text checker. Most documents are valid, and
+// for them only the verdict matters; the evaluator's runs, reports and per-keyword hook calls cost
+// more than twice the tokenizer on the engine benchmark's records. The checker reads the same
+// tokens with none of that (docs/decisions.md, "validateText's fast verdict"):
 //
 // - What applies at a location is a *shape*: the rules of every subschema applied there, each
 //   with the place its failure goes (the document, or a flag of an enclosing container that an
@@ -11,11 +11,14 @@
 //   item index selects in it (a *member*) is kept too, so a key costs a string comparison with
 //   the name met at its position last time, or a map lookup.
 //
-// Only a pass is trusted, as with value mode's fast verdict: a failure anywhere, a repeated key, a
-// limit, or something the checker cannot judge (objects or arrays under `uniqueItems`, a
-// `$dynamicRef` in a member value judged apart, past its bounds) sends the document to the
-// evaluator, which finds the errors and where they became certain. The suite and random changes
-// to its documents check the checker alone (test/textCheck.test.ts).
+// Only a pass is trusted: a failure anywhere, a repeated key, a limit, or something the checker
+// cannot judge (a `$dynamicRef` in a member value judged apart, past its bounds) sends the
+// document to the evaluator, which finds the errors and where they became certain. The suite and
+// random changes to its documents check the checker alone (test/textCheck.test.ts).
+//
+// Value mode asks the same checker first (checkValue): an already-parsed value is read as the same
+// events, a recursive walk with `for...in` (V8 reads members from its enumeration cache), and
+// anything that is not JSON within the limits is left to the evaluator's walk, which says what.
 
 import {InputError} from './errors.js';
 import type {Evaluator} from './evaluator.js';
@@ -70,6 +73,11 @@ const MAX_INDICES = 256;
 const MAX_POSITIONS = 64;
 /** Shapes kept per schema; past this, shapes are built afresh for each container. */
 const MAX_SHAPES = 4096;
+/**
+ * checkValue recurses on the JavaScript stack: a value nested deeper than this is left to the
+ * evaluator's walk, which keeps a stack of its own (and enforces limits.maxDepth).
+ */
+const MAX_VALUE_DEPTH = 400;
 
 /** The checker's verdict on the last document. */
 export const PASS = 0;
@@ -820,14 +828,18 @@ export class TextChecker implements TokenSink {
     return member;
   }
 
-  /** Judge one whole document. */
-  check(text: string): Outcome {
+  private beginDocument(): void {
     this.outcome = PASS;
     this.unsureOf = undefined;
     this.top = this.root;
     this.depth = 0;
     this.hashing = 0;
     this.usedLevels = 0;
+  }
+
+  /** Judge one whole document. */
+  check(text: string): Outcome {
+    this.beginDocument();
     const tokenizer = (this.tokenizer = new Tokenizer(this, this.limits));
     try {
       tokenizer.write(text);
@@ -842,8 +854,87 @@ export class TextChecker implements TokenSink {
   }
 
   /**
+   * Judge an already-parsed value (value mode). UNSURE when it is not JSON within the limits, is
+   * nested deeper than MAX_VALUE_DEPTH, or a getter throws (also a stack nearly used up by the
+   * caller): the evaluator's walk decides those, and says what is wrong and where.
+   */
+  checkValue(value: unknown): Outcome {
+    this.beginDocument();
+    try {
+      if (prototypeHasEnumerables() || !this.emitValue(value, 0)) this.giveUp('input');
+    } catch {
+      this.giveUp('input');
+    } finally {
+      this.release();
+    }
+    return this.outcome;
+  }
+
+  /**
+   * The events of `value` at nesting `depth`, as the tokenizer would give them for its JSON text
+   * (and src/walker.ts does); false when it is not JSON within the limits. Stops early once the
+   * outcome is not a pass.
+   */
+  private emitValue(value: unknown, depth: number): boolean {
+    switch (typeof value) {
+      case 'string':
+        if (value.length > this.limits.maxStringLength) return false;
+        this.stringValue(value);
+        return true;
+      case 'number':
+        if (!Number.isFinite(value)) return false;
+        this.evaluator.holdScalar(NUMBER, value);
+        this.scalar(NUMBER);
+        return true;
+      case 'boolean':
+        if (value) this.trueValue();
+        else this.falseValue();
+        return true;
+      case 'object':
+        if (value === null) {
+          this.nullValue();
+          return true;
+        }
+        if (depth >= this.limits.maxDepth || depth >= MAX_VALUE_DEPTH) return false;
+        return Array.isArray(value) ? this.emitArray(value, depth) : this.emitObject(value, depth);
+      default:
+        return false;
+    }
+  }
+
+  private emitArray(array: readonly unknown[], depth: number): boolean {
+    this.startArray();
+    for (let i = 0; i < array.length; i++) {
+      if (!this.emitValue(array[i], depth + 1)) return false;
+      if (this.outcome !== PASS) return true;
+    }
+    this.endArray();
+    return true;
+  }
+
+  /** A plain object, as JSON.parse makes them: `for...in` lists what Object.keys does (see prototypeHasEnumerables). */
+  private emitObject(object: object, depth: number): boolean {
+    const prototype = Object.getPrototypeOf(object);
+    if (prototype !== Object.prototype && prototype !== null) return false;
+    this.startObject();
+    let count = 0;
+    for (const name in object) {
+      const member = (object as Record<string, unknown>)[name];
+      // As JSON.stringify does, a property whose value is undefined is not there.
+      if (member === undefined) continue;
+      if (name.length > this.limits.maxKeyLength || ++count > this.limits.maxProperties) return false;
+      this.member(name);
+      if (this.outcome !== PASS) return true;
+      if (!this.emitValue(member, depth + 1)) return false;
+      if (this.outcome !== PASS) return true;
+    }
+    this.endObject();
+    return true;
+  }
+
+  /**
    * Forget the document: its keys and scalars are slices of its text, which a long-lived checker
-   * would keep alive (see SyntaxGuard.release).
+   * would keep alive (see Evaluator.release).
    */
   private release(): void {
     for (let depth = 0; depth < this.usedLevels; depth++) {
@@ -1254,12 +1345,17 @@ export class TextChecker implements TokenSink {
   }
 
   keyValue(key: string): void {
-    const level = this.depth - 1;
-    if (!this.keySets[level]!.add(key)) {
+    if (!this.keySets[this.depth - 1]!.add(key)) {
       // A repeated key is a syntax error: the evaluator reports it.
       this.giveUp('input');
       return;
     }
+    this.member(key);
+  }
+
+  /** The property named `key` of the innermost open object begins (a parsed value repeats no key). */
+  private member(key: string): void {
+    const level = this.depth - 1;
     const position = this.counts[level]!++;
     const shape = this.open[level]!;
     const member = position < shape.names.length && shape.names[position] === key ? shape.membersAt[position]! : this.memberNamed(shape, key, position);
@@ -1309,4 +1405,10 @@ export class TextChecker implements TokenSink {
  */
 function copyOf(text: string): string {
   return text.length < 13 ? text : (JSON.parse(JSON.stringify(text)) as string);
+}
+
+/** Someone gave Object.prototype an enumerable property: `for...in` would list it on every object. */
+function prototypeHasEnumerables(): boolean {
+  for (const _ in Object.prototype) return true;
+  return false;
 }

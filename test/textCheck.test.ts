@@ -11,25 +11,49 @@ import {compile} from '../src/index.js';
 import {uniqueItems} from '../src/keywords/uniqueItems.js';
 import {FAIL, PASS, TextChecker, UNSURE} from '../src/textCheck.js';
 import {defaultLimits} from '../src/tokenizer.js';
+import {walkValue} from '../src/walker.js';
 import {random} from './support/chunks.js';
 import {strictTree, treeSchemas} from './support/trees.js';
 import {drafts, remotes, suiteFiles, suiteSkips} from './support/suite.js';
 
 const schemas = remotes();
 
-function checkerFor(schema: unknown, options: Parameters<typeof compileSchema>[1] = {}): TextChecker {
+type Options = Parameters<typeof compileSchema>[1];
+
+function checkerFor(schema: unknown, options: Options = {}): TextChecker {
   const {root} = compileSchema(schema, options);
   return new TextChecker(root, new Evaluator(root, false), {...defaultLimits, ...options.limits});
 }
 
-/** The checker decides every text, and as value mode does. */
-function decidesAsValueMode(schema: unknown, texts: readonly string[], options: Parameters<typeof compileSchema>[1] = {}): void {
+/**
+ * The evaluator's verdict alone on a parsed value (its events, as src/walker.ts makes them),
+ * without the checker that `validate` asks first: what the checker must never contradict.
+ */
+function eventsVerdictOf(schema: unknown, options: Options = {}): (value: unknown) => boolean {
+  const {root} = compileSchema(schema, options);
+  const evaluator = new Evaluator(root, false);
+  const limits = {...defaultLimits, ...options.limits};
+  return (value) => {
+    evaluator.reset(null);
+    try {
+      walkValue(value, evaluator, limits);
+    } catch {
+      return false;
+    }
+    return !evaluator.failed;
+  };
+}
+
+/** The checker decides every text and its parsed value, as the evaluator does. */
+function decidesAsValueMode(schema: unknown, texts: readonly string[], options: Options = {}): void {
   const checker = checkerFor(schema, options);
-  const validator = compile(schema, options);
+  const eventsVerdict = eventsVerdictOf(schema, options);
   for (const text of texts) {
     const outcome = checker.check(text);
+    const where = `${JSON.stringify(schema).slice(0, 60)}: ${text.slice(0, 60)}`;
     assert.notEqual(outcome, UNSURE, text);
-    assert.equal(outcome === PASS, validator.validate(JSON.parse(text)).valid, `${JSON.stringify(schema).slice(0, 60)}: ${text.slice(0, 60)}`);
+    assert.equal(outcome === PASS, eventsVerdict(JSON.parse(text)), where);
+    assert.equal(checker.checkValue(JSON.parse(text)), outcome, `checkValue, ${where}`);
   }
 }
 
@@ -40,6 +64,7 @@ test('the text checker agrees with the suite on every test it decides, and decid
   let failed = 0;
   let schemaNotAskable = 0;
   let literals = 0;
+  let values = 0;
   const problems: string[] = [];
   for (const draft of drafts) {
     for (const optional of [false, true]) {
@@ -64,6 +89,12 @@ test('the text checker agrees with the suite on every test it decides, and decid
               else if (checker.unsureOf === 'items') literals++; // numbers a double cannot hold, under uniqueItems
               else problems.push(`left a valid document to the evaluator (${checker.unsureOf}): ${id}`);
             }
+            // The same document as a parsed value (validate's fast verdict): as sure as its text.
+            const valueOutcome = checker.checkValue(suiteTest.data);
+            if (valueOutcome === PASS && !suiteTest.valid) problems.push(`checkValue said valid: ${id}`);
+            if (valueOutcome === FAIL && suiteTest.valid) problems.push(`checkValue said invalid: ${id}`);
+            if (suiteTest.valid && valueOutcome !== PASS && checker.unsureOf !== 'schema') problems.push(`checkValue left a valid document to the evaluator (${checker.unsureOf}): ${id}`);
+            values++;
           }
         }
       }
@@ -71,7 +102,8 @@ test('the text checker agrees with the suite on every test it decides, and decid
   }
   console.log(
     `text checker: ${passed} of ${valid} valid and ${failed} of ${invalid} invalid suite texts decided; ` +
-      `valid ones left to the evaluator: ${schemaNotAskable} (schema not askable), ${literals} (objects or arrays under uniqueItems)`,
+      `valid ones left to the evaluator: ${schemaNotAskable} (schema not askable), ${literals} (objects or arrays under uniqueItems); ` +
+      `checkValue as sure on all ${values} suite values`,
   );
   assert.deepEqual(problems, []);
   assert.ok(passed / valid > 0.75, `decided only ${passed} of ${valid}`);
@@ -114,7 +146,7 @@ test('on random changes to the suite documents, the text checker never contradic
     for (const file of suiteFiles(draft, false)) {
       file.cases.forEach((suiteCase, caseIndex) => {
         const checker = checkerFor(suiteCase.schema, {draft, schemas});
-        const validator = compile(suiteCase.schema, {draft, schemas});
+        const eventsVerdict = eventsVerdictOf(suiteCase.schema, {draft, schemas});
         const next = random(caseIndex * 7919 + draft.length);
         for (const suiteTest of suiteCase.tests) {
           let data = suiteTest.data as Json;
@@ -122,16 +154,19 @@ test('on random changes to the suite documents, the text checker never contradic
             data = mutate(data, next);
             const text = JSON.stringify(data);
             const outcome = checker.check(text);
+            const valueOutcome = checker.checkValue(data);
             compared++;
             if (outcome === UNSURE) continue;
             decided++;
-            if ((outcome === PASS) !== validator.validate(data).valid) problems.push(`${draft}/${file.name}/${suiteCase.description}: ${text} (${outcome === PASS ? 'pass' : 'fail'})`);
+            const verdict = eventsVerdict(data);
+            if ((outcome === PASS) !== verdict) problems.push(`${draft}/${file.name}/${suiteCase.description}: ${text} (${outcome === PASS ? 'pass' : 'fail'})`);
+            if (valueOutcome !== UNSURE && (valueOutcome === PASS) !== verdict) problems.push(`checkValue, ${draft}/${file.name}/${suiteCase.description}: ${text}`);
           }
         }
       });
     }
   }
-  console.log(`text checker on changed suite documents: ${decided} of ${compared} decided, all agreeing with value mode`);
+  console.log(`text checker on changed suite documents: ${decided} of ${compared} decided, all agreeing with the evaluator, and so checkValue`);
   assert.deepEqual(problems.slice(0, 10), []);
 });
 
@@ -367,5 +402,180 @@ describe('the text checker', () => {
     const name = 'a-property-name-long-enough-to-be-sliced';
     assert.equal(checker.check(`{"${name}": 1, "\\ud800-lone-surrogate-escaped-key": 2}`), PASS);
     assert.equal(checker.check(`{"${name}": 1}`), PASS);
+  });
+});
+
+describe("checkValue: value mode's fast verdict", () => {
+  const passes = (schema: unknown, value: unknown, options: Options = {}): boolean => checkerFor(schema, options).checkValue(value) === PASS;
+
+  it('non-JSON values still get their error from the walk', () => {
+    const validator = compile({type: 'object'});
+    assert.equal(checkerFor({type: 'object'}).checkValue({a: NaN}), UNSURE);
+    assert.equal(validator.validate({a: NaN}).errors[0]?.params?.code, 'value.notJson');
+    assert.equal(validator.validate({a: () => 1}).errors[0]?.params?.code, 'value.notJson');
+    assert.equal(validator.validate([undefined]).valid, false);
+    // A property whose value is undefined is absent, as in JSON.stringify.
+    assert.equal(compile({required: ['a']}).validate({a: undefined}).valid, false);
+    assert.equal(compile({required: ['b']}).validate({a: undefined, b: 1}).valid, true);
+  });
+
+  it('limits still apply', () => {
+    const limits = {maxStringLength: 3, maxDepth: 2, maxProperties: 1, maxKeyLength: 2};
+    const validator = compile({}, {limits});
+    assert.equal(validator.validate('abcd').errors[0]?.params?.code, 'limit.string');
+    assert.equal(validator.validate([[[]]]).errors[0]?.params?.code, 'limit.depth');
+    assert.equal(validator.validate({a: 1, b: 2}).errors[0]?.params?.code, 'limit.properties');
+    assert.equal(validator.validate({abc: 1}).errors[0]?.params?.code, 'limit.key');
+    assert.equal(validator.validate({ab: ['abc']}).valid, true);
+    assert.equal(passes({}, {ab: ['abc']}, {limits}), true);
+  });
+
+  it('inherited properties are not present; an own __proto__ is', () => {
+    assert.equal(passes({required: ['toString']}, {}), false);
+    assert.equal(compile({required: ['toString']}).validate({}).valid, false);
+    const parsed = JSON.parse('{"__proto__": 1}');
+    assert.equal(passes(JSON.parse('{"required": ["__proto__"], "properties": {"__proto__": {"type": "integer"}}}'), parsed), true);
+    assert.equal(passes(JSON.parse('{"properties": {"__proto__": {"type": "string"}}}'), parsed), false);
+  });
+
+  it('an enumerable property on Object.prototype sends every object to the walk', () => {
+    const prototype = Object.prototype as Record<string, unknown>;
+    prototype.polluted = 1;
+    try {
+      assert.equal(checkerFor({type: 'object'}).checkValue({a: 1}), UNSURE);
+      assert.equal(compile({additionalProperties: false}).validate({}).valid, true);
+    } finally {
+      delete prototype.polluted;
+    }
+  });
+
+  it('a class instance, a Map or a Date is not JSON: the walk decides', () => {
+    class Point {
+      x = 1;
+    }
+    for (const value of [new Point(), new Map(), new Date(0)]) assert.equal(checkerFor({}).checkValue({a: value}), UNSURE);
+    assert.equal(passes({}, {a: Object.create(null)}), true);
+  });
+
+  it('a value deeper than the checker recurses is decided by the walk', () => {
+    let deep: unknown = 1;
+    for (let i = 0; i < 600; i++) deep = [deep];
+    const schema = {$defs: {nested: {anyOf: [{type: 'integer'}, {type: 'array', items: {$ref: '#/$defs/nested'}}]}}, $ref: '#/$defs/nested'};
+    assert.equal(checkerFor(schema).checkValue(deep), UNSURE);
+    assert.equal(compile(schema).validate(deep).valid, true);
+    assert.equal(compile(schema).validate([[[['x']]]]).valid, false);
+  });
+
+  it('a stack nearly used up, or a throwing getter, leaves the verdict to the walk', () => {
+    let deep: unknown = 'leaf';
+    for (let i = 0; i < 300; i++) deep = {a: deep};
+    const schema = {$defs: {node: {anyOf: [{type: 'string'}, {properties: {a: {$ref: '#/$defs/node'}}, required: ['a']}]}}, $ref: '#/$defs/node'};
+    const validator = compile(schema);
+    // How deep this stack goes, then validate with ~1,000 of those frames left: room for the walk,
+    // not for the checker's recursion over 300 levels. One function for both, so frames match.
+    let room = 0;
+    const descend = (depth: number, target: number): boolean => {
+      room = depth;
+      return depth < target ? descend(depth + 1, target) : validator.validate(deep).valid;
+    };
+    try {
+      descend(0, Infinity);
+    } catch {
+      // The stack is full at `room` frames.
+    }
+    assert.equal(descend(0, room - 1000), true);
+    const throwing = {
+      get a(): never {
+        throw new Error('getter');
+      },
+    };
+    assert.throws(() => compile({type: 'object'}).validate(throwing), /getter/);
+  });
+
+  it('decides unevaluatedProperties, and uniqueItems on long arrays of objects', () => {
+    assert.equal(passes({not: {unevaluatedProperties: false}}, {a: 1}), true);
+    assert.equal(passes({not: {unevaluatedProperties: false}}, {}), false);
+    const long = Array.from({length: 100}, (_, i) => ({id: i, tags: [i, {x: i}]}));
+    assert.equal(passes({uniqueItems: true}, long), true);
+    assert.equal(passes({uniqueItems: true}, [...long, {tags: [7, {x: 7}], id: 7}]), false);
+    assert.equal(passes({uniqueItems: true}, [1, '1', [1], {a: [1, {b: 2}]}, {a: [1, {b: 3}]}, null, true]), true);
+  });
+
+  it('numbers compare by value and integers by their double', () => {
+    assert.equal(passes({const: 1}, 1.0), true);
+    assert.equal(passes({enum: [[1, 2], {a: 1}]}, {a: 1}), true);
+    assert.equal(passes({enum: [[1, 2], {a: 1}]}, {a: 1, b: 2}), false);
+    assert.equal(passes({type: 'integer', multipleOf: 0.1}, 3), true);
+    assert.equal(passes({multipleOf: 0.1}, 0.3), true);
+    assert.equal(passes({type: 'integer'}, 2 ** 64), true);
+  });
+});
+
+/** Only arrays and objects made by literals or JSON.parse inside. */
+function isPlain(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return true;
+  if (!Array.isArray(value) && Object.getPrototypeOf(value) !== Object.prototype) return false;
+  return Object.values(value).every(isPlain);
+}
+
+describe('limits are checked wherever checkValue looks, or does not', () => {
+  const limits = {maxStringLength: 8, maxKeyLength: 4, maxProperties: 3, maxDepth: 4};
+  const schemas: unknown[] = [
+    true,
+    {},
+    {type: 'object'},
+    {properties: {a: {type: 'string'}}},
+    {properties: {a: true}, additionalProperties: {type: 'array'}},
+    {patternProperties: {'^a': {}}, additionalProperties: false},
+    {allOf: [{properties: {a: {}}}, {required: ['a']}]},
+    {not: {properties: {a: {type: 'number'}}}},
+    {if: {properties: {a: {const: 'x'}}}, then: {required: ['b']}, else: {}},
+    {propertyNames: {maxLength: 3}},
+    {items: {type: 'object'}},
+    {prefixItems: [{}], items: false},
+    {contains: {type: 'string'}},
+    {anyOf: [{type: 'array'}, {properties: {a: {items: {}}}}]},
+    {enum: [{a: 'x'}, ['x']]},
+    {unevaluatedProperties: false, properties: {a: true}},
+  ];
+  class Point {
+    x = 1;
+  }
+  const values: unknown[] = [
+    {a: 'x'},
+    {a: 'x', b: undefined},
+    {a: 'long string here'},
+    {a: ['x', 'y'], b: 'x'},
+    {a: ['long string here']},
+    {a: [[[['deep']]]]},
+    {a: NaN},
+    {a: [undefined]},
+    {a: 1, b: 2, c: 3, d: 4},
+    {long: 1},
+    {a: new Point()},
+    {a: {b: {c: {d: 1}}}},
+    ['x'],
+    ['long string here'],
+    [{a: Infinity}],
+    ['x', [[[['deep']]]]],
+    [new Point()],
+    'long string here',
+    new Point(),
+  ];
+  it('passes only what the walk passes, and everything plain it passes', () => {
+    const problems: string[] = [];
+    for (const schema of schemas) {
+      const eventsVerdict = eventsVerdictOf(schema, {limits});
+      const checker = checkerFor(schema, {limits});
+      for (const value of values) {
+        const passed = checker.checkValue(value) === PASS;
+        const events = eventsVerdict(value);
+        if (passed && !events) problems.push(`passed what the walk fails: ${JSON.stringify(schema)} on ${JSON.stringify(value)}`);
+        // Plain values that pass must be decided (else the fast path would be dead code).
+        if (!passed && events && isPlain(value)) problems.push(`left to the walk: ${JSON.stringify(schema)} on ${JSON.stringify(value)}`);
+        assert.equal(compile(schema, {limits}).validate(value).valid, events, `${JSON.stringify(schema)} on ${JSON.stringify(value)}`);
+      }
+    }
+    assert.deepEqual(problems, []);
   });
 });

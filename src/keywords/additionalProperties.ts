@@ -35,7 +35,6 @@ export const additionalProperties: KeywordDefinition<AdditionalProperties> = {
     const nodes = [keyword.value.node];
     outline.members((name) => (additionalProperties.classify!(keyword, name) === undefined ? undefined : nodes));
   },
-  holdsKey: (keyword, _name, _plan, member, checker) => !keyword.value.forbidden && checker.check(keyword.value.node, member),
   key(run, keyword, name) {
     if (keyword.value.forbidden) {
       run.fail(keyword, `must NOT have additional property "${name}"`, {additionalProperty: name}, name);

@@ -25,11 +25,6 @@ export const allOf: KeywordDefinition<Branches> = {
   startsRunsOnScalars: true,
   subschemas: 'schemaArray',
   compile: (value, context) => compileBranches(value, context, 'allOf'),
-  holds(keyword, value, _kind, checker) {
-    const {nodes} = keyword.value;
-    for (let i = 0; i < nodes.length; i++) if (!checker.checkInPlace(nodes[i], value)) return false;
-    return true;
-  },
   outline(keyword, outline) {
     for (const node of keyword.value.nodes) outline.all(node);
   },

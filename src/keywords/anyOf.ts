@@ -45,11 +45,6 @@ export const anyOf: KeywordDefinition<Branches> = {
   startsRunsOnScalars: true,
   subschemas: 'schemaArray',
   compile: (value, context) => compileBranches(value, context, 'anyOf'),
-  holds(keyword, value, _kind, checker) {
-    const {nodes} = keyword.value;
-    for (let i = 0; i < nodes.length; i++) if (checker.checkInPlace(nodes[i], value)) return true;
-    return false;
-  },
   outline: (keyword, outline) => outline.some(keyword.value.nodes, false),
   begin: beginBranches,
   result(run, keyword, child) {

@@ -36,14 +36,6 @@ export const contains: KeywordDefinition<Contains> = {
       annotates: context.draft.name === 'draft2020-12',
     };
   },
-  holds(keyword, value, kind, checker) {
-    if (kind !== ARRAY) return true;
-    const {node, min, max} = keyword.value;
-    const array = value as unknown[];
-    let matches = 0;
-    for (let i = 0; i < array.length && matches <= max; i++) if (checker.check(node, array[i])) matches++;
-    return matches >= min && matches <= max;
-  },
   outline: (keyword, outline) => outline.tally(keyword.value.node, keyword.value.min, keyword.value.max, keyword.value.annotates),
   begin(run, keyword) {
     if (run.kind === ARRAY) run.state(keyword, newCount);

@@ -2,13 +2,12 @@
 // An array value behaves as `dependentRequired`, a schema value as `dependentSchemas`.
 
 import {OBJECT, type KeywordDefinition} from '../schema.js';
-import {checkDependentRequired, compileDependentRequired, holdsDependentRequired, outlineDependentRequired, type Dependencies} from './dependentRequired.js';
+import {checkDependentRequired, compileDependentRequired, outlineDependentRequired, type Dependencies} from './dependentRequired.js';
 import {
   DependentSchemasState,
   beginDependentSchemas,
   compileDependentSchemas,
   endDependentSchemas,
-  holdsDependentSchemas,
   keyDependentSchemas,
   outlineDependentSchemas,
   resultDependentSchemas,
@@ -40,12 +39,6 @@ export const dependencies: KeywordDefinition<DependenciesValue> = {
     const required = compileDependentRequired(arrays, context);
     const dependentSchemas = compileDependentSchemas(schemas, context, '/dependencies');
     return required === undefined && dependentSchemas === undefined ? undefined : {required, schemas: dependentSchemas};
-  },
-  holds(keyword, value, kind, checker) {
-    if (kind !== OBJECT) return true;
-    const {required, schemas} = keyword.value;
-    if (required !== undefined && !holdsDependentRequired(required, value)) return false;
-    return schemas === undefined || holdsDependentSchemas(schemas, value, checker);
   },
   outline(keyword, outline) {
     const {required, schemas} = keyword.value;

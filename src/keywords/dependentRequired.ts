@@ -4,7 +4,6 @@
 import type {Run} from '../evaluator.js';
 import {OBJECT, type CompiledKeyword, type KeywordContext, type KeywordDefinition, type Outline} from '../schema.js';
 import {PresenceSet, newSeen, seeBit, type Seen} from './presence.js';
-import {hasProperty} from '../valueCheck.js';
 import {escapePointerToken} from '../pointer.js';
 import {contextAt, expectUniqueStrings, isObject} from './shapes.js';
 
@@ -37,15 +36,6 @@ export function checkDependentRequired(run: Run, keyword: CompiledKeyword, depen
   }
 }
 
-/** Value mode's verdict (KeywordDefinition.holds): every present trigger has its dependents. */
-export function holdsDependentRequired(dependencies: Dependencies, value: unknown): boolean {
-  for (const [trigger, names] of dependencies.dependents) {
-    if (!hasProperty(value, trigger)) continue;
-    for (let i = 0; i < names.length; i++) if (!hasProperty(value, names[i])) return false;
-  }
-  return true;
-}
-
 /** The text checker's terms (KeywordDefinition.outline): a present trigger needs its dependents. */
 export function outlineDependentRequired(dependencies: Dependencies, outline: Outline): void {
   for (const [trigger, names] of dependencies.dependents) outline.present(names, trigger);
@@ -58,7 +48,6 @@ export const dependentRequired: KeywordDefinition<Dependencies> = {
     return compileDependentRequired(Object.entries(value), context);
   },
   classify: (keyword, name) => keyword.value.presence.bitOf(name),
-  holds: (keyword, value, kind) => kind !== OBJECT || holdsDependentRequired(keyword.value, value),
   outline: (keyword, outline) => outlineDependentRequired(keyword.value, outline),
   key(run, keyword, _name, bit: number) {
     seeBit(run.state(keyword, newSeen), bit);

@@ -6,7 +6,6 @@ import type {Run} from '../evaluator.js';
 import {escapePointerToken} from '../pointer.js';
 import {OBJECT, type CompiledKeyword, type KeywordContext, type KeywordDefinition, type Outline, type SchemaNode} from '../schema.js';
 import {PresenceSet, Seen} from './presence.js';
-import {hasProperty, type ValueChecker} from '../valueCheck.js';
 import {expectSchemaMap, isSchema} from './shapes.js';
 
 export interface DependentSchemas {
@@ -57,13 +56,6 @@ export function endDependentSchemas(run: Run, value: DependentSchemas, state: De
   }
 }
 
-/** Value mode's verdict (KeywordDefinition.holds): the object satisfies the schema of each present trigger. */
-export function holdsDependentSchemas(value: DependentSchemas, object: unknown, checker: ValueChecker): boolean {
-  const {names} = value.triggers;
-  for (let i = 0; i < names.length; i++) if (hasProperty(object, names[i]) && !checker.checkInPlace(value.nodes[i], object)) return false;
-  return true;
-}
-
 /** The text checker's terms (KeywordDefinition.outline): a present trigger's schema applies. */
 export function outlineDependentSchemas(value: DependentSchemas, outline: Outline): void {
   value.nodes.forEach((node, index) => outline.when(value.triggers.names[index], node));
@@ -79,7 +71,6 @@ export const dependentSchemas: KeywordDefinition<DependentSchemas> = {
     expectSchemaMap(value, context);
     return compileDependentSchemas(Object.entries(value), context, '/dependentSchemas');
   },
-  holds: (keyword, value, kind, checker) => kind !== OBJECT || holdsDependentSchemas(keyword.value, value, checker),
   outline: (keyword, outline) => outlineDependentSchemas(keyword.value, outline),
   begin(run, keyword) {
     if (run.kind === OBJECT) beginDependentSchemas(run, keyword, keyword.value, run.state(keyword, newState));

@@ -40,7 +40,6 @@ export const dynamicRef: KeywordDefinition<DynamicReference> = {
     const {fragment} = splitFragment(context.resolve(value as string));
     return {initial, anchor: fragment !== '' && !fragment.startsWith('/') ? fragment : undefined};
   },
-  holds: (keyword, value, _kind, checker) => checker.checkInPlace(target(keyword.value, checker.dynamicScope()), value),
   outline: (keyword, outline) => outline.dynamic((scope) => target(keyword.value, scope)),
   begin(run, keyword) {
     run.applyInPlace(target(keyword.value, runScope(run)), keyword, 0, '/$dynamicRef');

@@ -5,7 +5,6 @@
 
 import type {Evaluator, Run} from '../evaluator.js';
 import {kindOf, nonJsonLocation, scalarEquals} from '../literal.js';
-import type {ValueChecker} from '../valueCheck.js';
 import {ARRAY, OBJECT, STRING, type CompiledKeyword, type Kind, type KeywordContext, type KeywordDefinition, type Outline, type SchemaNode} from '../schema.js';
 
 interface Literals {
@@ -63,13 +62,6 @@ function acceptsScalar(keyword: CompiledKeyword<Literals>, kind: Kind, evaluator
   return false;
 }
 
-/** An object or array equals one of the literals of its kind. */
-function holdsLiteral(keyword: CompiledKeyword<Literals>, value: unknown, kind: Kind, checker: ValueChecker): boolean {
-  const candidates = kind === OBJECT ? keyword.value.objects : keyword.value.arrays;
-  for (let i = 0; i < candidates.length; i++) if (checker.checkInPlace(candidates[i], value)) return true;
-  return false;
-}
-
 /**
  * The text checker's terms (KeywordDefinition.outline): an object or array matches one of the
  * literals (each literal node outlines itself, src/literal.ts); scalars go to `accepts`.
@@ -101,7 +93,6 @@ export const enumKeyword: KeywordDefinition<Literals> = {
   },
   begin: beginMatching,
   accepts: acceptsScalar,
-  holds: holdsLiteral,
   outline: outlineLiterals,
   scalar: scalarMatches,
   result: candidateSettled,
@@ -113,7 +104,6 @@ export const constKeyword: KeywordDefinition<Literals> = {
   compile: (value, context) => compileLiterals([value], context, 'must be equal to the constant', () => ''),
   begin: beginMatching,
   accepts: acceptsScalar,
-  holds: holdsLiteral,
   outline: outlineLiterals,
   scalar: scalarMatches,
   result: candidateSettled,

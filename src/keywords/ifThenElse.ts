@@ -43,11 +43,6 @@ export const ifThenElse: KeywordDefinition<Conditional> = {
       otherwise: context.schema.else === undefined ? undefined : context.sibling('else'),
     };
   },
-  holds(keyword, value, _kind, checker) {
-    const {condition, then, otherwise} = keyword.value;
-    const branch = checker.checkInPlace(condition, value) ? then : otherwise;
-    return branch === undefined || checker.checkInPlace(branch, value);
-  },
   outline: (keyword, outline) => outline.conditional(keyword.value.condition, keyword.value.then, keyword.value.otherwise),
   begin(run, keyword) {
     const state = run.state(keyword, newState);

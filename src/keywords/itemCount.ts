@@ -7,7 +7,6 @@ import {expectNonNegativeInteger} from './shapes.js';
 export const maxItems: KeywordDefinition<number> = {
   name: 'maxItems',
   compile: expectNonNegativeInteger,
-  holds: (keyword, value, kind) => kind !== ARRAY || (value as unknown[]).length <= keyword.value,
   outline: (keyword, outline) => outline.itemCount(0, keyword.value),
   item(run, keyword, index) {
     if (index === keyword.value) run.fail(keyword, `must NOT have more than ${keyword.value} items`, {limit: keyword.value});
@@ -17,7 +16,6 @@ export const maxItems: KeywordDefinition<number> = {
 export const minItems: KeywordDefinition<number> = {
   name: 'minItems',
   compile: (value, context) => expectNonNegativeInteger(value, context) || undefined,
-  holds: (keyword, value, kind) => kind !== ARRAY || (value as unknown[]).length >= keyword.value,
   outline: (keyword, outline) => outline.itemCount(keyword.value, Infinity),
   end(run, keyword) {
     if (run.kind === ARRAY && run.evaluator.count() < keyword.value) {

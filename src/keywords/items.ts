@@ -2,8 +2,7 @@
 // array) with `additionalItems` (draft 4 to 2019-09). Each item's run starts as the item starts,
 // so a wrong item fails at that item. Evaluated indices are annotations for `unevaluatedItems`.
 
-import {ARRAY, type KeywordDefinition, type Outline, type SchemaNode} from '../schema.js';
-import type {ValueChecker} from '../valueCheck.js';
+import type {KeywordDefinition, Outline, SchemaNode} from '../schema.js';
 import {requireMember} from './allOf.js';
 import {expectSchema, isSchema} from './shapes.js';
 
@@ -24,14 +23,6 @@ function compilePositional(value: unknown, context: Parameters<KeywordDefinition
   };
 }
 
-/** Value mode's verdict: the i-th item satisfies the i-th schema. */
-function holdsPositional(value: ItemSchemas, array: readonly unknown[], checker: ValueChecker): boolean {
-  const {positional} = value;
-  const count = Math.min(array.length, positional.length);
-  for (let i = 0; i < count; i++) if (!checker.check(positional[i], array[i])) return false;
-  return true;
-}
-
 /** The text checker's terms (KeywordDefinition.outline): the i-th schema applies to the i-th item. */
 function outlinePositional(value: ItemSchemas, outline: Outline): void {
   const nodes = value.positional.map((node) => [node]);
@@ -49,7 +40,6 @@ export const prefixItems: KeywordDefinition<ItemSchemas> = {
   name: 'prefixItems',
   subschemas: 'schemaArray',
   compile: (value, context) => compilePositional(value, context, 'prefixItems'),
-  holds: (keyword, value, kind, checker) => kind !== ARRAY || holdsPositional(keyword.value, value as unknown[], checker),
   outline: (keyword, outline) => outlinePositional(keyword.value, outline),
   item(run, keyword, index) {
     const node = keyword.value.positional[index];
@@ -85,14 +75,6 @@ function restItem(run: Parameters<NonNullable<KeywordDefinition['item']>>[0], ke
   run.applyToMember(node, keyword, index, path);
 }
 
-/** Value mode's verdict: every item from `from` on satisfies the schema (there is none when forbidden). */
-function holdsRest(value: RestItems, array: readonly unknown[], checker: ValueChecker): boolean {
-  const {node, from, forbidden} = value;
-  if (forbidden) return array.length <= from;
-  for (let i = from; i < array.length; i++) if (!checker.check(node, array[i])) return false;
-  return true;
-}
-
 /** 2020-12 `items`: one schema for every item after `prefixItems`. */
 export const items: KeywordDefinition<RestItems> = {
   name: 'items',
@@ -101,7 +83,6 @@ export const items: KeywordDefinition<RestItems> = {
     expectSchema(value, context);
     return {node: context.subschema(value, ''), from: positionalLength(context.schema.prefixItems), path: '/items', forbidden: value === false};
   },
-  holds: (keyword, value, kind, checker) => kind !== ARRAY || holdsRest(keyword.value, value as unknown[], checker),
   outline: (keyword, outline) => outlineRest(keyword.value, outline),
   item: restItem,
   result: requireMember,
@@ -116,11 +97,6 @@ export const legacyItems: KeywordDefinition<ItemSchemas | RestItems> = {
     if (Array.isArray(value)) return compilePositional(value, context, 'items');
     expectSchema(value, context);
     return {node: context.subschema(value, ''), from: 0, path: '/items', forbidden: false};
-  },
-  holds(keyword, value, kind, checker) {
-    if (kind !== ARRAY) return true;
-    const schemas = keyword.value;
-    return 'positional' in schemas ? holdsPositional(schemas, value as unknown[], checker) : holdsRest(schemas, value as unknown[], checker);
   },
   outline(keyword, outline) {
     const schemas = keyword.value;
@@ -144,7 +120,6 @@ export const additionalItems: KeywordDefinition<RestItems> = {
     if (!Array.isArray(context.schema.items)) return undefined;
     return {node: context.subschema(value, ''), from: context.schema.items.length, path: '/additionalItems', forbidden: value === false};
   },
-  holds: (keyword, value, kind, checker) => kind !== ARRAY || holdsRest(keyword.value, value as unknown[], checker),
   outline: (keyword, outline) => outlineRest(keyword.value, outline),
   item: restItem,
   result: requireMember,

@@ -12,7 +12,6 @@ export const not: KeywordDefinition<SchemaNode> = {
     expectSchema(value, context);
     return context.subschema(value, '');
   },
-  holds: (keyword, value, _kind, checker) => !checker.checkInPlace(keyword.value, value),
   outline: (keyword, outline) => outline.none(keyword.value),
   begin(run, keyword) {
     run.applyInPlace(keyword.value, keyword, 0, '/not');

@@ -11,12 +11,6 @@ export const oneOf: KeywordDefinition<Branches> = {
   startsRunsOnScalars: true,
   subschemas: 'schemaArray',
   compile: (value, context) => compileBranches(value, context, 'oneOf'),
-  holds(keyword, value, _kind, checker) {
-    const {nodes} = keyword.value;
-    let passed = 0;
-    for (let i = 0; i < nodes.length && passed < 2; i++) if (checker.checkInPlace(nodes[i], value)) passed++;
-    return passed === 1;
-  },
   outline: (keyword, outline) => outline.some(keyword.value.nodes, true),
   begin: beginBranches,
   result(run, keyword, child) {

@@ -30,10 +30,6 @@ export const patternProperties: KeywordDefinition<readonly PatternSchema[]> = {
   outline(keyword, outline) {
     outline.members((name) => (patternProperties.classify!(keyword, name) as readonly PatternSchema[] | undefined)?.map((entry) => entry.node));
   },
-  holdsKey(_keyword, _name, matching: readonly PatternSchema[], member, checker) {
-    for (let i = 0; i < matching.length; i++) if (!checker.check(matching[i].node, member)) return false;
-    return true;
-  },
   key(run, keyword, name, matching: readonly PatternSchema[]) {
     run.evaluatedProperties?.add(name);
     for (let i = 0; i < matching.length; i++) {

@@ -25,7 +25,6 @@ export const properties: KeywordDefinition<ReadonlyMap<string, PropertySchema>> 
     return map;
   },
   classify: (keyword, name) => keyword.value.get(name),
-  holdsKey: (_keyword, _name, property: PropertySchema, member, checker) => checker.check(property.node, member),
   outline(keyword, outline) {
     outline.members((name) => {
       const property = keyword.value.get(name);

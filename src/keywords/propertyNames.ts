@@ -1,7 +1,7 @@
 // `propertyNames` (2020-12 core §10.3.2.4, from draft 6): every key, as a string, must validate
 // against the schema. Decided when the key arrives, before its value.
 
-import {OBJECT, type KeywordDefinition, type SchemaNode} from '../schema.js';
+import type {KeywordDefinition, SchemaNode} from '../schema.js';
 import {expectSchema} from './shapes.js';
 
 export const propertyNames: KeywordDefinition<SchemaNode> = {
@@ -11,11 +11,6 @@ export const propertyNames: KeywordDefinition<SchemaNode> = {
   compile(value, context) {
     expectSchema(value, context);
     return context.subschema(value, '');
-  },
-  holds(keyword, value, kind, checker) {
-    if (kind !== OBJECT) return true;
-    for (const name in value as object) if (!checker.check(keyword.value, name)) return false;
-    return true;
   },
   outline: (keyword, outline) => outline.keyNames(keyword.value),
   key(run, keyword, name) {

@@ -21,7 +21,6 @@ export const recursiveRef: KeywordDefinition<SchemaNode> = {
   annotatesInPlace: true,
   startsRunsOnScalars: true,
   compile: compileReference,
-  holds: (keyword, value, _kind, checker) => checker.checkInPlace(target(keyword.value, checker.dynamicScope()), value),
   outline: (keyword, outline) => outline.dynamic((scope) => target(keyword.value, scope)),
   begin(run, keyword) {
     run.applyInPlace(target(keyword.value, runScope(run)), keyword, 0, '/$recursiveRef');

@@ -16,7 +16,6 @@ export const ref: KeywordDefinition<SchemaNode> = {
   annotatesInPlace: true,
   startsRunsOnScalars: true,
   compile: compileReference,
-  holds: (keyword, value, _kind, checker) => checker.checkInPlace(keyword.value, value),
   outline: (keyword, outline) => outline.all(keyword.value),
   begin(run, keyword) {
     run.applyInPlace(keyword.value, keyword, 0, '/$ref');

@@ -3,7 +3,6 @@
 
 import {OBJECT, type KeywordDefinition} from '../schema.js';
 import {expectUniqueStrings} from './shapes.js';
-import {hasProperty} from '../valueCheck.js';
 import {PresenceSet, newSeen, seeBit, type Seen} from './presence.js';
 
 export const required: KeywordDefinition<PresenceSet> = {
@@ -15,12 +14,6 @@ export const required: KeywordDefinition<PresenceSet> = {
     return names.length === 0 ? undefined : new PresenceSet(names);
   },
   classify: (keyword, name) => keyword.value.bitOf(name),
-  holds(keyword, value, kind) {
-    if (kind !== OBJECT) return true;
-    const {names} = keyword.value;
-    for (let i = 0; i < names.length; i++) if (!hasProperty(value, names[i])) return false;
-    return true;
-  },
   outline: (keyword, outline) => outline.present(keyword.value.names),
   key(run, keyword, _name, bit: number) {
     seeBit(run.state(keyword, newSeen), bit);
