@@ -919,10 +919,12 @@ export class TextChecker implements TokenSink {
     this.startObject();
     let count = 0;
     for (const name in object) {
+      // Every own property counts against maxProperties, as in the walk (Object.keys).
+      if (++count > this.limits.maxProperties) return false;
       const member = (object as Record<string, unknown>)[name];
       // As JSON.stringify does, a property whose value is undefined is not there.
       if (member === undefined) continue;
-      if (name.length > this.limits.maxKeyLength || ++count > this.limits.maxProperties) return false;
+      if (name.length > this.limits.maxKeyLength) return false;
       this.member(name);
       if (this.outcome !== PASS) return true;
       if (!this.emitValue(member, depth + 1)) return false;

@@ -551,6 +551,7 @@ describe('limits are checked wherever checkValue looks, or does not', () => {
     {a: NaN},
     {a: [undefined]},
     {a: 1, b: 2, c: 3, d: 4},
+    {a: 1, b: 2, c: 3, d: undefined},
     {long: 1},
     {a: new Point()},
     {a: {b: {c: {d: 1}}}},
