@@ -55,12 +55,13 @@ export interface BodyOptions extends ValidatorOptions {
    * arrived, before its verdict. Throw to refuse it: 403 `entity.verify.failed`, or the thrown
    * error's own `status` and `type`. A body refused before its end is never verified.
    */
-  verify?: (req: IncomingMessage, res: ServerResponse, body: Buffer, encoding: string) => void;
+  // A method signature, as in body-parser's types: a handler written for Express's `Request` fits.
+  verify?(req: IncomingMessage, res: ServerResponse, body: Buffer, encoding: string): void;
   /**
    * body-parser's `reviver`, given to `JSON.parse` when the value is made. The schema judges the
    * body as sent, before the reviver.
    */
-  reviver?: (this: unknown, key: string, value: unknown) => unknown;
+  reviver?(this: unknown, key: string, value: unknown): unknown;
 }
 
 /** Options of `validate({query, params, headers})`. */

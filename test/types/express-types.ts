@@ -157,3 +157,24 @@ koaRouter.put('/users/:id', requireTenant, koaAdapter.validate({params: {type: '
   ctx.body = {id, name};
 });
 koa.use(koaRouter.routes());
+
+// body-parser's verify and reviver: a verify written for Express's Request and Response fits, as
+// it does with express.json({verify}).
+const rawBodies = new WeakMap<express.Request, Buffer>();
+app.post(
+  '/webhooks',
+  validateBody(userSchema, {
+    verify: (req: express.Request, _res: express.Response, body: Buffer, encoding: string) => {
+      rawBodies.set(req, body);
+      expectType<Equal<typeof encoding, string>>();
+    },
+    reviver: (key, value) => (key === 'age' && typeof value === 'number' ? BigInt(value) : value),
+  }),
+  (req, res) => {
+    const name: string = req.body.name;
+    res.json({name, raw: rawBodies.get(req)?.length});
+  },
+);
+koaAdapter.validateBody(userSchema, {verify: (_req, _res, body) => void body.length});
+// @ts-expect-error verify gets the body as a Buffer, not a string
+validateBody(userSchema, {verify: (_req: unknown, _res: unknown, body: string) => void body});
