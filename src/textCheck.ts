@@ -799,11 +799,7 @@ export class TextChecker implements TokenSink {
    * to it and any failure fails it. Its end is the caller's to see; `outcome` says how it went.
    */
   beginValue(nodes: readonly SchemaNode[]): void {
-    this.outcome = PASS;
-    this.unsureOf = undefined;
-    this.depth = 0;
-    this.hashing = 0;
-    this.top = nodes.length === 1 ? this.valueOfNode(nodes[0]!) : this.valueOfNodes(nodes);
+    this.begin(nodes.length === 1 ? this.valueOfNode(nodes[0]!) : this.valueOfNodes(nodes));
   }
 
   private valueOfNode(node: SchemaNode): Member {
@@ -828,10 +824,11 @@ export class TextChecker implements TokenSink {
     return member;
   }
 
-  private beginDocument(): void {
+  /** A new document or member value begins, judged against `top`. */
+  private begin(top: Member): void {
     this.outcome = PASS;
     this.unsureOf = undefined;
-    this.top = this.root;
+    this.top = top;
     this.depth = 0;
     this.hashing = 0;
     this.usedLevels = 0;
@@ -839,7 +836,7 @@ export class TextChecker implements TokenSink {
 
   /** Judge one whole document. */
   check(text: string): Outcome {
-    this.beginDocument();
+    this.begin(this.root);
     const tokenizer = (this.tokenizer = new Tokenizer(this, this.limits));
     try {
       tokenizer.write(text);
@@ -859,7 +856,7 @@ export class TextChecker implements TokenSink {
    * caller): the evaluator's walk decides those, and says what is wrong and where.
    */
   checkValue(value: unknown): Outcome {
-    this.beginDocument();
+    this.begin(this.root);
     try {
       if (prototypeHasEnumerables() || !this.emitValue(value, 0)) this.giveUp('input');
     } catch {
