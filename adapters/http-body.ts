@@ -620,6 +620,11 @@ class BodyStream {
     return held.length === 0 ? chunk : Buffer.concat([held, chunk]);
   }
 
+  /** A body that ended as the start of a BOM: the bytes #skipBom held back, not yet fed. */
+  #heldBom(): Buffer {
+    return Buffer.from(BOM.slice(0, this.#bomMatched));
+  }
+
   #checkFirstByte(chunk: Buffer): boolean {
     let index = 0;
     while (index < chunk.length && isJsonWhitespace(chunk[index]!)) index++;
@@ -643,7 +648,7 @@ class BodyStream {
       return this.#finish(null, this.#settings.reviver === undefined ? result.value : this.#parse());
     }
     const session = (this.#session ??= this.#validator.session());
-    if (this.#bomMatched > 0) session.write(Buffer.from(BOM.slice(0, this.#bomMatched)));
+    if (this.#bomMatched > 0) session.write(this.#heldBom());
     const result = session.end();
     if (!result.valid) return this.#finish(errorFromResult(result, this.#settings.invalidStatus));
     this.#finish(null, this.#parse());
@@ -665,8 +670,7 @@ class BodyStream {
     const verify = this.#settings.verify;
     if (verify === undefined) return undefined;
     const pieces = this.#bomSkipped ? [Buffer.from(BOM), ...this.#text] : [...this.#text];
-    // A body that is only the start of a BOM: the bytes held back by #skipBom.
-    if (this.#bomMatched > 0) pieces.push(Buffer.from(BOM.slice(0, this.#bomMatched)));
+    if (this.#bomMatched > 0) pieces.push(this.#heldBom());
     try {
       verify(this.#req, this.#res, Buffer.concat(pieces), 'utf-8');
     } catch (thrown) {

@@ -266,6 +266,15 @@ describe('BodyReader over node:http', TEST_TIMEOUT, () => {
     assert.deepEqual(body, {id: 4});
   });
 
+  it('a body that is only the start of a byte order mark is malformed JSON, not an empty body', async () => {
+    await sendChunked(harness.port, [Buffer.from([0xef]), Buffer.from([0xbb])], 15);
+    const {error} = await harness.next();
+    assert.equal(error?.status, 400);
+    assert.equal(error?.type, 'entity.parse.failed');
+    // The held bytes reach the tokenizer (as U+FFFD), rather than the body reading as empty.
+    assert.equal(error?.errors[0]?.params?.code, 'syntax.unexpected');
+  });
+
   it('rejects a repeated key with 400, so validator and body never disagree', async () => {
     const reply = await post(harness.port, '{"id": 1, "id": "one"}');
     const {error} = await harness.next();
