@@ -9,9 +9,23 @@
 //    (no target: the session path of a large document of small objects).
 
 import Ajv from 'ajv';
-import {compile} from '../dist/src/index.js';
+import {compile, type Validator} from '../dist/src/index.js';
 import {bestAlternating, printTable, type Row} from './support.js';
 import {record, recordSchema} from './workloads.js';
+
+/** `text` in 64 KiB pieces, as a request body or a file arrives. */
+function chunksOf(text: string): string[] {
+  const chunks: string[] = [];
+  for (let at = 0; at < text.length; at += 65536) chunks.push(text.slice(at, at + 65536));
+  return chunks;
+}
+
+/** 1 when a session fed `chunks` finds the document valid (a number, for bestAlternating). */
+function sessionVerdict(validator: Validator, chunks: readonly string[]): number {
+  const session = validator.session();
+  for (const chunk of chunks) session.write(chunk);
+  return session.end().valid ? 1 : 0;
+}
 
 const recordCount = Number(process.argv[2] ?? 100_000);
 
@@ -32,8 +46,7 @@ const bigObject: Record<string, unknown> = {};
 for (let i = 0; i < 200_000; i++) bigObject['k' + i] = {v: i, label: 'label number ' + i, flag: i % 2 === 0, ratio: i / 7};
 const bigText = JSON.stringify(bigObject);
 const bigBytes = Buffer.byteLength(bigText);
-const bigChunks: string[] = [];
-for (let at = 0; at < bigText.length; at += 65536) bigChunks.push(bigText.slice(at, at + 65536));
+const bigChunks = chunksOf(bigText);
 
 const ajv = new Ajv({allErrors: false, allowMatchingProperties: true});
 const ajvRecord = ajv.compile(recordSchema);
@@ -65,11 +78,7 @@ const ndjson = bestAlternating(
 rows.push({name: `NDJSON, ${recordCount} records (${(ndjsonBytes / recordCount).toFixed(0)} B each), streaming`, ...ndjson, bytes: ndjsonBytes, target: 0.6});
 
 const big = bestAlternating(
-  () => {
-    const session = oursBig.session();
-    for (const chunk of bigChunks) session.write(chunk);
-    return session.end().valid ? 1 : 0;
-  },
+  () => sessionVerdict(oursBig, bigChunks),
   () => (ajvBig(JSON.parse(bigText)) ? 1 : 0),
   5,
 );
@@ -91,17 +100,12 @@ rows.push({name: `value mode, ${recordCount} parsed records (vs ajv alone)`, ...
 
 const arrayCount = Math.min(recordCount, 40_000);
 const arrayText = '[' + lines.slice(0, arrayCount).join(',') + ']';
-const arrayChunks: string[] = [];
-for (let at = 0; at < arrayText.length; at += 65536) arrayChunks.push(arrayText.slice(at, at + 65536));
+const arrayChunks = chunksOf(arrayText);
 const arraySchema = {type: 'array', items: recordSchema};
 const oursArray = compile(arraySchema);
 const ajvArray = ajv.compile(arraySchema);
 const array = bestAlternating(
-  () => {
-    const session = oursArray.session();
-    for (const chunk of arrayChunks) session.write(chunk);
-    return session.end().valid ? 1 : 0;
-  },
+  () => sessionVerdict(oursArray, arrayChunks),
   () => (ajvArray(JSON.parse(arrayText)) ? 1 : 0),
   5,
 );

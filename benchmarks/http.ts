@@ -16,12 +16,10 @@
 //    judged on the best run of each, the medians printed beside (docs/decisions.md).
 // Bounded: a fixed number of rounds of fixed length, a timeout on every request.
 
-import {fork, type ChildProcess} from 'node:child_process';
-import {once} from 'node:events';
 import {Agent, request} from 'node:http';
 import type {AddressInfo} from 'node:net';
 import {fileURLToPath} from 'node:url';
-import {median, refusalRatios, timeRefusals} from './support.js';
+import {median, refusalRatios, startServer, stopServer, timeRefusals} from './support.js';
 
 type Kind = 'stream-schema' | 'express.json+ajv';
 
@@ -115,22 +113,6 @@ async function runServer(kind: Kind): Promise<void> {
   process.on('disconnect', () => process.exit(0));
 }
 
-async function startServer(kind: Kind): Promise<{child: ChildProcess; port: number}> {
-  const child = fork(fileURLToPath(import.meta.url), ['server', kind], {execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc']});
-  const timer = setTimeout(() => child.kill(), 30_000);
-  const [message] = (await once(child, 'message')) as [{port: number}];
-  clearTimeout(timer);
-  return {child, port: message.port};
-}
-
-async function stopServer(child: ChildProcess): Promise<void> {
-  const exited = once(child, 'exit');
-  child.disconnect();
-  const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-  await exited;
-  clearTimeout(timer);
-}
-
 // ---------------------------------------------------------------------------------------------
 // Clients
 
@@ -220,7 +202,7 @@ async function main(): Promise<void> {
     `HTTP benchmark: ${body.length}-byte valid bodies, ${CONCURRENCY} keep-alive clients, ${ROUNDS} rounds of ${SECONDS} s per server; ` +
       `${LARGE_BODY / 2 ** 20} MB invalid body x ${REFUSAL_RUNS}. Rounds alternate between the servers, so that a change in the machine's load hits both.`,
   );
-  const servers = await Promise.all(kinds.map(startServer));
+  const servers = await Promise.all(kinds.map((kind) => startServer(fileURLToPath(import.meta.url), kind)));
   const ports = {'stream-schema': servers[0]!.port, 'express.json+ajv': servers[1]!.port};
   try {
     for (const kind of kinds) await throughput(ports[kind], body, SECONDS); // warm-up: the JIT settles

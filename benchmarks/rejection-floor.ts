@@ -7,11 +7,9 @@
 //
 //   node --import tsx benchmarks/rejection-floor.ts
 
-import {fork, type ChildProcess} from 'node:child_process';
-import {once} from 'node:events';
 import type {AddressInfo} from 'node:net';
 import {fileURLToPath} from 'node:url';
-import {median, refusalRatios, timeRefusals} from './support.js';
+import {median, refusalRatios, startServer, stopServer, timeRefusals} from './support.js';
 
 const LARGE_BODY = 10 * 1024 * 1024;
 
@@ -43,15 +41,9 @@ async function server(kind: string): Promise<void> {
   process.on('disconnect', () => process.exit(0));
 }
 
-async function start(kind: string): Promise<{child: ChildProcess; port: number}> {
-  const child = fork(fileURLToPath(import.meta.url), ['server', kind], {execArgv: ['--import', 'tsx']});
-  const [message] = (await once(child, 'message')) as [{port: number}];
-  return {child, port: message.port};
-}
-
 async function main(): Promise<void> {
-  const bare = await start('bare');
-  const express = await start('express');
+  const bare = await startServer(fileURLToPath(import.meta.url), 'bare');
+  const express = await startServer(fileURLToPath(import.meta.url), 'express');
   try {
     const times = await timeRefusals({bare: bare.port, express: express.port}, LARGE_BODY, {expected: 'HTTP/1.1 422'});
     const ratios = refusalRatios(times.bare, times.express);
@@ -59,8 +51,7 @@ async function main(): Promise<void> {
     console.log(`express.json() reading the 10 MB: best ${Math.min(...times.express).toFixed(1)} ms, median ${median(times.express).toFixed(1)} ms`);
     console.log(`so no server can print more than ${ratios.best.toFixed(1)}x (best runs) or ${ratios.median.toFixed(1)}x (medians) in http.ts here (target 50x)`);
   } finally {
-    bare.child.disconnect();
-    express.child.disconnect();
+    await Promise.all([stopServer(bare.child), stopServer(express.child)]);
   }
 }
 

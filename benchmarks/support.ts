@@ -1,6 +1,8 @@
 // Timing helpers for the benchmark scripts: best of N runs, ratios printed against the competitor
 // measured in the same run.
 
+import {fork, type ChildProcess} from 'node:child_process';
+import {once} from 'node:events';
 import {connect} from 'node:net';
 import {performance} from 'node:perf_hooks';
 import type {TokenSink} from '../src/types.js';
@@ -165,4 +167,25 @@ export const median = (values: readonly number[]): number => [...values].sort((a
 /** `theirs / ours` of the best runs and of the medians, as `timeRefusals` returns them. */
 export function refusalRatios(ours: readonly number[], theirs: readonly number[]): {best: number; median: number} {
   return {best: Math.min(...theirs) / Math.min(...ours), median: median(theirs) / median(ours)};
+}
+
+/**
+ * Fork `script` (a benchmark file, through tsx) as `script server <kind>`, and wait for the port
+ * it sends once listening. A server that never reports is killed after 30 s.
+ */
+export async function startServer(script: string, kind: string): Promise<{child: ChildProcess; port: number}> {
+  const child = fork(script, ['server', kind], {execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc']});
+  const timer = setTimeout(() => child.kill(), 30_000);
+  const [message] = (await once(child, 'message')) as [{port: number}];
+  clearTimeout(timer);
+  return {child, port: message.port};
+}
+
+/** Disconnect a server started by startServer (it exits on that) and wait for it; killed after 5 s. */
+export async function stopServer(child: ChildProcess): Promise<void> {
+  const exited = once(child, 'exit');
+  child.disconnect();
+  const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+  await exited;
+  clearTimeout(timer);
 }
