@@ -151,13 +151,6 @@ export class NdjsonRecordReader {
   readonly #stopFeedingOnFailure: boolean;
   readonly #onRecord: (record: NdjsonRecord) => void;
   readonly #splitter: LineSplitter;
-  /**
-   * A line that arrives whole goes to validateText / parseText, whose text checker is faster than
-   * a session (docs/decisions.md, "validateText's fast verdict"). Not with `parse` and
-   * `allErrors` together: a session then gives an invalid record read to its end its value too.
-   */
-  readonly #wholeLines: boolean;
-
   /** Line number of the line being read. */
   #line = 1;
   /** Session of the current line; undefined while the line holds only whitespace. */
@@ -175,11 +168,14 @@ export class NdjsonRecordReader {
     this.#maxLineLength = checkMaxLineLength(options.maxLineLength);
     this.#stopFeedingOnFailure = options.allErrors !== true;
     this.#onRecord = onRecord;
-    this.#wholeLines = options.parse !== true || options.allErrors !== true;
+    // A line that arrives whole goes to validateText / parseText, whose text checker is faster
+    // than a session (docs/decisions.md, "validateText's fast verdict"). Not with `parse` and
+    // `allErrors` together: a session then gives an invalid record read to its end its value too.
+    const wholeLines = options.parse !== true || options.allErrors !== true;
     this.#splitter = new LineSplitter({
       linePart: (text) => this.#linePart(text),
       lineEnd: () => this.#lineEnd(),
-      wholeLine: (text) => this.#wholeLine(text),
+      wholeLine: wholeLines ? (text) => this.#wholeLine(text) : undefined,
     });
   }
 
@@ -226,7 +222,7 @@ export class NdjsonRecordReader {
   }
 
   #wholeLine(text: string): void {
-    if (!this.#wholeLines || text.length > this.#maxLineLength) {
+    if (text.length > this.#maxLineLength) {
       this.#linePart(text);
       this.#lineEnd();
       return;
