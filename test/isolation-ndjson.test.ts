@@ -1,0 +1,261 @@
+// Isolation of NDJSON records: the RxJS operator, the Node streams and the CLI validate every
+// line of every input with one validator, compiled once, whether a line arrives whole (validateText
+// or parseText) or in pieces (a session). A line's record must be what a validator compiled for that
+// line alone gives, whatever broken, cut-off or over-limit lines came before it or are being read
+// alongside it (several streams through one operator, written alternately).
+
+import assert from 'node:assert/strict';
+import {spawn} from 'node:child_process';
+import {once} from 'node:events';
+import {mkdtempSync, rmSync, writeFileSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import {join} from 'node:path';
+import {finished} from 'node:stream/promises';
+import {after, describe, test} from 'node:test';
+import fc from 'fast-check';
+import {Subject} from 'rxjs';
+import {NdjsonRecordReader, type NdjsonReaderOptions, type NdjsonRecord} from '../adapters/ndjson-lines.js';
+import {validateNdjson} from '../adapters/rxjs.js';
+import {jsonValidator, ndjsonValidator} from '../adapters/stream.js';
+import {compile} from '../src/index.js';
+import type {Result} from '../src/types.js';
+import {aimedTreeArbitrary, chunk, chunkingArbitrary, describeBytes, positionArbitrary, documentArbitrary, schemaCases, type Chunking, type SchemaCase} from './support/arbitraries.js';
+import {property} from './support/property.js';
+
+const LINE_FEED = 0x0a;
+const SPACE = 0x20;
+
+/** One NDJSON input: its bytes, and how they arrive. */
+interface NdjsonInput {
+  bytes: Uint8Array;
+  chunking: Chunking;
+}
+
+interface NdjsonScenario {
+  schemaCase: SchemaCase;
+  inputs: NdjsonInput[];
+  /** Which input gets its next chunk, turn after turn. */
+  interleaving: number[];
+  reader: NdjsonReaderOptions;
+}
+
+const lineBreaks = ['\n', '\n', '\r\n', '\n\n', '\n \t\n'];
+
+/** Inputs mostly in few chunks: a line found whole in a chunk goes to validateText or parseText, the others to sessions. */
+const ndjsonChunking: fc.Arbitrary<Chunking> = fc.record({
+  cuts: fc.array(positionArbitrary, {maxLength: 3}),
+  every: fc.constantFrom(0, 0, 0, 16, 64),
+  afterHighBytes: fc.constantFrom(false, false, true),
+  singleBytes: fc.constant(false),
+  strings: fc.constantFrom(false, false, false, true),
+});
+
+function inputArbitrary(schemaCase: SchemaCase, family: Parameters<typeof documentArbitrary>[1]): fc.Arbitrary<NdjsonInput> {
+  const line = fc.tuple(documentArbitrary(schemaCase, family), fc.constantFrom(...lineBreaks));
+  return fc.record({lines: fc.array(line, {minLength: 1, maxLength: 10}), lastBreak: fc.boolean(), chunking: ndjsonChunking}).map(({lines, lastBreak, chunking}) => {
+    const text = lines.flatMap(([document, lineBreak], index) => [oneLine(document.bytes), index < lines.length - 1 || lastBreak ? Buffer.from(lineBreak) : Buffer.alloc(0)]);
+    return {bytes: new Uint8Array(Buffer.concat(text)), chunking};
+  });
+}
+
+/** A document as one NDJSON line: its line feeds (indentation, a corruption) become spaces. */
+function oneLine(bytes: Uint8Array): Uint8Array {
+  return bytes.map((byte) => (byte === LINE_FEED ? SPACE : byte));
+}
+
+function scenarioArbitrary(schemaCaseArbitrary: fc.Arbitrary<SchemaCase>, inputs: {min: number; max: number}): fc.Arbitrary<NdjsonScenario> {
+  return schemaCaseArbitrary.chain((schemaCase) =>
+    fc.array(aimedTreeArbitrary(schemaCase.schema), {minLength: 1, maxLength: 2}).chain((family) =>
+      fc.record({
+        schemaCase: fc.constant(schemaCase),
+        inputs: fc.array(inputArbitrary(schemaCase, family), {minLength: inputs.min, maxLength: inputs.max}),
+        interleaving: fc.array(fc.nat(), {minLength: 1, maxLength: 20}),
+        reader: fc
+          .record({parse: fc.boolean(), maxLineLength: fc.oneof({weight: 4, arbitrary: fc.constant(undefined)}, {weight: 1, arbitrary: fc.integer({min: 4, max: 200})})})
+          .map((options) => ({...options, allErrors: schemaCase.options.allErrors})),
+      }),
+    ),
+  );
+}
+
+/** Where the line feeds are: line k (1-based) ends before `ends[k - 1]`. */
+function lineSpans(bytes: Uint8Array): [start: number, end: number][] {
+  const spans: [number, number][] = [];
+  let start = 0;
+  bytes.forEach((byte, index) => {
+    if (byte !== LINE_FEED) return;
+    spans.push([start, index]);
+    start = index + 1;
+  });
+  if (start < bytes.length) spans.push([start, bytes.length]);
+  return spans;
+}
+
+/**
+ * The record of each line from a reader whose validator never saw another line: the input with
+ * every other line blanked (spaces, same length: the chunks cut it at the same places, and line
+ * numbers and positions stay the same), read by a freshly compiled validator.
+ */
+function freshRecords(schemaCase: SchemaCase, input: NdjsonInput, reader: NdjsonReaderOptions): NdjsonRecord[] {
+  const records: NdjsonRecord[] = [];
+  lineSpans(input.bytes).forEach(([start, end], index) => {
+    const alone = input.bytes.map((byte, at) => (byte === LINE_FEED || (at >= start && at < end) ? byte : SPACE));
+    const found: NdjsonRecord[] = [];
+    const fresh = new NdjsonRecordReader(compile(schemaCase.schema, schemaCase.options), reader, (record) => found.push(record));
+    for (const piece of chunk(alone, input.chunking)) fresh.write(piece);
+    fresh.end();
+    records.push(...found.filter((record) => record.line === index + 1));
+  });
+  return records;
+}
+
+function describeScenario(scenario: NdjsonScenario): string {
+  return scenario.inputs.map((input, index) => `input ${index}: ${describeBytes(input.bytes)}`).join('\n');
+}
+
+/** Feeds every input's chunks to its writer, in the order the interleaving says, then ends each. */
+function interleave(scenario: NdjsonScenario, write: (input: number, piece: Uint8Array | string) => void, end: (input: number) => void): void {
+  const pieces = scenario.inputs.map((input) => chunk(input.bytes, input.chunking));
+  const next = pieces.map(() => 0);
+  for (let turn = 0; ; turn++) {
+    const open = pieces.map((_, index) => index).filter((index) => next[index]! <= pieces[index]!.length);
+    if (open.length === 0) return;
+    const input = open[scenario.interleaving[turn % scenario.interleaving.length]! % open.length]!;
+    if (next[input]! < pieces[input]!.length) write(input, pieces[input]![next[input]!]!);
+    else end(input);
+    next[input]!++;
+  }
+}
+
+describe('NDJSON: one validator tells every line what a fresh validator tells it', () => {
+  test('validateNdjson: several inputs through one operator, written alternately, after broken lines', () => {
+    fc.assert(
+      fc.property(scenarioArbitrary(schemaCases(), {min: 1, max: 3}), (scenario) => {
+        const operator = validateNdjson(scenario.schemaCase.schema, {...scenario.schemaCase.options, ...scenario.reader});
+        const subjects = scenario.inputs.map(() => new Subject<Uint8Array | string>());
+        const records = scenario.inputs.map((): NdjsonRecord[] => []);
+        const failures: unknown[] = [];
+        subjects.forEach((subject, index) => subject.pipe(operator).subscribe({next: (record) => records[index]!.push(record), error: (error) => failures.push(error)}));
+        interleave(scenario, (input, piece) => subjects[input]!.next(piece), (input) => subjects[input]!.complete());
+        assert.deepEqual(failures, [], 'no error notification');
+        scenario.inputs.forEach((input, index) => {
+          assert.deepStrictEqual(records[index], freshRecords(scenario.schemaCase, input, scenario.reader), `input ${index} of\n${describeScenario(scenario)}`);
+        });
+      }),
+      property(80),
+    );
+  });
+
+  test('ndjsonValidator: every record of one stream, after broken lines', async () => {
+    await fc.assert(
+      fc.asyncProperty(scenarioArbitrary(schemaCases(), {min: 1, max: 1}), async (scenario) => {
+        const [input] = scenario.inputs as [NdjsonInput];
+        const stream = ndjsonValidator(scenario.schemaCase.schema, {...scenario.schemaCase.options, ...scenario.reader});
+        const records: NdjsonRecord[] = [];
+        stream.on('data', (record: NdjsonRecord) => records.push(record));
+        for (const piece of chunk(input.bytes, input.chunking)) stream.write(piece);
+        stream.end();
+        await finished(stream);
+        assert.deepStrictEqual(records, freshRecords(scenario.schemaCase, input, scenario.reader), describeScenario(scenario));
+      }),
+      property(50),
+    );
+  });
+
+  test('jsonValidator: a document after documents that broke off, each through its own stream', async () => {
+    const scenarios = schemaCases().chain((schemaCase) =>
+      fc.record({schemaCase: fc.constant(schemaCase), documents: fc.array(fc.tuple(documentArbitrary(schemaCase), chunkingArbitrary, fc.boolean()), {minLength: 2, maxLength: 6})}),
+    );
+    await fc.assert(
+      fc.asyncProperty(scenarios, async ({schemaCase, documents}) => {
+        for (const [document, chunking, parse] of documents) {
+          const pieces = chunk(document.bytes, chunking);
+          const stream = jsonValidator(schemaCase.schema, {...schemaCase.options, parse});
+          for (const piece of pieces) stream.write(piece);
+          stream.end();
+          const result = await stream.result;
+          const fresh = compile(schemaCase.schema, schemaCase.options).session({parse});
+          for (const piece of pieces) if (!fresh.write(piece) && schemaCase.options.allErrors !== true) break;
+          assert.deepStrictEqual(result, fresh.end(), `${document[fc.toStringMethod]()}`);
+        }
+      }),
+      property(20),
+    );
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// The CLI: one process, one validator for every input on its command line.
+
+const ROOT = new URL('..', import.meta.url).pathname;
+const directory = mkdtempSync(join(tmpdir(), 'stream-schema-isolation-'));
+after(() => rmSync(directory, {recursive: true, force: true}));
+
+interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+async function runCli(args: string[]): Promise<CliRun> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'adapters/cli.ts'), ...args], {cwd: ROOT, timeout: 45_000});
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));
+  child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+  const [code] = (await once(child, 'close')) as [number | null];
+  return {code, stdout, stderr};
+}
+
+/** What the CLI prints for a document file, judged by a fresh validator as the CLI reads it (one chunk, up to 64 KiB). */
+function freshDocumentResult(schemaCase: SchemaCase, bytes: Uint8Array): Result {
+  const session = compile(schemaCase.schema, schemaCase.options).session();
+  session.write(bytes);
+  return session.end();
+}
+
+describe('the CLI validates every input with one validator as a fresh one would', () => {
+  test('NDJSON files and JSON documents on one command line, broken ones among them', {timeout: 120_000}, async () => {
+    // The CLI offers neither limits nor format assertion.
+    const scenarios = scenarioArbitrary(schemaCases({limits: false, formats: false}), {min: 2, max: 4}).chain((scenario) =>
+      fc.record({scenario: fc.constant(scenario), documents: fc.array(documentArbitrary(scenario.schemaCase), {minLength: 2, maxLength: 6}), order: fc.array(fc.nat(), {minLength: 8, maxLength: 8})}),
+    );
+    await fc.assert(
+      fc.asyncProperty(scenarios, async ({scenario, documents, order}) => {
+        const {schemaCase} = scenario;
+        const run = mkdtempSync(join(directory, 'run-'));
+        writeFileSync(join(run, 'schema.json'), JSON.stringify(schemaCase.schema));
+        const reader: NdjsonReaderOptions = {allErrors: schemaCase.options.allErrors};
+        // Documents and NDJSON files mixed on the command line, in a generated order.
+        const files = [
+          ...scenario.inputs.map((input, index) => ({name: join(run, `lines-${index}.ndjson`), bytes: input.bytes, ndjson: true})),
+          ...documents.map((document, index) => ({name: join(run, `document-${index}.json`), bytes: document.bytes, ndjson: false})),
+        ]
+          .map((file, index) => ({...file, rank: order[index % order.length]! * 100 + index}))
+          .sort((a, b) => a.rank - b.rank);
+        let invalid = 0;
+        let records = 0;
+        let expected = '';
+        for (const file of files) {
+          writeFileSync(file.name, file.bytes);
+          const results: {valid: boolean; errors: Result['errors']}[] = file.ndjson
+            ? freshRecords(schemaCase, {bytes: file.bytes, chunking: {cuts: [], every: 0, afterHighBytes: false, singleBytes: false, strings: false}}, reader)
+            : [freshDocumentResult(schemaCase, file.bytes)];
+          for (const result of results) {
+            records++;
+            if (result.valid) continue;
+            invalid++;
+            for (const unit of result.errors) expected += `${JSON.stringify({file: file.name, ...unit})}\n`;
+          }
+        }
+        const args = ['validate', '--schema', join(run, 'schema.json'), '--format', 'json', '--draft', schemaCase.options.draft!];
+        if (schemaCase.options.allErrors === true) args.push('--all-errors');
+        const {code, stdout, stderr} = await runCli([...args, ...files.map((file) => file.name)]);
+        assert.equal(stdout, expected, `stdout of ${files.map((file) => `${file.name}: ${describeBytes(file.bytes)}`).join('\n')}`);
+        assert.match(stderr, new RegExp(`${records} records: ${records - invalid} valid, ${invalid} invalid`));
+        assert.equal(code, invalid > 0 ? 1 : 0, stderr);
+      }),
+      {...property(2), endOnFailure: true},
+    );
+  });
+});
