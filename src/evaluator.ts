@@ -388,11 +388,8 @@ class Frame {
     this.count = 0;
     this.announced = false;
     this.keys.clear();
+    // Entries past leafCount are never read, and are overwritten before they are.
     this.leafCount = 0;
-    this.leafNodes.length = 0;
-    this.leafParents.length = 0;
-    this.leafVias.length = 0;
-    this.leafPaths.length = 0;
   }
 }
 
@@ -429,8 +426,8 @@ export class Evaluator implements TokenSink {
   /** Settled runs whose parents have not heard yet (see report). */
   private readonly reports: Run[] = [];
   private reporting = false;
-  /** The run reused for leaf checks of scalar members (see checkLeaves). */
-  private scratch!: Run;
+  /** The run reused for leaf checks of scalar members (see checkLeaves); each use sets it up whole (Run.reuseAsMember). */
+  private scratch: Run;
   private input: InputSource | null = null;
   private fromText = false;
   /** The document is certainly invalid and only the first error is wanted: feed no more events. */
@@ -441,6 +438,7 @@ export class Evaluator implements TokenSink {
     allErrors: boolean,
   ) {
     this.allErrors = allErrors;
+    this.scratch = new Run(this, node, null, null, 0, '', 0, false);
     this.reset(null);
   }
 
@@ -462,7 +460,6 @@ export class Evaluator implements TokenSink {
     this.numberTextPending = false;
     this.numberFromDouble = false;
     this.booleanValue = false;
-    this.scratch = new Run(this, this.node, null, null, 0, '', 0, false);
     this.root = new Run(this, this.node, null, null, 0, '', 0, false);
     this.rootRuns = [this.root];
     this.current = this.rootRuns;
