@@ -385,7 +385,7 @@ export class BodyReader {
     if (alreadyRead(req)) return this.#validateParsed(parsedElsewhere(), callback);
     const encoding = contentEncoding(req);
     const refusal = this.#refuseFromHeaders(req, encoding, length);
-    if (refusal !== undefined) return callback(refuseUnread(req, refusal, length));
+    if (refusal !== undefined) return callback(refuseUnread(req, res, refusal, length));
     const source = encoding === 'identity' ? req : DECODERS[encoding]!();
     new BodyStream(req, res, source, this.validator, this.#settings, callback, length).start();
   }
@@ -450,7 +450,22 @@ function alreadyRead(req: IncomingMessage): boolean {
   return (req as {_body?: unknown})._body === true || req.readableEnded;
 }
 
-function closing(error: HttpError): HttpError {
+/**
+ * We stop reading a body the client may still be sending, so the connection cannot carry another
+ * request: the answer must close it, whoever writes it. Node decides that from the response when
+ * it writes the head, so it is set there, not only on `err.headers`, which a handler that sets its
+ * own status and body never copies (a Koa try/catch), and which Koa's `ctx.onerror` sets again
+ * only after removing every header. With `shouldKeepAlive` false Node sends `Connection: close`
+ * and closes the socket after the answer even if the header was removed (`_last`, in
+ * `OutgoingMessage#_storeHeader`); Node also skips dumping the rest, as the request is being
+ * consumed. Without this the answer said keep-alive, the unread body stayed on the socket, and a
+ * pooled client's next request on it hung and was reset.
+ */
+function stopReading(req: IncomingMessage, res: ServerResponse, error: HttpError): HttpError {
+  req.pause();
+  lingeringClose(req.socket);
+  res.shouldKeepAlive = false;
+  if (!res.headersSent) res.setHeader('Connection', 'close');
   error.headers = {...error.headers, Connection: 'close'};
   return error;
 }
@@ -464,15 +479,13 @@ const DISCARD_LIMIT = 64 * 1024;
  * unread body once the response finishes, so a read of nothing marks the request as consumed, and
  * the socket gets the same lingering close as a body rejected midway.
  */
-function refuseUnread(req: IncomingMessage, error: HttpError, length: number | undefined): HttpError {
+function refuseUnread(req: IncomingMessage, res: ServerResponse, error: HttpError, length: number | undefined): HttpError {
   if (length !== undefined && length <= DISCARD_LIMIT) {
     req.resume();
     return error;
   }
   req.read(0);
-  req.pause();
-  lingeringClose(req.socket);
-  return closing(error);
+  return stopReading(req, res, error);
 }
 
 /** How long a socket we stopped reading stays half-closed after the answer. */
@@ -695,9 +708,9 @@ class BodyStream {
   };
 
   /**
-   * Stop reading before the body's end; `Connection: close` has Node close the socket once the
-   * answer is flushed. When the whole body has already arrived, discard the rest instead and
-   * keep the connection.
+   * Stop reading before the body's end, and have the answer close the connection (see
+   * stopReading). When the whole body has already arrived, discard the rest instead and keep the
+   * connection.
    */
   #reject(error: HttpError): void {
     if (this.#source !== this.#req) {
@@ -708,9 +721,7 @@ class BodyStream {
       this.#req.resume();
       return this.#finish(error);
     }
-    this.#req.pause();
-    lingeringClose(this.#req.socket);
-    this.#finish(closing(error));
+    this.#finish(stopReading(this.#req, this.#res, error));
   }
 
   #finish(error: HttpError | null, body?: unknown): void {
