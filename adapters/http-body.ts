@@ -180,10 +180,20 @@ export function toProblem(error: unknown, status: number, options: ProblemOption
   if (!exposed) return problem;
   if (typeof details.message === 'string' && details.message !== '') problem.detail = details.message;
   if (typeof details.type === 'string') problem.code = details.type;
-  if (Array.isArray(details.errors) && details.errors.length > 0) {
-    problem.errors = (details.errors as OutputUnit[]).slice(0, Math.max(0, maxErrors)).map(toProblemItem);
-  }
+  const units = Array.isArray(details.errors) ? details.errors.filter(isOutputUnit) : [];
+  if (units.length > 0) problem.errors = units.slice(0, Math.max(0, maxErrors)).map(toProblemItem);
   return problem;
+}
+
+/**
+ * An entry of `errors` as the validator makes them. Another library's error may carry an
+ * `errors` array of its own (strings, its own objects): those are left out rather than misread,
+ * so the handler answers instead of throwing.
+ */
+function isOutputUnit(unit: unknown): unit is OutputUnit {
+  if (typeof unit !== 'object' || unit === null) return false;
+  const {instanceLocation, error, keyword} = unit as Partial<Record<keyof OutputUnit, unknown>>;
+  return typeof instanceLocation === 'string' && typeof error === 'string' && typeof keyword === 'string';
 }
 
 function toProblemItem(unit: OutputUnit): ProblemItem {
@@ -341,12 +351,12 @@ function valueRefused(thrown: unknown): HttpError {
 }
 
 /**
- * Something threw inside the reader (a bug, ours or the engine's): that request's 500, never an
+ * Something threw inside a middleware (a bug, ours or the engine's): that request's 500, never an
  * exception escaping an event listener, where nothing catches it and the process exits. Not
  * exposed; what was thrown is the `cause`, for the error handler's log.
  */
-function internalError(thrown: unknown): HttpError {
-  const error = new HttpError(500, 'internal.error', 'the request body reader failed');
+function internalError(thrown: unknown, message = 'the request body reader failed'): HttpError {
+  const error = new HttpError(500, 'internal.error', message);
   error.cause = thrown;
   return error;
 }
@@ -895,10 +905,15 @@ export class PartsValidator {
     this.#invalidStatus = options.invalidStatus ?? 400;
   }
 
+  /** The first failing part's error; a 500 if validating throws, so the middleware never does. */
   check(values: Record<RequestPart, unknown>): HttpError | undefined {
-    for (const [part, validator] of this.#validators) {
-      const result = validator.validate(values[part]);
-      if (!result.valid) return this.#partError(part, result.errors);
+    try {
+      for (const [part, validator] of this.#validators) {
+        const result = validator.validate(values[part]);
+        if (!result.valid) return this.#partError(part, result.errors);
+      }
+    } catch (thrown) {
+      return internalError(thrown, 'validating the request parts failed');
     }
     return undefined;
   }

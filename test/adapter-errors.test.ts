@@ -1,7 +1,8 @@
-// No input ends the process: whatever throws inside validateBody's reading (its listeners, the
-// engine, JSON.parse, a reviver, an option's predicate) becomes that request's error, handed to
-// the app's error path once, and the server keeps serving. Express 5 and Koa 3, each with
-// problemHandler() and with an ordinary handler, on real servers on 127.0.0.1.
+// No input ends the process: whatever throws inside the middlewares (validateBody's listeners, the
+// engine, JSON.parse, a reviver, an option's predicate, validate's validator, problemHandler
+// given another library's error) becomes that request's answer, the error handed to the app's
+// error path once, and the server keeps serving. Express 5 and Koa 3, each with problemHandler()
+// and with an ordinary handler, on real servers on 127.0.0.1.
 
 import assert from 'node:assert/strict';
 import type {IncomingMessage, Server} from 'node:http';
@@ -38,6 +39,13 @@ function typePredicateThatThrows(): boolean {
   throw new TypeError('the type predicate failed');
 }
 
+const querySchema = {type: 'object', properties: {page: {type: 'string', pattern: '^[0-9]+$'}}} as const;
+
+/** An http-errors style error from another library, whose `errors` are not the validator's output units. */
+function foreignError(): Error {
+  return Object.assign(new Error('that name is taken'), {status: 409, expose: true, errors: ['taken', {field: 'name'}, null]});
+}
+
 // ---------------------------------------------------------------------------------------------
 // What each app records: the errors its error path received, and the listeners validateBody left
 // on the request by then (each listener count compared with the count before validateBody ran).
@@ -69,6 +77,8 @@ function expressApp(handler: 'problemHandler' | 'ordinary', record: Record_): ex
   app.post('/items', expressAdapter.validateBody(itemSchema), echo);
   app.post('/revived', expressAdapter.validateBody(itemSchema, {reviver: throwingReviver}), echo);
   app.post('/typed', expressAdapter.validateBody(itemSchema, {type: typePredicateThatThrows}), echo);
+  app.get('/pages', expressAdapter.validate({query: querySchema}), (_req, res) => void res.status(204).end());
+  app.post('/foreign', (_req, _res, next) => next(foreignError()));
   const capture: ErrorRequestHandler = (error, req, _res, next) => {
     record.errors.push(error);
     record.leftovers.push(leftover(req, baselines.get(req)));
@@ -113,6 +123,12 @@ function koaApp(handler: 'problemHandler' | 'ordinary', record: Record_): Koa {
   router.post('/items', koaAdapter.validateBody(itemSchema), echo);
   router.post('/revived', koaAdapter.validateBody(itemSchema, {reviver: throwingReviver}), echo);
   router.post('/typed', koaAdapter.validateBody(itemSchema, {type: typePredicateThatThrows}), echo);
+  router.get('/pages', koaAdapter.validate({query: querySchema}), (ctx) => {
+    ctx.status = 204;
+  });
+  router.post('/foreign', () => {
+    throw foreignError();
+  });
   app.use(router.routes());
   return app;
 }
@@ -157,7 +173,7 @@ function framings(harness: Harness, origin: string): Array<{name: string; send: 
 }
 
 for (const server of SERVERS) {
-  describe(`errors inside validateBody, ${server.name}`, SUITE_TIMEOUT, () => {
+  describe(`errors inside the middlewares, ${server.name}`, SUITE_TIMEOUT, () => {
     const record: Record_ = {errors: [], leftovers: []};
     let harness: Harness;
     let origin: string;
@@ -281,6 +297,28 @@ for (const server of SERVERS) {
       const error = onlyErrorSince(since);
       assert.equal(error.type, 'internal.error');
       assert.ok(error.cause instanceof TypeError);
+      await assertStillServing();
+    });
+
+    it('validate({query}) whose validator throws answers 500', async (t: TestContext) => {
+      const failure = new TypeError('the engine failed on a query');
+      t.mock.method(validatorPrototype, 'validate', () => {
+        throw failure;
+      });
+      const since = record.errors.length;
+      const response = await fetch(`${origin}/pages?page=2`);
+      assert.equal(response.status, 500);
+      assert.ok(!(await response.text()).includes(failure.message));
+      assertInternalError(onlyErrorSince(since), failure);
+      t.mock.restoreAll();
+      assert.equal((await fetch(`${origin}/pages?page=2`)).status, 204);
+    });
+
+    it("an error whose `errors` are another library's is answered with its own status", async () => {
+      const reply = await post(origin, '/foreign', '{}');
+      assert.equal(reply.status, 409);
+      const answer = JSON.parse(reply.text) as {errors?: unknown};
+      assert.equal(answer.errors, undefined, 'entries that are not output units are left out');
       await assertStillServing();
     });
   });
