@@ -340,12 +340,14 @@ function syntaxUnit(error: string, offset?: number): OutputUnit {
 /**
  * JSON.parse, or the reviver within it, refused a body the verdict accepted: that request's 400,
  * as body-parser answers both (keeping a thrown `type`, as it does). V8's SyntaxError quotes the
- * text, so what was thrown stays in `cause` and the message says nothing of the body.
+ * text, so what was thrown stays in `cause` and nothing exposed says anything of the body. The
+ * disagreement has the code parseText gives it (`syntax.parse`).
  */
 function valueRefused(thrown: unknown): HttpError {
   const {type} = (typeof thrown === 'object' && thrown !== null ? thrown : {}) as {type?: unknown};
-  const what = thrown instanceof SyntaxError ? 'JSON.parse refused a body the validator accepted' : 'the reviver threw';
-  const error = new HttpError(400, typeof type === 'string' ? type : 'entity.parse.failed', 'request body could not be parsed', [syntaxUnit(what)]);
+  const unit = thrown instanceof SyntaxError ? syntaxUnit('JSON.parse refused a body the validator accepted') : syntaxUnit('the reviver threw');
+  if (thrown instanceof SyntaxError) unit.params = {code: 'syntax.parse'};
+  const error = new HttpError(400, typeof type === 'string' ? type : 'entity.parse.failed', 'request body could not be parsed', [unit]);
   error.cause = thrown;
   return error;
 }
@@ -739,14 +741,7 @@ class BodyStream {
   #onEnd = this.#guarded(function onEnd(this: BodyStream): void {
     const refusal = this.#verify();
     if (refusal !== undefined) return this.#finish(refusal);
-    let result: Result;
-    try {
-      result = this.#verdict();
-    } catch (thrown) {
-      // parseText's JSON.parse refusing what its checker passed; the engine throws no SyntaxError.
-      if (!(thrown instanceof SyntaxError)) throw thrown;
-      return this.#finish(valueRefused(thrown));
-    }
+    const result = this.#verdict();
     if (!result.valid) return this.#finish(errorFromResult(result, this.#settings.invalidStatus));
     if (this.#usesParseText()) return this.#finish(null, result.value);
     this.#finishParsed(this.#wholeText());
