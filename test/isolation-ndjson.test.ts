@@ -148,15 +148,16 @@ describe('NDJSON: one validator tells every line what a fresh validator tells it
 
   test('ndjsonValidator: every record of one stream, after broken lines', async () => {
     await fc.assert(
-      fc.asyncProperty(scenarioArbitrary(schemaCases(), {min: 1, max: 1}), async (scenario) => {
-        const [input] = scenario.inputs as [NdjsonInput];
+      fc.asyncProperty(scenarioArbitrary(schemaCases(), {min: 2, max: 4}), async (scenario) => {
+        // One stream of all the inputs, one after another.
+        const input: NdjsonInput = {bytes: new Uint8Array(Buffer.concat(scenario.inputs.flatMap(({bytes}) => [bytes, Buffer.from('\n')]))), chunking: scenario.inputs[0]!.chunking};
         const stream = ndjsonValidator(scenario.schemaCase.schema, {...scenario.schemaCase.options, ...scenario.reader});
         const records: NdjsonRecord[] = [];
         stream.on('data', (record: NdjsonRecord) => records.push(record));
         for (const piece of chunk(input.bytes, input.chunking)) stream.write(piece);
         stream.end();
         await finished(stream);
-        assert.deepStrictEqual(records, freshRecords(scenario.schemaCase, input, scenario.reader), describeScenario(scenario));
+        assert.deepStrictEqual(records, freshRecords(scenario.schemaCase, input, scenario.reader), describeBytes(input.bytes));
       }),
       property(50),
     );
@@ -217,7 +218,7 @@ function freshDocumentResult(schemaCase: SchemaCase, bytes: Uint8Array): Result 
 describe('the CLI validates every input with one validator as a fresh one would', () => {
   test('NDJSON files and JSON documents on one command line, broken ones among them', {timeout: 120_000}, async () => {
     // The CLI offers neither limits nor format assertion.
-    const scenarios = scenarioArbitrary(schemaCases({limits: false, formats: false}), {min: 2, max: 4}).chain((scenario) =>
+    const scenarios = scenarioArbitrary(schemaCases({limits: false, formats: false}), {min: 4, max: 8}).chain((scenario) =>
       fc.record({scenario: fc.constant(scenario), documents: fc.array(documentArbitrary(scenario.schemaCase), {minLength: 2, maxLength: 6}), order: fc.array(fc.nat(), {minLength: 8, maxLength: 8})}),
     );
     await fc.assert(
@@ -255,7 +256,7 @@ describe('the CLI validates every input with one validator as a fresh one would'
         assert.match(stderr, new RegExp(`${records} records: ${records - invalid} valid, ${invalid} invalid`));
         assert.equal(code, invalid > 0 ? 1 : 0, stderr);
       }),
-      {...property(2), endOnFailure: true},
+      {...property(3), endOnFailure: true},
     );
   });
 });

@@ -1,0 +1,201 @@
+// Isolation of request bodies in the Express and Koa adapters: a route's validateBody compiles its
+// schema once and judges every body with that validator, whole bodies by parseText and chunked
+// ones by a session. Over one keep-alive connection, after bodies that were malformed, cut off,
+// past a limit or not UTF-8, each body must get the answer (status and body) that a validateBody
+// made for that request alone gives.
+
+import assert from 'node:assert/strict';
+import {once} from 'node:events';
+import {Agent, request, type Server} from 'node:http';
+import type {AddressInfo} from 'node:net';
+import {describe, test} from 'node:test';
+import Router from '@koa/router';
+import express from 'express';
+import fc from 'fast-check';
+import Koa from 'koa';
+import * as expressAdapter from '../adapters/express.js';
+import type {BodyOptions} from '../adapters/http-body.js';
+import * as koaAdapter from '../adapters/koa.js';
+import {aimedTreeArbitrary, chunk, chunkingArbitrary, describeBytes, documentArbitrary, schemaCases, type Chunking, type SchemaCase} from './support/arbitraries.js';
+import {property} from './support/property.js';
+
+const TIMEOUT = {timeout: 120_000};
+
+/** `/shared` judges every body with one validateBody; `/fresh` makes a validateBody for each request. */
+type AppFactory = (schema: unknown, options: BodyOptions) => {listen(port: number, host: string): Server};
+
+function expressApp(schema: unknown, options: BodyOptions): express.Express {
+  const app = express();
+  app.set('env', 'test');
+  const echo: express.RequestHandler = (req, res) => void res.type('json').send(JSON.stringify({body: req.body}));
+  app.post('/shared', expressAdapter.validateBody(schema as object, options), echo);
+  app.post('/fresh', (req, res, next) => expressAdapter.validateBody(schema as object, options)(req, res, next), echo);
+  app.use(expressAdapter.problemHandler());
+  return app;
+}
+
+function koaApp(schema: unknown, options: BodyOptions): Koa {
+  const app = new Koa();
+  app.silent = true;
+  app.use(koaAdapter.problemHandler());
+  const echo = (ctx: Koa.Context): void => {
+    ctx.type = 'json';
+    ctx.body = JSON.stringify({body: (ctx.request as {body?: unknown}).body});
+  };
+  const router = new Router();
+  router.post('/shared', koaAdapter.validateBody(schema as object, options), echo);
+  // The context as validateBody names it (its `request.body` is what it sets).
+  router.post('/fresh', (ctx, next) => koaAdapter.validateBody(schema as object, options)(ctx as never, next), echo);
+  app.use(router.routes());
+  return app;
+}
+
+const frameworks: [string, AppFactory][] = [
+  ['Express', expressApp],
+  ['Koa', koaApp],
+];
+
+/** A running app and a client that sends everything over one keep-alive connection (while the server keeps it). */
+interface Client {
+  post(path: string, body: Uint8Array, framing: Framing): Promise<Answer>;
+  close(): Promise<void>;
+  /** Connections the server accepted. */
+  readonly connections: number;
+}
+
+interface Answer {
+  status: number;
+  body: string;
+}
+
+/** A whole body with its Content-Length (parseText), or chunked pieces (a session). */
+type Framing = {contentLength: true} | {contentLength: false; chunking: Chunking};
+
+async function start(app: {listen(port: number, host: string): Server}): Promise<Client> {
+  const server = app.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  let connections = 0;
+  server.on('connection', () => connections++);
+  const {port} = server.address() as AddressInfo;
+  const agent = new Agent({keepAlive: true, maxSockets: 1});
+  return {
+    get connections() {
+      return connections;
+    },
+    post: (path, body, framing) => send(agent, port, path, body, framing),
+    async close() {
+      agent.destroy();
+      server.closeAllConnections();
+      server.close();
+      await once(server, 'close');
+    },
+  };
+}
+
+/** A request the server leaves unanswered this long is a failure, not a hang. */
+const ANSWER_TIMEOUT_MS = 5000;
+
+function send(agent: Agent, port: number, path: string, body: Uint8Array, framing: Framing): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string | number> = {'content-type': 'application/json'};
+    if (framing.contentLength) headers['content-length'] = body.length;
+    const outgoing = request({agent, port, host: '127.0.0.1', method: 'POST', path, headers, timeout: ANSWER_TIMEOUT_MS}, (response) => {
+      let text = '';
+      response.setEncoding('utf8').on('data', (piece: string) => (text += piece));
+      response.on('end', () => resolve({status: response.statusCode!, body: text}));
+      response.on('error', reject);
+    });
+    // A server that answers before the body's end may close before the last bytes are written.
+    outgoing.on('error', (error: NodeJS.ErrnoException) => (error.code === 'EPIPE' || error.code === 'ECONNRESET' ? undefined : reject(error)));
+    outgoing.on('timeout', () => {
+      reject(new Error(`no answer to ${describeBytes(body)} within ${ANSWER_TIMEOUT_MS} ms`));
+      outgoing.destroy();
+    });
+    if (framing.contentLength) outgoing.end(body);
+    else {
+      for (const piece of chunk(body, framing.chunking)) outgoing.write(piece);
+      outgoing.end();
+    }
+  });
+}
+
+/** Options a route is given: the schema case's, and `strict: false` so that a scalar body is judged by the validator too. */
+function bodyOptions(schemaCase: SchemaCase): BodyOptions {
+  return {...schemaCase.options, strict: false} as BodyOptions;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+/** The issue's reproduction: a closed object with a nested member, cut off inside that member. */
+const accountSchema = {
+  type: 'object',
+  properties: {name: {type: 'string'}, role: {enum: ['user']}, data: {type: 'object'}},
+  required: ['name'],
+  additionalProperties: false,
+} as const;
+const adminBody = new TextEncoder().encode('{"name":"x","role":"admin"}');
+const cutInsideData = new TextEncoder().encode('{"role":"user","data":{"n":1,');
+
+describe('over HTTP, the admin body is refused with 422 after a body cut off inside a nested member', () => {
+  for (const [name, app] of frameworks) {
+    for (const contentLength of [true, false]) {
+      const framing: Framing = contentLength ? {contentLength} : {contentLength, chunking: {cuts: [9], every: 0, afterHighBytes: false, singleBytes: false, strings: false}};
+      test(`${name}, ${contentLength ? 'with Content-Length' : 'chunked'}: 422, 400, then 422 again on one connection`, TIMEOUT, async () => {
+        const client = await start(app(accountSchema, {}));
+        try {
+          assert.equal((await client.post('/shared', adminBody, framing)).status, 422);
+          assert.equal((await client.post('/shared', cutInsideData, framing)).status, 400);
+          assert.equal((await client.post('/shared', adminBody, framing)).status, 422);
+          // A chunked body refused before its end closes the connection (its rest is never read); a whole one keeps it.
+          if (contentLength) assert.equal(client.connections, 1, 'every request went over the one keep-alive connection');
+        } finally {
+          await client.close();
+        }
+      });
+    }
+  }
+});
+
+interface HttpScenario {
+  schemaCase: SchemaCase;
+  bodies: {bytes: Uint8Array; framing: Framing; shown: string}[];
+}
+
+function scenarioArbitrary(): fc.Arbitrary<HttpScenario> {
+  return schemaCases().chain((schemaCase) =>
+    fc.array(aimedTreeArbitrary(schemaCase.schema), {minLength: 1, maxLength: 2}).chain((family) => {
+      // Most bodies come whole with their Content-Length (parseText); the others chunked (a session).
+      const framing = fc.oneof({weight: 3, arbitrary: fc.constant<Framing>({contentLength: true})}, {weight: 1, arbitrary: chunkingArbitrary.map((chunking): Framing => ({contentLength: false, chunking}))});
+      const body = fc.tuple(documentArbitrary(schemaCase, family), framing).map(([document, framing]) => {
+        // An empty body is no body at all (a 400 of the adapter's own, not the validator's).
+        const bytes = document.bytes.length === 0 ? Uint8Array.of(0x20) : document.bytes;
+        return {bytes, framing, shown: `${document.kind} ${describeBytes(bytes)}${framing.contentLength ? '' : ', chunked'}`};
+      });
+      return fc.record({schemaCase: fc.constant(schemaCase), bodies: fc.array(body, {minLength: 2, maxLength: 12})});
+    }),
+  );
+}
+
+describe('validateBody tells every body on a keep-alive connection what a fresh validateBody tells it', () => {
+  for (const [name, app] of frameworks) {
+    test(`${name}: malformed, cut-off, over-limit and non-UTF-8 bodies before valid and invalid ones`, TIMEOUT, async () => {
+      await fc.assert(
+        fc.asyncProperty(scenarioArbitrary(), async ({schemaCase, bodies}) => {
+          const shared = await start(app(schemaCase.schema, bodyOptions(schemaCase)));
+          const fresh = await start(app(schemaCase.schema, bodyOptions(schemaCase)));
+          try {
+            for (const [index, {bytes, framing, shown}] of bodies.entries()) {
+              const expected = await fresh.post('/fresh', bytes, framing);
+              const actual = await shared.post('/shared', bytes, framing);
+              const before = bodies.slice(0, index).map((body) => body.shown);
+              assert.deepEqual(actual, expected, `body ${index} (${shown}) after ${JSON.stringify(before)}`);
+            }
+          } finally {
+            await Promise.all([shared.close(), fresh.close()]);
+          }
+        }),
+        property(16),
+      );
+    });
+  }
+});
