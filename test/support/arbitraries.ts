@@ -1,9 +1,9 @@
 // fast-check generators for the isolation tests: schemas over the whole vocabulary of draft 7,
 // 2019-09 and 2020-12 (refs and recursion included), compile options with small limits, and
-// documents: well-formed JSON from a schema-agnostic generator, and hostile mutations of it
-// (truncated at any byte, corrupted, repeated keys, trailing content, past a limit, invalid UTF-8).
-// Schemas and documents draw names and values from the same pools, so documents reach the
-// subschemas the schemas hang on those names.
+// documents: well-formed JSON from a schema-agnostic generator and from one that follows the
+// schema, and hostile mutations of both (truncated at any byte, corrupted, repeated keys, trailing
+// content, past a limit, invalid UTF-8). Schemas and documents draw names and values from the
+// same pools, so documents reach the subschemas the schemas hang on those names.
 
 import fc from 'fast-check';
 import {defaultLimits} from '../../src/index.js';
@@ -13,7 +13,7 @@ import type {CompileOptions, Draft, Limits} from '../../src/types.js';
 // Pools shared by schemas and documents
 
 /** Property names; `é` is two UTF-8 bytes, so chunk boundaries fall inside keys too. */
-export const names = ['a', 'b', 'c', 'ab', 'x-1', 'x-2', '1', 'é', 'name', 'role', 'data'];
+const names = ['a', 'b', 'c', 'ab', 'x-1', 'x-2', '1', 'é', 'name', 'role', 'data'];
 const patterns = ['^x-', 'a', '^[a-c]$', '[0-9]', 'b$', '^.{0,2}$', 'é'];
 /** Literal texts of scalars: the numbers are ones whose text matters (1.0, -0, 1e3, past 2^53). */
 const scalarTexts = [
@@ -32,10 +32,10 @@ export const positionArbitrary = fc.noBias(fc.integer({min: 0, max: 0x7fffffff})
 // Schemas
 
 /** The drafts the schema generator writes for. */
-export type SchemaDraft = 'draft7' | 'draft2019-09' | 'draft2020-12';
-export const schemaDrafts: readonly SchemaDraft[] = ['draft7', 'draft2019-09', 'draft2020-12'];
+type SchemaDraft = 'draft7' | 'draft2019-09' | 'draft2020-12';
+const schemaDrafts: readonly SchemaDraft[] = ['draft7', 'draft2019-09', 'draft2020-12'];
 
-export const ROOT_ID = 'https://example.com/root';
+const ROOT_ID = 'https://example.com/root';
 const DEF_COUNT = 3;
 /** The definition that is a resource of its own (`$id: inner`), with its own dynamic/recursive anchor. */
 const INNER = 2;
@@ -279,7 +279,7 @@ function metaSchema(draft: SchemaDraft): string {
 }
 
 /** Limits small enough for generated documents to cross them. */
-export const smallLimitsArbitrary: fc.Arbitrary<Required<Limits>> = fc.record({
+const smallLimitsArbitrary: fc.Arbitrary<Required<Limits>> = fc.record({
   maxDepth: fc.integer({min: 3, max: 8}),
   maxStringLength: fc.integer({min: 4, max: 40}),
   maxKeyLength: fc.integer({min: 2, max: 12}),
@@ -328,7 +328,7 @@ export type JsonTree = {scalar: string} | {items: JsonTree[]} | {members: [strin
 const documentKeys = [...names, '__proto__', 'zz', 'a1'];
 
 /** Schema-agnostic JSON: names from the pool and a few others, scalars of every kind. */
-export const jsonTreeArbitrary: fc.Arbitrary<JsonTree> = fc.letrec<{tree: JsonTree}>((tie) => ({
+const jsonTreeArbitrary: fc.Arbitrary<JsonTree> = fc.letrec<{tree: JsonTree}>((tie) => ({
   tree: fc.oneof(
     {maxDepth: 4, depthIdentifier: 'json', depthSize: 'small'},
     fc.oneof(
@@ -348,7 +348,7 @@ export const jsonTreeArbitrary: fc.Arbitrary<JsonTree> = fc.letrec<{tree: JsonTr
 })).tree;
 
 /** The tree as JSON text, compact or indented. */
-export function serialize(tree: JsonTree, indent = ''): string {
+function serialize(tree: JsonTree, indent = ''): string {
   const write = (node: JsonTree, depth: number): string => {
     const inner = indent === '' ? '' : '\n' + indent.repeat(depth + 1);
     const outer = indent === '' ? '' : '\n' + indent.repeat(depth);
@@ -559,7 +559,7 @@ export function aimedTreeArbitrary(schema: Fragment): fc.Arbitrary<JsonTree> {
  * nudged off it; with a `family`, mostly its members and their nudges, so that the documents of a
  * sequence share their structure (a broken document and a near miss of the same shape).
  */
-export function treeArbitrary(schema: Fragment, family: readonly JsonTree[] = []): fc.Arbitrary<JsonTree> {
+function treeArbitrary(schema: Fragment, family: readonly JsonTree[] = []): fc.Arbitrary<JsonTree> {
   const aimed = aimedTreeArbitrary(schema);
   const nudged = (trees: fc.Arbitrary<JsonTree>): fc.Arbitrary<JsonTree> => fc.tuple(trees, positionArbitrary, fc.nat()).map(([tree, at, how]) => nudge(tree, at, how));
   if (family.length === 0) return fc.oneof({weight: 2, arbitrary: jsonTreeArbitrary}, {weight: 3, arbitrary: aimed}, {weight: 3, arbitrary: nudged(aimed)});
@@ -568,7 +568,7 @@ export function treeArbitrary(schema: Fragment, family: readonly JsonTree[] = []
 }
 
 /** What was done to a document; `shortened` is one a failure's minimization cut down. */
-export type DocumentKind = 'json' | 'truncated' | 'corrupted' | 'repeated key' | 'trailing content' | 'past a limit' | 'invalid UTF-8' | 'shortened';
+type DocumentKind = 'json' | 'truncated' | 'corrupted' | 'repeated key' | 'trailing content' | 'past a limit' | 'invalid UTF-8' | 'shortened';
 
 const encoder = new TextEncoder();
 
