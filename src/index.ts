@@ -16,7 +16,7 @@ import {ChunkDecoder} from './utf8.js';
 import {walkValue} from './walker.js';
 
 export {SchemaError, InputError} from './errors.js';
-export type {InputPosition} from './errors.js';
+export type {InputPosition, UnresolvedReference} from './errors.js';
 export type * from './types.js';
 export {defaultLimits} from './tokenizer.js';
 
