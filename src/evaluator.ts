@@ -209,8 +209,8 @@ export class Run {
 
   /**
    * Fail with the errors of a subschema run (it already says what went wrong). A limited child
-   * makes this run limited unless it had failed already, so that the verdict does not depend on
-   * allErrors: without it, the earlier failure would have settled this run first.
+   * makes this run limited unless it had failed already: with allErrors it goes on after a
+   * failure, which in the first-error mode would have settled it before the child started.
    */
   failWith(child: Run): void {
     if (child.limited && !this.failed) this.limited = true;

@@ -181,7 +181,7 @@ describe('speculative runs and limit.recursion', () => {
     for (const text of ['{}', '1', '[[]]']) assert.deepEqual(codes(assertModesAgree(validator, text, 6, text)), ['limit.recursion'], text);
   });
 
-  it('generated schemas with self-references under conditionals: every mode agrees, allErrors gives the same verdict', () => {
+  it('generated schemas with self-references under conditionals: every mode agrees, with allErrors too', () => {
     fc.assert(
       fc.property(generatedSchema, fc.array(document, {minLength: 1, maxLength: 4}), fc.nat(), (generated, documents, seed) => {
         const validator = compile(generated);
@@ -190,8 +190,12 @@ describe('speculative runs and limit.recursion', () => {
           const text = JSON.stringify(value);
           const where = `${JSON.stringify(generated)} on ${text}`;
           const result = assertModesAgree(validator, text, seed, where);
-          assert.equal(everyError.validate(value).valid, result.valid, `allErrors, ${where}`);
-          assert.equal(everyError.validateText(text).valid, result.valid, `allErrors, validateText, ${where}`);
+          const withEveryError = assertModesAgree(everyError, text, seed, `allErrors, ${where}`);
+          // Runs go on after a failure with allErrors, so it may reach a cycle the first-error
+          // mode never starts; a verdict can change only that way.
+          if (withEveryError.valid !== result.valid) {
+            assert.ok(result.valid && codes(withEveryError).includes('limit.recursion'), `allErrors, ${where}`);
+          }
         }
       }),
       property(120),
