@@ -135,9 +135,11 @@ function prefixAllows(suiteCase: SuiteCase, answer: Answer): boolean {
   return answer.status === (suiteCase.expectation === 'y' ? 200 : 400);
 }
 
+/** The problem document's `code`, and the keyword of its first error (`syntax` for malformed JSON). */
 function problemCode(body: string): unknown {
   try {
-    return (JSON.parse(body) as {code?: unknown}).code;
+    const problem = JSON.parse(body) as {code?: unknown; errors?: {keyword?: unknown}[]};
+    return problem.code === 'entity.parse.failed' && problem.errors?.[0]?.keyword !== 'syntax' ? 'entity.parse.failed without a syntax error' : problem.code;
   } catch {
     return undefined;
   }
@@ -217,5 +219,6 @@ after(() => {
     const total = suiteCases.filter((suiteCase) => suiteCase.expectation === expectation).length;
     lines.push(`${`${expectation} (${total})`.padEnd(8)}${framings.map((f) => cell('Express', f, expectation).padEnd(18)).join('')}${framings.map((f) => cell('Koa', f, expectation).padEnd(14)).join('')}`);
   }
+  lines.push(`listed: ${[...prefixExceptions.keys()].join(', ')}`);
   console.log(lines.join('\n'));
 });
