@@ -3,8 +3,6 @@
 // judges what JSON.parse of the body will hold. Random bytes: test/decoding-property.test.ts.
 
 import assert from 'node:assert/strict';
-import {once} from 'node:events';
-import {connect} from 'node:net';
 import {after, before, describe, it} from 'node:test';
 
 import Router from '@koa/router';
@@ -16,7 +14,7 @@ import * as koaAdapter from '../adapters/koa.js';
 import {jsonValidator} from '../adapters/stream.js';
 import {compile} from '../src/index.js';
 import {byteChunks} from './support/chunks.js';
-import {listen, sleep, type Harness} from './support/http.js';
+import {listen, slowUpload, type Harness} from './support/http.js';
 
 const roleSchema = {type: 'object', properties: {role: {enum: ['user']}}} as const;
 
@@ -90,23 +88,10 @@ describe('a byte 0xF8–0xFF ending a chunk is not dropped', () => {
 // ---------------------------------------------------------------------------------------------
 // Over HTTP: the body in two TCP writes, the first ending in the byte
 
-/** Posts `chunks` with Content-Length, each its own TCP write 20 ms apart; the status and body. */
-async function postInWrites(port: number, chunks: readonly Buffer[]): Promise<{status: number; body: string}> {
-  const socket = connect(port, '127.0.0.1');
-  socket.setNoDelay(true);
-  await once(socket, 'connect');
-  let response = '';
-  socket.on('data', (data: Buffer) => (response += data.toString('utf8')));
-  socket.on('error', () => {});
-  const closed = once(socket, 'close');
-  const length = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
-  socket.write(`POST /roles HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\nConnection: close\r\n\r\n`);
-  for (const chunk of chunks) {
-    socket.write(chunk);
-    await sleep(20);
-  }
-  await Promise.race([closed, sleep(5000)]);
-  socket.destroy();
+/** Posts the two chunks as two chunk frames, each its own TCP write 20 ms apart; the status and body. */
+async function postInWrites(port: number, [first, second]: readonly [Buffer, Buffer]): Promise<{status: number; body: string}> {
+  // slowUpload cuts every `size` bytes: the first chunk is the longer, so the cut falls after it.
+  const response = await slowUpload(port, '/roles', Buffer.concat([first, second]), first.length, 20);
   return {status: Number(/^HTTP\/1\.1 (\d{3})/.exec(response)?.[1] ?? 0), body: response.slice(response.indexOf('\r\n\r\n') + 4)};
 }
 
