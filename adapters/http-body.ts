@@ -1,35 +1,40 @@
 // The framework-free half of the Express and Koa adapters: decide whether a request carries a
 // JSON body we accept, decode it (Content-Encoding through node:zlib, streaming), feed it chunk by
 // chunk to a validator session, and stop reading at the first byte that makes it certainly bad.
-//
-// Status codes and `type` strings follow body-parser, so error handlers written for
-// `express.json()` keep working: 400 entity.parse.failed, 413 entity.too.large,
-// 415 charset.unsupported / encoding.unsupported; plus 422 entity.validation.failed for a schema
-// violation and 415 entity.type.unsupported for a Content-Type the route does not take.
+// The errors, their status codes and `type` strings, and the problem documents are in
+// ./http-errors.ts, shared with the web front door.
 
 import type {IncomingMessage, ServerResponse} from 'node:http';
-import {STATUS_CODES} from 'node:http';
 import type {Socket} from 'node:net';
 import type {Transform} from 'node:stream';
 import {createBrotliDecompress, createGunzip, createInflate} from 'node:zlib';
 
 import {compile} from '../src/index.js';
-import type {CompileOptions, Draft, Limits, OutputUnit, Result, Session, Validator} from '../src/types.js';
+import type {OutputUnit, Result, Session, Validator} from '../src/types.js';
+import {
+  BOM,
+  HttpError,
+  charsetUnsupported,
+  compileOptions,
+  encodingUnsupported,
+  errorFromResult,
+  httpStatusOf,
+  internalError,
+  isJsonWhitespace,
+  isUtf8,
+  mediaTypeTest,
+  parseContentType,
+  parseFailed,
+  parseLimit,
+  syntaxUnit,
+  tooLarge,
+  valueRefused,
+  type MediaTypeTest,
+  type ValidatorOptions,
+} from './http-errors.js';
 
-/** Validator options, the same for `validateBody` and `validate`: they go to `compile`. */
-export interface ValidatorOptions {
-  draft?: Draft;
-  /** Report every error (default false). */
-  allErrors?: boolean;
-  schemas?: Record<string, unknown>;
-  /** The URI the schema was retrieved from: the base of its relative references (compile's `baseUri`). */
-  baseUri?: string;
-  limits?: Limits;
-  /** `'assert'` checks `format` (default `'annotate'`, as the spec says). */
-  formats?: 'annotate' | 'assert';
-  /** The validator's `strict` (unknown keywords are a SchemaError); named apart from body-parser's `strict`. */
-  strictSchema?: boolean;
-}
+export {HttpError, PROBLEM_CONTENT_TYPE, errorHeaders, httpStatusOf, parseLimit, toProblem} from './http-errors.js';
+export type {ProblemDocument, ProblemItem, ProblemOptions, ValidatorOptions} from './http-errors.js';
 
 /** Options shared by `validateBody` in both adapters. */
 export interface BodyOptions extends ValidatorOptions {
@@ -75,224 +80,6 @@ export interface PartsOptions extends ValidatorOptions {
 /** The request parts that `validate` checks in value mode. */
 export type RequestPart = 'query' | 'params' | 'headers';
 
-/**
- * An http-errors compatible error (`status`, `statusCode`, `expose`, `type`, `headers`), the shape
- * Express error handlers and Koa's `ctx.onerror` understand. `errors` holds the validator's output
- * units. It never carries the raw body.
- */
-export class HttpError extends Error {
-  readonly status: number;
-  readonly statusCode: number;
-  /** 4xx messages are meant for the client, as in http-errors. */
-  readonly expose: boolean;
-  /** body-parser's machine-readable reason, e.g. `entity.too.large`. */
-  readonly type: string;
-  readonly errors: OutputUnit[];
-  /** Response headers the handler should send (`Connection: close` when the body was not read to its end). */
-  headers?: Record<string, string>;
-  /** The configured limit, for 413 (as body-parser). */
-  limit?: number;
-  /** Bytes read when the limit was crossed, or the announced Content-Length (as body-parser). */
-  length?: number;
-  /** The refused charset, for charset.unsupported (as body-parser). */
-  charset?: string;
-  /** The refused Content-Encoding, for encoding.unsupported (as body-parser). */
-  encoding?: string;
-
-  constructor(status: number, type: string, message: string, errors: OutputUnit[] = []) {
-    // A 4xx is the client's mistake, answered and never logged (Koa's onerror skips exposed
-    // errors); its stack would only show our reader's frames. Capturing it was ~30 µs of a 10 MB
-    // rejection's ~400 µs in the server (docs/decisions.md), so only a 5xx gets one.
-    const stackTraceLimit = Error.stackTraceLimit;
-    if (status < 500) Error.stackTraceLimit = 0;
-    try {
-      super(message);
-    } finally {
-      Error.stackTraceLimit = stackTraceLimit;
-    }
-    this.name = errorName(status);
-    this.status = status;
-    this.statusCode = status;
-    this.expose = status < 500;
-    this.type = type;
-    this.errors = errors;
-  }
-}
-
-/** Anything with a numeric 4xx/5xx `status` or `statusCode`: ours, http-errors', Koa's `ctx.throw`. */
-export function httpStatusOf(error: unknown): number | undefined {
-  if (typeof error !== 'object' || error === null) return undefined;
-  const candidate = error as {status?: unknown; statusCode?: unknown};
-  const status = typeof candidate.status === 'number' ? candidate.status : candidate.statusCode;
-  if (typeof status !== 'number' || !Number.isInteger(status) || status < 400 || status > 599) return undefined;
-  return status;
-}
-
-/**
- * The response headers an error asks for, as http-errors puts them on `err.headers` (and Koa's
- * `ctx.onerror` sends them), each value as a string.
- */
-export function* errorHeaders(error: unknown): Generator<[name: string, value: string]> {
-  const headers = (error as {headers?: unknown}).headers;
-  if (typeof headers !== 'object' || headers === null) return;
-  for (const [name, value] of Object.entries(headers)) yield [name, String(value)];
-}
-
-// ---------------------------------------------------------------------------------------------
-// Problem details (RFC 9457)
-
-/** One entry of the problem's `errors` extension member, as in RFC 9457 §3's example. */
-export interface ProblemItem {
-  /** JSON pointer, in URI fragment form, into the request body (or `#/query/...` and so on). */
-  pointer: string;
-  detail: string;
-  keyword: string;
-}
-
-/** An `application/problem+json` document (RFC 9457 §3.1) with two extension members. */
-export interface ProblemDocument {
-  type: string;
-  title: string;
-  status: number;
-  detail?: string;
-  /** body-parser's `type` string (`entity.validation.failed`, ...) for clients that switch on it. */
-  code?: string;
-  errors?: ProblemItem[];
-}
-
-export interface ProblemOptions {
-  /** Most entries in `errors` (default 10). */
-  maxErrors?: number;
-}
-
-export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
-
-/** Longest `detail` we copy from a validator message, so a huge string value is never repeated back. */
-const MAX_DETAIL_LENGTH = 200;
-
-/**
- * RFC 9457 §4.2.1: with `about:blank` the title is the status phrase. The machine-readable reason
- * goes in `code` rather than a made-up `type` URI that would resolve nowhere.
- */
-export function toProblem(error: unknown, status: number, options: ProblemOptions = {}): ProblemDocument {
-  const maxErrors = options.maxErrors ?? 10;
-  const problem: ProblemDocument = {type: 'about:blank', title: STATUS_CODES[status] ?? 'Error', status};
-  const details = error as {expose?: unknown; message?: unknown; type?: unknown; errors?: unknown};
-  const exposed = details.expose === true || (details.expose === undefined && status < 500);
-  if (!exposed) return problem;
-  if (typeof details.message === 'string' && details.message !== '') problem.detail = details.message;
-  if (typeof details.type === 'string') problem.code = details.type;
-  const units = Array.isArray(details.errors) ? details.errors.filter(isOutputUnit) : [];
-  if (units.length > 0) problem.errors = units.slice(0, Math.max(0, maxErrors)).map(toProblemItem);
-  return problem;
-}
-
-/**
- * An entry of `errors` as the validator makes them. Another library's error may carry an
- * `errors` array of its own (strings, its own objects): those are left out rather than misread,
- * so the handler answers instead of throwing.
- */
-function isOutputUnit(unit: unknown): unit is OutputUnit {
-  if (typeof unit !== 'object' || unit === null) return false;
-  const {instanceLocation, error, keyword} = unit as Partial<Record<keyof OutputUnit, unknown>>;
-  return typeof instanceLocation === 'string' && typeof error === 'string' && typeof keyword === 'string';
-}
-
-function toProblemItem(unit: OutputUnit): ProblemItem {
-  return {pointer: toFragment(unit.instanceLocation), detail: truncate(unit.error), keyword: unit.keyword};
-}
-
-/** RFC 6901 §6: a JSON pointer in a URI fragment, each reference token percent-encoded. */
-function toFragment(pointer: string): string {
-  return '#' + pointer.split('/').map(encodeURIComponent).join('/');
-}
-
-function truncate(text: string): string {
-  return text.length <= MAX_DETAIL_LENGTH ? text : text.slice(0, MAX_DETAIL_LENGTH - 1) + '…';
-}
-
-// ---------------------------------------------------------------------------------------------
-// Option parsing
-
-const BYTE_UNITS: Record<string, number> = {b: 1, kb: 2 ** 10, mb: 2 ** 20, gb: 2 ** 30, tb: 2 ** 40, pb: 2 ** 50};
-
-/** The `bytes` package's reading of `'100kb'`, `'1.5mb'`, `1024` (binary units, as body-parser). */
-export function parseLimit(limit: number | string): number {
-  if (typeof limit === 'number') return assertLimit(Math.floor(limit), limit);
-  const match = /^\s*(\d+(?:\.\d+)?)\s*(b|kb|mb|gb|tb|pb)?\s*$/i.exec(limit);
-  if (match === null) throw new TypeError(`option limit: cannot read "${limit}" as a size`);
-  return assertLimit(Math.floor(Number(match[1]) * BYTE_UNITS[(match[2] ?? 'b').toLowerCase()]), limit);
-}
-
-function assertLimit(bytes: number, given: number | string): number {
-  if (!Number.isFinite(bytes) || bytes < 0) throw new TypeError(`option limit: ${String(given)} is not a size`);
-  return bytes;
-}
-
-type MediaTypeTest = (essence: string, req: IncomingMessage) => boolean;
-
-const DEFAULT_TYPES = ['application/json', 'application/*+json'];
-
-function mediaTypeTest(type: BodyOptions['type']): MediaTypeTest {
-  if (typeof type === 'function') return (_essence, req) => type(req);
-  const patterns = (type === undefined ? DEFAULT_TYPES : typeof type === 'string' ? [type] : type).map(expandShorthand);
-  // A route sees few distinct media types: each is matched against the patterns once.
-  const verdicts = new Map<string, boolean>();
-  return (essence) => {
-    let verdict = verdicts.get(essence);
-    if (verdict === undefined) {
-      verdict = patterns.some((pattern) => mediaTypeMatches(pattern, essence));
-      if (verdicts.size < MAX_REMEMBERED_TYPES) verdicts.set(essence, verdict);
-    }
-    return verdict;
-  };
-}
-
-/** Distinct media types a route remembers its verdict on (a client may send any number). */
-const MAX_REMEMBERED_TYPES = 32;
-
-/** type-is shorthands: `json` is `application/json`, `+json` is any `*\/*+json`. */
-function expandShorthand(pattern: string): string {
-  const lower = pattern.trim().toLowerCase();
-  if (lower === 'json') return 'application/json';
-  if (lower.startsWith('+')) return `*/*${lower}`;
-  return lower;
-}
-
-function mediaTypeMatches(pattern: string, essence: string): boolean {
-  const [patternType, patternSubtype = ''] = pattern.split('/');
-  const slash = essence.indexOf('/');
-  if (slash < 0) return false;
-  const type = essence.slice(0, slash);
-  const subtype = essence.slice(slash + 1);
-  if (patternType !== '*' && patternType !== type) return false;
-  if (patternSubtype === '*' || patternSubtype === subtype) return true;
-  return patternSubtype.startsWith('*+') && subtype.endsWith(patternSubtype.slice(1));
-}
-
-interface ContentType {
-  /** `type/subtype`, lowercased, without parameters (RFC 9110 §8.3.1). */
-  essence: string;
-  charset?: string;
-}
-
-function parseContentType(header: string | undefined): ContentType {
-  if (header === undefined) return {essence: ''};
-  const [essence = '', ...parameters] = header.split(';');
-  const contentType: ContentType = {essence: essence.trim().toLowerCase()};
-  for (const parameter of parameters) {
-    const equals = parameter.indexOf('=');
-    if (equals < 0 || parameter.slice(0, equals).trim().toLowerCase() !== 'charset') continue;
-    contentType.charset = parameter.slice(equals + 1).trim().replace(/^"(.*)"$/, '$1').toLowerCase();
-  }
-  return contentType;
-}
-
-/** RFC 8259 §8.1: JSON exchanged between systems is UTF-8. */
-function isUtf8(charset: string | undefined): boolean {
-  return charset === undefined || charset === 'utf-8' || charset === 'utf8';
-}
-
 type Decoder = () => Transform;
 
 const DECODERS: Record<string, Decoder | undefined> = {
@@ -304,74 +91,6 @@ const DECODERS: Record<string, Decoder | undefined> = {
 
 /** RFC 9110 §9.3: these methods define no meaning for a body, so a route may be reached without one. */
 const BODYLESS_METHODS = new Set(['GET', 'HEAD', 'DELETE', 'OPTIONS', 'TRACE']);
-
-function compileOptions(options: ValidatorOptions): CompileOptions {
-  const compileOptions: CompileOptions = {};
-  if (options.draft !== undefined) compileOptions.draft = options.draft;
-  if (options.allErrors !== undefined) compileOptions.allErrors = options.allErrors;
-  if (options.schemas !== undefined) compileOptions.schemas = options.schemas;
-  if (options.baseUri !== undefined) compileOptions.baseUri = options.baseUri;
-  if (options.limits !== undefined) compileOptions.limits = options.limits;
-  if (options.formats !== undefined) compileOptions.formats = options.formats;
-  if (options.strictSchema !== undefined) compileOptions.strict = options.strictSchema;
-  return compileOptions;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Errors from a verdict
-
-function errorFromResult(result: Result, invalidStatus: number): HttpError {
-  const syntax = result.errors.filter((unit) => unit.kind === 'syntax');
-  if (syntax.length > 0) return parseFailed(syntax);
-  const limit = result.errors.filter((unit) => unit.kind === 'limit');
-  if (limit.length > 0) return new HttpError(413, 'entity.too.large', 'request entity too large', limit);
-  return new HttpError(invalidStatus, 'entity.validation.failed', 'request body does not match the schema', result.errors);
-}
-
-function parseFailed(errors: OutputUnit[]): HttpError {
-  const first = errors[0];
-  const where = first?.line === undefined ? '' : ` at line ${first.line}, column ${first.column ?? 0}`;
-  return new HttpError(400, 'entity.parse.failed', `request body is not valid JSON${where}`, errors);
-}
-
-function syntaxUnit(error: string, offset?: number): OutputUnit {
-  const unit: OutputUnit = {kind: 'syntax', keyword: 'syntax', keywordLocation: '', instanceLocation: '', error};
-  if (offset !== undefined) unit.offset = offset;
-  return unit;
-}
-
-/**
- * JSON.parse, or the reviver within it, refused a body the verdict accepted: that request's 400,
- * as body-parser answers both (keeping a thrown `type`, as it does). V8's SyntaxError quotes the
- * text, so what was thrown stays in `cause` and nothing exposed says anything of the body. The
- * disagreement has the code parseText gives it (`syntax.parse`).
- */
-function valueRefused(thrown: unknown): HttpError {
-  const {type} = (typeof thrown === 'object' && thrown !== null ? thrown : {}) as {type?: unknown};
-  const unit = thrown instanceof SyntaxError ? syntaxUnit('JSON.parse refused a body the validator accepted') : syntaxUnit('the reviver threw');
-  if (thrown instanceof SyntaxError) unit.params = {code: 'syntax.parse'};
-  const error = new HttpError(400, typeof type === 'string' ? type : 'entity.parse.failed', 'request body could not be parsed', [unit]);
-  error.cause = thrown;
-  return error;
-}
-
-/**
- * Something threw inside a middleware (a bug, ours or the engine's): that request's 500, never an
- * exception escaping an event listener, where nothing catches it and the process exits. Not
- * exposed; what was thrown is the `cause`, for the error handler's log.
- */
-function internalError(thrown: unknown, message = 'the request body reader failed'): HttpError {
-  const error = new HttpError(500, 'internal.error', message);
-  error.cause = thrown;
-  return error;
-}
-
-function tooLarge(limit: number, length: number): HttpError {
-  const error = new HttpError(413, 'entity.too.large', 'request entity too large');
-  error.limit = limit;
-  error.length = length;
-  return error;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Reading a body
@@ -390,7 +109,7 @@ interface BodySettings {
   readonly inflate: boolean;
   readonly strict: boolean;
   readonly invalidStatus: number;
-  readonly acceptsType: MediaTypeTest;
+  readonly acceptsType: MediaTypeTest<IncomingMessage>;
   /** `allErrors`: read on to the end (within `limit`) to report every error, instead of stopping at the first. */
   readonly readToEnd: boolean;
   readonly verify: BodyOptions['verify'];
@@ -562,25 +281,6 @@ function lingeringClose(socket: Socket): void {
     const timer = setTimeout(() => this.destroy(), LINGER_MS);
     this.once('close', () => clearTimeout(timer));
   };
-}
-
-function charsetUnsupported(charset: string): HttpError {
-  const error = new HttpError(415, 'charset.unsupported', `unsupported charset "${charset.toUpperCase()}"`);
-  error.charset = charset;
-  return error;
-}
-
-function encodingUnsupported(encoding: string): HttpError {
-  const error = new HttpError(415, 'encoding.unsupported', `unsupported content encoding "${encoding}"`);
-  error.encoding = encoding;
-  return error;
-}
-
-const BOM = [0xef, 0xbb, 0xbf];
-
-/** JSON whitespace, RFC 8259 §2. */
-function isJsonWhitespace(byte: number): boolean {
-  return byte === 0x20 || byte === 0x09 || byte === 0x0a || byte === 0x0d;
 }
 
 /**
@@ -923,8 +623,3 @@ export class PartsValidator {
   }
 }
 
-function errorName(status: number): string {
-  const phrase = STATUS_CODES[status];
-  if (phrase === undefined) return 'HttpError';
-  return phrase.replace(/[^A-Za-z]/g, '') + 'Error';
-}

@@ -1,0 +1,397 @@
+// What the Express, Koa and web front doors share and what needs no Node API: the http-errors
+// compatible HttpError, the verdict's errors as body-parser names them, problem details (RFC 9457),
+// `limit` and media type parsing. Nothing here imports a `node:` module, so adapters/web.ts runs on
+// runtimes without them (Bun, Deno, edge workers).
+//
+// Status codes and `type` strings follow body-parser, so error handlers written for
+// `express.json()` keep working: 400 entity.parse.failed, 413 entity.too.large,
+// 415 charset.unsupported / encoding.unsupported; plus 422 entity.validation.failed for a schema
+// violation and 415 entity.type.unsupported for a Content-Type the route does not take.
+
+import type {CompileOptions, Draft, Limits, OutputUnit, Result} from '../src/types.js';
+
+/** Validator options, the same for `validateBody` and `validate`: they go to `compile`. */
+export interface ValidatorOptions {
+  draft?: Draft;
+  /** Report every error (default false). */
+  allErrors?: boolean;
+  schemas?: Record<string, unknown>;
+  /** The URI the schema was retrieved from: the base of its relative references (compile's `baseUri`). */
+  baseUri?: string;
+  limits?: Limits;
+  /** `'assert'` checks `format` (default `'annotate'`, as the spec says). */
+  formats?: 'annotate' | 'assert';
+  /** The validator's `strict` (unknown keywords are a SchemaError); named apart from body-parser's `strict`. */
+  strictSchema?: boolean;
+}
+
+/**
+ * An http-errors compatible error (`status`, `statusCode`, `expose`, `type`, `headers`), the shape
+ * Express error handlers and Koa's `ctx.onerror` understand. `errors` holds the validator's output
+ * units. It never carries the raw body.
+ */
+export class HttpError extends Error {
+  readonly status: number;
+  readonly statusCode: number;
+  /** 4xx messages are meant for the client, as in http-errors. */
+  readonly expose: boolean;
+  /** body-parser's machine-readable reason, e.g. `entity.too.large`. */
+  readonly type: string;
+  readonly errors: OutputUnit[];
+  /** Response headers the handler should send (`Connection: close` when the body was not read to its end). */
+  headers?: Record<string, string>;
+  /** The configured limit, for 413 (as body-parser). */
+  limit?: number;
+  /** Bytes read when the limit was crossed, or the announced Content-Length (as body-parser). */
+  length?: number;
+  /** The refused charset, for charset.unsupported (as body-parser). */
+  charset?: string;
+  /** The refused Content-Encoding, for encoding.unsupported (as body-parser). */
+  encoding?: string;
+
+  constructor(status: number, type: string, message: string, errors: OutputUnit[] = []) {
+    // A 4xx is the client's mistake, answered and never logged (Koa's onerror skips exposed
+    // errors); its stack would only show our reader's frames. Capturing it was ~30 µs of a 10 MB
+    // rejection's ~400 µs in the server (docs/decisions.md), so only a 5xx gets one.
+    const stackTraceLimit = Error.stackTraceLimit;
+    if (status < 500) Error.stackTraceLimit = 0;
+    try {
+      super(message);
+    } finally {
+      Error.stackTraceLimit = stackTraceLimit;
+    }
+    this.name = errorName(status);
+    this.status = status;
+    this.statusCode = status;
+    this.expose = status < 500;
+    this.type = type;
+    this.errors = errors;
+  }
+}
+
+/** Anything with a numeric 4xx/5xx `status` or `statusCode`: ours, http-errors', Koa's `ctx.throw`. */
+export function httpStatusOf(error: unknown): number | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const candidate = error as {status?: unknown; statusCode?: unknown};
+  const status = typeof candidate.status === 'number' ? candidate.status : candidate.statusCode;
+  if (typeof status !== 'number' || !Number.isInteger(status) || status < 400 || status > 599) return undefined;
+  return status;
+}
+
+/**
+ * The response headers an error asks for, as http-errors puts them on `err.headers` (and Koa's
+ * `ctx.onerror` sends them), each value as a string.
+ */
+export function* errorHeaders(error: unknown): Generator<[name: string, value: string]> {
+  const headers = (error as {headers?: unknown}).headers;
+  if (typeof headers !== 'object' || headers === null) return;
+  for (const [name, value] of Object.entries(headers)) yield [name, String(value)];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Problem details (RFC 9457)
+
+/** One entry of the problem's `errors` extension member, as in RFC 9457 §3's example. */
+export interface ProblemItem {
+  /** JSON pointer, in URI fragment form, into the request body (or `#/query/...` and so on). */
+  pointer: string;
+  detail: string;
+  keyword: string;
+}
+
+/** An `application/problem+json` document (RFC 9457 §3.1) with two extension members. */
+export interface ProblemDocument {
+  type: string;
+  title: string;
+  status: number;
+  detail?: string;
+  /** body-parser's `type` string (`entity.validation.failed`, ...) for clients that switch on it. */
+  code?: string;
+  errors?: ProblemItem[];
+}
+
+export interface ProblemOptions {
+  /** Most entries in `errors` (default 10). */
+  maxErrors?: number;
+}
+
+export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
+
+/** Longest `detail` we copy from a validator message, so a huge string value is never repeated back. */
+const MAX_DETAIL_LENGTH = 200;
+
+/**
+ * RFC 9457 §4.2.1: with `about:blank` the title is the status phrase. The machine-readable reason
+ * goes in `code` rather than a made-up `type` URI that would resolve nowhere.
+ */
+export function toProblem(error: unknown, status: number, options: ProblemOptions = {}): ProblemDocument {
+  const maxErrors = options.maxErrors ?? 10;
+  const problem: ProblemDocument = {type: 'about:blank', title: STATUS_PHRASES[status] ?? 'Error', status};
+  const details = error as {expose?: unknown; message?: unknown; type?: unknown; errors?: unknown};
+  const exposed = details.expose === true || (details.expose === undefined && status < 500);
+  if (!exposed) return problem;
+  if (typeof details.message === 'string' && details.message !== '') problem.detail = details.message;
+  if (typeof details.type === 'string') problem.code = details.type;
+  const units = Array.isArray(details.errors) ? details.errors.filter(isOutputUnit) : [];
+  if (units.length > 0) problem.errors = units.slice(0, Math.max(0, maxErrors)).map(toProblemItem);
+  return problem;
+}
+
+/**
+ * An entry of `errors` as the validator makes them. Another library's error may carry an
+ * `errors` array of its own (strings, its own objects): those are left out rather than misread,
+ * so the handler answers instead of throwing.
+ */
+function isOutputUnit(unit: unknown): unit is OutputUnit {
+  if (typeof unit !== 'object' || unit === null) return false;
+  const {instanceLocation, error, keyword} = unit as Partial<Record<keyof OutputUnit, unknown>>;
+  return typeof instanceLocation === 'string' && typeof error === 'string' && typeof keyword === 'string';
+}
+
+function toProblemItem(unit: OutputUnit): ProblemItem {
+  return {pointer: toFragment(unit.instanceLocation), detail: truncate(unit.error), keyword: unit.keyword};
+}
+
+/** RFC 6901 §6: a JSON pointer in a URI fragment, each reference token percent-encoded. */
+function toFragment(pointer: string): string {
+  return '#' + pointer.split('/').map(encodeURIComponent).join('/');
+}
+
+function truncate(text: string): string {
+  return text.length <= MAX_DETAIL_LENGTH ? text : text.slice(0, MAX_DETAIL_LENGTH - 1) + '…';
+}
+
+// ---------------------------------------------------------------------------------------------
+// Option parsing
+
+const BYTE_UNITS: Record<string, number> = {b: 1, kb: 2 ** 10, mb: 2 ** 20, gb: 2 ** 30, tb: 2 ** 40, pb: 2 ** 50};
+
+/** The `bytes` package's reading of `'100kb'`, `'1.5mb'`, `1024` (binary units, as body-parser). */
+export function parseLimit(limit: number | string): number {
+  if (typeof limit === 'number') return assertLimit(Math.floor(limit), limit);
+  const match = /^\s*(\d+(?:\.\d+)?)\s*(b|kb|mb|gb|tb|pb)?\s*$/i.exec(limit);
+  if (match === null) throw new TypeError(`option limit: cannot read "${limit}" as a size`);
+  return assertLimit(Math.floor(Number(match[1]) * BYTE_UNITS[(match[2] ?? 'b').toLowerCase()]), limit);
+}
+
+function assertLimit(bytes: number, given: number | string): number {
+  if (!Number.isFinite(bytes) || bytes < 0) throw new TypeError(`option limit: ${String(given)} is not a size`);
+  return bytes;
+}
+
+/** Whether a route takes a request's media type (`essence`), the request itself given to a predicate. */
+export type MediaTypeTest<Request> = (essence: string, request: Request) => boolean;
+
+/** The `type` option: media type patterns, or a predicate on the request. */
+export type MediaTypeOption<Request> = string | readonly string[] | ((request: Request) => boolean);
+
+const DEFAULT_TYPES = ['application/json', 'application/*+json'];
+
+export function mediaTypeTest<Request>(type: MediaTypeOption<Request> | undefined): MediaTypeTest<Request> {
+  if (typeof type === 'function') return (_essence, request) => type(request);
+  const patterns = (type === undefined ? DEFAULT_TYPES : typeof type === 'string' ? [type] : type).map(expandShorthand);
+  // A route sees few distinct media types: each is matched against the patterns once.
+  const verdicts = new Map<string, boolean>();
+  return (essence) => {
+    let verdict = verdicts.get(essence);
+    if (verdict === undefined) {
+      verdict = patterns.some((pattern) => mediaTypeMatches(pattern, essence));
+      if (verdicts.size < MAX_REMEMBERED_TYPES) verdicts.set(essence, verdict);
+    }
+    return verdict;
+  };
+}
+
+/** Distinct media types a route remembers its verdict on (a client may send any number). */
+const MAX_REMEMBERED_TYPES = 32;
+
+/** type-is shorthands: `json` is `application/json`, `+json` is any `*\/*+json`. */
+function expandShorthand(pattern: string): string {
+  const lower = pattern.trim().toLowerCase();
+  if (lower === 'json') return 'application/json';
+  if (lower.startsWith('+')) return `*/*${lower}`;
+  return lower;
+}
+
+function mediaTypeMatches(pattern: string, essence: string): boolean {
+  const [patternType, patternSubtype = ''] = pattern.split('/');
+  const slash = essence.indexOf('/');
+  if (slash < 0) return false;
+  const type = essence.slice(0, slash);
+  const subtype = essence.slice(slash + 1);
+  if (patternType !== '*' && patternType !== type) return false;
+  if (patternSubtype === '*' || patternSubtype === subtype) return true;
+  return patternSubtype.startsWith('*+') && subtype.endsWith(patternSubtype.slice(1));
+}
+
+export interface ContentType {
+  /** `type/subtype`, lowercased, without parameters (RFC 9110 §8.3.1). */
+  essence: string;
+  charset?: string;
+}
+
+export function parseContentType(header: string | undefined): ContentType {
+  if (header === undefined) return {essence: ''};
+  const [essence = '', ...parameters] = header.split(';');
+  const contentType: ContentType = {essence: essence.trim().toLowerCase()};
+  for (const parameter of parameters) {
+    const equals = parameter.indexOf('=');
+    if (equals < 0 || parameter.slice(0, equals).trim().toLowerCase() !== 'charset') continue;
+    contentType.charset = parameter.slice(equals + 1).trim().replace(/^"(.*)"$/, '$1').toLowerCase();
+  }
+  return contentType;
+}
+
+/** RFC 8259 §8.1: JSON exchanged between systems is UTF-8. */
+export function isUtf8(charset: string | undefined): boolean {
+  return charset === undefined || charset === 'utf-8' || charset === 'utf8';
+}
+
+export function compileOptions(options: ValidatorOptions): CompileOptions {
+  const compileOptions: CompileOptions = {};
+  if (options.draft !== undefined) compileOptions.draft = options.draft;
+  if (options.allErrors !== undefined) compileOptions.allErrors = options.allErrors;
+  if (options.schemas !== undefined) compileOptions.schemas = options.schemas;
+  if (options.baseUri !== undefined) compileOptions.baseUri = options.baseUri;
+  if (options.limits !== undefined) compileOptions.limits = options.limits;
+  if (options.formats !== undefined) compileOptions.formats = options.formats;
+  if (options.strictSchema !== undefined) compileOptions.strict = options.strictSchema;
+  return compileOptions;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Errors from a verdict
+
+export function errorFromResult(result: Result, invalidStatus: number): HttpError {
+  const syntax = result.errors.filter((unit) => unit.kind === 'syntax');
+  if (syntax.length > 0) return parseFailed(syntax);
+  const limit = result.errors.filter((unit) => unit.kind === 'limit');
+  if (limit.length > 0) return new HttpError(413, 'entity.too.large', 'request entity too large', limit);
+  return new HttpError(invalidStatus, 'entity.validation.failed', 'request body does not match the schema', result.errors);
+}
+
+export function parseFailed(errors: OutputUnit[]): HttpError {
+  const first = errors[0];
+  const where = first?.line === undefined ? '' : ` at line ${first.line}, column ${first.column ?? 0}`;
+  return new HttpError(400, 'entity.parse.failed', `request body is not valid JSON${where}`, errors);
+}
+
+export function syntaxUnit(error: string, offset?: number): OutputUnit {
+  const unit: OutputUnit = {kind: 'syntax', keyword: 'syntax', keywordLocation: '', instanceLocation: '', error};
+  if (offset !== undefined) unit.offset = offset;
+  return unit;
+}
+
+/**
+ * JSON.parse, or the reviver within it, refused a body the verdict accepted: that request's 400,
+ * as body-parser answers both (keeping a thrown `type`, as it does). V8's SyntaxError quotes the
+ * text, so what was thrown stays in `cause` and nothing exposed says anything of the body. The
+ * disagreement has the code parseText gives it (`syntax.parse`).
+ */
+export function valueRefused(thrown: unknown): HttpError {
+  const {type} = (typeof thrown === 'object' && thrown !== null ? thrown : {}) as {type?: unknown};
+  const unit = thrown instanceof SyntaxError ? syntaxUnit('JSON.parse refused a body the validator accepted') : syntaxUnit('the reviver threw');
+  if (thrown instanceof SyntaxError) unit.params = {code: 'syntax.parse'};
+  const error = new HttpError(400, typeof type === 'string' ? type : 'entity.parse.failed', 'request body could not be parsed', [unit]);
+  error.cause = thrown;
+  return error;
+}
+
+/**
+ * Something threw inside a middleware (a bug, ours or the engine's): that request's 500, never an
+ * exception escaping an event listener, where nothing catches it and the process exits. Not
+ * exposed; what was thrown is the `cause`, for the error handler's log.
+ */
+export function internalError(thrown: unknown, message = 'the request body reader failed'): HttpError {
+  const error = new HttpError(500, 'internal.error', message);
+  error.cause = thrown;
+  return error;
+}
+
+export function tooLarge(limit: number, length: number): HttpError {
+  const error = new HttpError(413, 'entity.too.large', 'request entity too large');
+  error.limit = limit;
+  error.length = length;
+  return error;
+}
+
+export function charsetUnsupported(charset: string): HttpError {
+  const error = new HttpError(415, 'charset.unsupported', `unsupported charset "${charset.toUpperCase()}"`);
+  error.charset = charset;
+  return error;
+}
+
+export function encodingUnsupported(encoding: string): HttpError {
+  const error = new HttpError(415, 'encoding.unsupported', `unsupported content encoding "${encoding}"`);
+  error.encoding = encoding;
+  return error;
+}
+
+/** The UTF-8 byte order mark. */
+export const BOM = [0xef, 0xbb, 0xbf];
+
+/** JSON whitespace, RFC 8259 §2. */
+export function isJsonWhitespace(byte: number): boolean {
+  return byte === 0x20 || byte === 0x09 || byte === 0x0a || byte === 0x0d;
+}
+
+function errorName(status: number): string {
+  const phrase = STATUS_PHRASES[status];
+  if (phrase === undefined) return 'HttpError';
+  return phrase.replace(/[^A-Za-z]/g, '') + 'Error';
+}
+
+
+/**
+ * The reason phrases of the 4xx and 5xx codes, worded as Node's `http.STATUS_CODES` words them
+ * (test/http-errors.test.ts holds the two equal), so a problem's `title` and an error's `name` are
+ * the same on every runtime.
+ */
+const STATUS_PHRASES: Readonly<Record<number, string>> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  402: 'Payment Required',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  406: 'Not Acceptable',
+  407: 'Proxy Authentication Required',
+  408: 'Request Timeout',
+  409: 'Conflict',
+  410: 'Gone',
+  411: 'Length Required',
+  412: 'Precondition Failed',
+  413: 'Payload Too Large',
+  414: 'URI Too Long',
+  415: 'Unsupported Media Type',
+  416: 'Range Not Satisfiable',
+  417: 'Expectation Failed',
+  418: "I'm a Teapot",
+  421: 'Misdirected Request',
+  422: 'Unprocessable Entity',
+  423: 'Locked',
+  424: 'Failed Dependency',
+  425: 'Too Early',
+  426: 'Upgrade Required',
+  428: 'Precondition Required',
+  429: 'Too Many Requests',
+  431: 'Request Header Fields Too Large',
+  451: 'Unavailable For Legal Reasons',
+  500: 'Internal Server Error',
+  501: 'Not Implemented',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+  505: 'HTTP Version Not Supported',
+  506: 'Variant Also Negotiates',
+  507: 'Insufficient Storage',
+  508: 'Loop Detected',
+  509: 'Bandwidth Limit Exceeded',
+  510: 'Not Extended',
+  511: 'Network Authentication Required',
+};
+
+/** The phrase of a 4xx or 5xx status, as `http.STATUS_CODES` gives it; undefined for another code. */
+export function statusPhrase(status: number): string | undefined {
+  return STATUS_PHRASES[status];
+}
