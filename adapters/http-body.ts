@@ -14,6 +14,7 @@ import type {OutputUnit, Result, Session, Validator} from '../src/types.js';
 import {
   BOM,
   HttpError,
+  aborted,
   charsetUnsupported,
   compileOptions,
   encodingUnsupported,
@@ -571,12 +572,6 @@ function verifyFailed(thrown: unknown): HttpError {
     typeof message === 'string' && message !== '' ? message : 'the request body failed verification',
   );
   error.cause = thrown;
-  return error;
-}
-
-function aborted(received: number): HttpError {
-  const error = new HttpError(400, 'request.aborted', 'request aborted');
-  error.length = received;
   return error;
 }
 

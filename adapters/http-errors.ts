@@ -67,6 +67,15 @@ export class HttpError extends Error {
     this.type = type;
     this.errors = errors;
   }
+
+  /**
+   * This error as an application/problem+json Response (see `problemResponse`). Hono's default
+   * error handler answers a thrown error that has this method with what it returns, as it does
+   * its own HTTPException.
+   */
+  getResponse(): Response {
+    return problemResponse(this);
+  }
 }
 
 /** Anything with a numeric 4xx/5xx `status` or `statusCode`: ours, http-errors', Koa's `ctx.throw`. */
@@ -135,6 +144,19 @@ export function toProblem(error: unknown, status: number, options: ProblemOption
   const units = Array.isArray(details.errors) ? details.errors.filter(isOutputUnit) : [];
   if (units.length > 0) problem.errors = units.slice(0, Math.max(0, maxErrors)).map(toProblemItem);
   return problem;
+}
+
+/**
+ * A fetch `Response` answering `error` as application/problem+json, with the status it asks for
+ * (500, unexposed, for anything that is not an HTTP error) and the headers it carries: an error
+ * that stopped reading a body asks for `Connection: close`, which a Node server honours and which
+ * runtimes that manage their connections themselves may drop.
+ */
+export function problemResponse(error: unknown, options: ProblemOptions = {}): Response {
+  const status = httpStatusOf(error) ?? 500;
+  const headers = new Headers([...errorHeaders(error)]);
+  headers.set('Content-Type', `${PROBLEM_CONTENT_TYPE}; charset=utf-8`);
+  return new Response(JSON.stringify(toProblem(error, status, options)), {status, headers});
 }
 
 /**
@@ -312,6 +334,13 @@ export function tooLarge(limit: number, length: number): HttpError {
   const error = new HttpError(413, 'entity.too.large', 'request entity too large');
   error.limit = limit;
   error.length = length;
+  return error;
+}
+
+/** The client went away before the body's end (as body-parser: 400 `request.aborted`). */
+export function aborted(received: number): HttpError {
+  const error = new HttpError(400, 'request.aborted', 'request aborted');
+  error.length = received;
   return error;
 }
 
