@@ -276,7 +276,7 @@ const LINGER_MS = 1000;
  * answer, and close for good LINGER_MS later. Unlike them we read nothing meanwhile; the client
  * stalls on a full window, reads the answer and the FIN, and stops.
  */
-function lingeringClose(socket: Socket): void {
+export function lingeringClose(socket: Socket): void {
   socket.destroySoon = function lingeringDestroySoon(this: Socket): void {
     this.end();
     const timer = setTimeout(() => this.destroy(), LINGER_MS);
