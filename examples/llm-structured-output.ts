@@ -72,13 +72,14 @@ export function completion(text: string, signal: AbortSignal, intervalMs = 1): {
  * Leaving the loop early (`return()`) cancels the body: the connection is released.
  */
 export async function* textDeltas(body: ReadableStream<Uint8Array>): AsyncGenerator<string> {
-  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+  const reader = body.getReader();
+  const utf8 = new TextDecoder();
   let buffered = '';
   try {
     for (;;) {
       const {done, value} = await reader.read();
       if (done) return;
-      buffered += value;
+      buffered += utf8.decode(value, {stream: true});
       let end: number;
       while ((end = buffered.indexOf('\n\n')) >= 0) {
         const data = buffered.slice(0, end).split('\n').filter((line) => line.startsWith('data:')).map((line) => line.slice(5).trim()).join('\n');

@@ -11,7 +11,6 @@ import {gzipSync} from 'node:zlib';
 
 import {HttpError, problemResponse, validateRequest, validationSink, validationStream, type RequestOptions} from '../adapters/web.js';
 import {compile} from '../src/index.js';
-import type {Validator} from '../src/types.js';
 import {serve} from '../examples/web-server.js';
 import {KiB, MiB, SOCKET_BUFFER, abandonUpload, listen, rawUpload, slowUpload, type Harness} from './support/http.js';
 
@@ -37,7 +36,7 @@ const orderSchema = {
 const uploadSchema = {type: 'object', properties: {forbidden: false, data: {type: 'string'}}} as const;
 
 const encoder = new TextEncoder();
-const bytes = (text: string): Uint8Array => encoder.encode(text);
+const bytes = (text: string): Uint8Array<ArrayBuffer> => encoder.encode(text);
 
 const JSON_HEADERS = {'content-type': 'application/json'};
 
@@ -588,7 +587,7 @@ describe('after an early refusal, the same fetch client, a Node server with a fe
   };
 
   /** A body much larger than what is read before the refusal. */
-  const big = (prefix: string): Uint8Array => bytes(prefix + 'x'.repeat(MiB) + '"}');
+  const big = (prefix: string): Uint8Array<ArrayBuffer> => bytes(prefix + 'x'.repeat(MiB) + '"}');
   const streamOf = (whole: Uint8Array): ReadableStream<Uint8Array> => {
     let offset = 0;
     return new ReadableStream({
@@ -644,12 +643,3 @@ describe('after an early refusal, the same fetch client, a Node server with a fe
     await response.arrayBuffer();
   });
 });
-
-/** Types only: an `as const` schema types the value. */
-export async function typedValue(request: Request, validator: Validator): Promise<void> {
-  const order = await validateRequest(request, orderSchema);
-  const customer: string = order.customer;
-  const untyped: unknown = await validateRequest(request, validator);
-  void customer;
-  void untyped;
-}
