@@ -350,6 +350,8 @@ export class Run {
 }
 
 /** One open object or array. Frames are pooled per depth. */
+const NO_RUNS: Run[] = [];
+
 class Frame {
   kind: Kind = OBJECT;
   runs: Run[] = [];
@@ -372,9 +374,24 @@ class Frame {
   readonly leafVias: CompiledKeyword[] = [];
   readonly leafSlots: number[] = [];
   readonly leafPaths: string[] = [];
-}
 
-const NO_RUNS: Run[] = [];
+  /**
+   * Forget everything of the document that used this frame. A document can end anywhere — a
+   * syntax error, a limit, an early stop, an exception — and leave runs gathered for a member
+   * that never came: the next document must not meet them (they once made it pass).
+   */
+  clear(): void {
+    this.runs = NO_RUNS;
+    clear(this.memberRuns);
+    this.key = '';
+    this.index = -1;
+    this.count = 0;
+    this.announced = false;
+    this.keys.clear();
+    // Entries past leafCount are never read, and are overwritten before they are.
+    this.leafCount = 0;
+  }
+}
 
 /** Where the events come from, in streaming mode: the tokenizer. */
 export interface InputSource {
@@ -409,7 +426,7 @@ export class Evaluator implements TokenSink {
   /** Settled runs whose parents have not heard yet (see report). */
   private readonly reports: Run[] = [];
   private reporting = false;
-  /** The run reused for leaf checks of scalar members (see checkLeaves). */
+  /** The run reused for leaf checks of scalar members (see checkLeaves); each use sets it up whole (Run.reuseAsMember). */
   private scratch: Run;
   private input: InputSource | null = null;
   private fromText = false;
@@ -426,14 +443,23 @@ export class Evaluator implements TokenSink {
   }
 
   /**
-   * Start a new document, reusing the frames of the last one. `fromText`: the events come from JSON
-   * text, which can repeat a key (an error we must catch); a parsed value cannot.
+   * Start a new document, reusing the frames of the last one. Everything one document touches is
+   * set afresh here, whatever way the last one ended, so that nothing of it reaches this one.
+   * `fromText`: the events come from JSON text, which can repeat a key (an error we must catch);
+   * a parsed value cannot.
    */
   reset(input: InputSource | null, fromText: boolean = input !== null): void {
+    this.release();
     this.input = input;
     this.fromText = fromText;
     this.stopped = false;
     this.depth = 0;
+    clear(this.reports);
+    this.reporting = false;
+    this.numberParsed = false;
+    this.numberTextPending = false;
+    this.numberFromDouble = false;
+    this.booleanValue = false;
     this.root = new Run(this, this.node, null, null, 0, '', 0, false);
     this.rootRuns = [this.root];
     this.current = this.rootRuns;
@@ -442,16 +468,12 @@ export class Evaluator implements TokenSink {
   }
 
   /**
-   * Forget the document's keys and scalar (its verdict is taken). They are slices of its text: an
-   * evaluator that outlives the document (the validator's shared one) would keep the text alive
-   * until the next, and get it promoted by any scavenge meanwhile.
+   * Forget the document's frames, keys and scalar (its verdict is taken). Keys and strings are
+   * slices of its text: an evaluator that outlives the document (the validator's shared one)
+   * would keep the text alive until the next, and get it promoted by any scavenge meanwhile.
    */
   release(): void {
-    for (let depth = 0; depth < this.deepest; depth++) {
-      const frame = this.frames[depth];
-      frame.keys.clear();
-      frame.key = '';
-    }
+    for (let depth = 0; depth < this.deepest; depth++) this.frames[depth].clear();
     this.deepest = 0;
     this.text = '';
   }

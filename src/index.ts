@@ -2,17 +2,17 @@
 // compile() loads the schema once; a Validator checks parsed values (value mode) or JSON text
 // (streaming mode) with the same keyword code.
 
-import {StringDecoder} from 'node:string_decoder';
 import {flushable, none} from 'stream-chain/defs.js';
 import {Assembler, TeeSink} from './assembler.js';
 import {compileSchema} from './compile.js';
-import {InputError} from './errors.js';
+import {InputError, NO_POSITION} from './errors.js';
 import {Evaluator} from './evaluator.js';
 import type {SchemaNode} from './schema.js';
 import {MemberSink, memberValues} from './memberSink.js';
 import {CheckerCache, PASS, TextChecker} from './textCheck.js';
 import {Tokenizer, defaultLimits} from './tokenizer.js';
 import type {CompileOptions, Draft, Limits, OutputUnit, Result, Session, SessionOptions, TokenSink, Validator} from './types.js';
+import {ChunkDecoder} from './utf8.js';
 import {walkValue} from './walker.js';
 
 export {SchemaError, InputError} from './errors.js';
@@ -107,10 +107,9 @@ class CompiledValidator implements Validator {
     const source = typeof text === 'string' ? text : decode(text);
     // For a valid document whose value is wanted anyway: the text checker's pass, then JSON.parse
     // once. Anything else gets validateText's verdict and errors.
-    if (this.textChecker.usable && this.textChecker.check(source) === PASS) return {valid: true, errors: [], value: parseJson(source)};
+    if (this.textChecker.usable && this.textChecker.check(source) === PASS) return withValue({valid: true, errors: []}, source);
     const result = this.evaluate(source);
-    if (result.valid) result.value = parseJson(source);
-    return result;
+    return result.valid ? withValue(result, source) : result;
   }
 
   session(options: SessionOptions = {}): Session {
@@ -133,34 +132,29 @@ function decode(bytes: Uint8Array): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
 }
 
-/** JSON.parse of text the tokenizer accepted, which may start with a byte order mark (RFC 8259 §8.1). */
-function parseJson(source: string): unknown {
-  return JSON.parse(source.charCodeAt(0) === 0xfeff ? source.slice(1) : source);
-}
-
-/** A UTF-8 byte that continues a character (10xxxxxx). */
-function isContinuationByte(byte: number): boolean {
-  return (byte & 0xc0) === 0x80;
-}
-
-/** How many bytes at the end of `bytes` begin a character that the next chunk completes (0 to 3). */
-function incompleteTail(bytes: Buffer): number {
-  for (let back = 1; back <= 3 && back <= bytes.length; back++) {
-    const byte = bytes[bytes.length - back]!;
-    if (isContinuationByte(byte)) continue;
-    const needed = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
-    return needed > back ? back : 0;
+/**
+ * A valid result with its value: JSON.parse of text the tokenizer accepted, which may start with a
+ * byte order mark (RFC 8259 §8.1). The tokenizer accepts what JSON.parse does, but should the two
+ * ever disagree, the text is refused as malformed rather than the call throwing: the verdict and
+ * the value must agree.
+ */
+function withValue(result: Result, source: string): Result {
+  try {
+    result.value = JSON.parse(source.charCodeAt(0) === 0xfeff ? source.slice(1) : source);
+    return result;
+  } catch (error) {
+    const refusal = new InputError('syntax', 'syntax.parse', `JSON.parse refused the text: ${(error as Error).message}`, NO_POSITION);
+    return {valid: false, errors: [inputErrorUnit(refusal)]};
   }
-  return 0;
 }
 
-/** Bytes decoded at a time by a session (see StreamSession.write). */
+/** Bytes decoded at a time by a session (see ChunkDecoder). */
 const DECODE_SLICE = 8192;
 
 class StreamSession implements Session {
   private readonly tokenizer: Tokenizer;
   private readonly assembler: Assembler | undefined;
-  private decoder: StringDecoder | undefined;
+  private readonly decoder = new ChunkDecoder(DECODE_SLICE);
   private inputError: InputError | undefined;
   /** Makes the checker for member values judged apart, until a MemberSink is set up (see judgeMembersApart). */
   private newChecker: (() => TextChecker) | undefined;
@@ -206,37 +200,19 @@ class StreamSession implements Session {
     if (this.result !== undefined || this.tokenizer.stopped) return !this.failed;
     this.judgeMembersApart(typeof chunk === 'string' ? chunk.length : chunk.byteLength);
     if (typeof chunk === 'string') {
+      // Bytes still held before this text are an unfinished character, which ends here.
+      const held = this.decoder.flush();
       this.guard(() => {
-        this.tokenizer.write(chunk);
+        if (held !== '') this.tokenizer.write(held);
+        if (!this.tokenizer.stopped) this.tokenizer.write(chunk);
         this.tokenizer.settleMark();
       });
       return !this.failed;
     }
-    // Bytes are decoded a slice at a time, so that a chunk whose first bytes settle the verdict is
-    // not decoded whole: rejecting at the first key of a 64 KiB chunk took 44 us, and takes 28.
-    const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-    if (this.decoder !== undefined) {
-      for (let at = 0; at < bytes.length && !this.tokenizer.stopped; at += DECODE_SLICE) {
-        const text = this.decoder.write(bytes.subarray(at, at + DECODE_SLICE));
-        this.guard(() => this.tokenizer.write(text));
-      }
-      this.guard(() => this.tokenizer.settleMark());
-      return !this.failed;
-    }
-    // Until a chunk ends inside a character, slices cut before a character's first byte are
-    // decoded on their own (UTF-8 resynchronises there, so the text is the same): a StringDecoder
-    // costs ~1 us to make, as much as validating a small document.
-    const complete = bytes.length - incompleteTail(bytes);
-    for (let at = 0; at < complete && !this.tokenizer.stopped; ) {
-      let end = Math.min(at + DECODE_SLICE, complete);
-      while (end < complete && end > at + 1 && isContinuationByte(bytes[end]!)) end--;
-      const text = bytes.toString('utf8', at, end);
-      at = end;
-      this.guard(() => this.tokenizer.write(text));
-    }
-    if (complete < bytes.length && !this.tokenizer.stopped) {
-      this.decoder = new StringDecoder('utf8');
-      this.decoder.write(bytes.subarray(complete));
+    const decoder = this.decoder;
+    decoder.start(chunk);
+    for (let text = decoder.next(); text !== undefined && !this.tokenizer.stopped; text = decoder.next()) {
+      if (text !== '') this.guard(() => this.tokenizer.write(text));
     }
     this.guard(() => this.tokenizer.settleMark());
     return !this.failed;
@@ -245,7 +221,7 @@ class StreamSession implements Session {
   end(): Result {
     if (this.result !== undefined) return this.result;
     if (!this.tokenizer.stopped) {
-      const rest = this.decoder?.end() ?? '';
+      const rest = this.decoder.flush();
       this.guard(() => {
         if (rest !== '') this.tokenizer.write(rest);
         if (this.tokenizer.stopped) return;

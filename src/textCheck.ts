@@ -827,11 +827,16 @@ export class TextChecker implements TokenSink {
     return member;
   }
 
-  /** A new document or member value begins, judged against `top`. */
+  /**
+   * A new document or member value begins, judged against `top`. What a level holds is set when
+   * its container opens (openContainer), so the levels need no clearing here; the rest is set
+   * afresh, whatever way the last document ended.
+   */
   private begin(top: Member): void {
     this.outcome = PASS;
     this.unsureOf = undefined;
     this.top = top;
+    this.pending = top;
     this.depth = 0;
     this.hashing = 0;
     this.usedLevels = 0;

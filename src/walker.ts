@@ -14,6 +14,15 @@ function walkError(stack: readonly Open[], kind: 'syntax' | 'limit', code: strin
   return error;
 }
 
+/**
+ * A value whose reading threw (a getter, a Proxy trap): input, not a fault of ours, so it is
+ * reported like any value that is not JSON instead of escaping the call.
+ */
+function unreadable(stack: readonly Open[], error: unknown): InputError {
+  const reason = error instanceof Error ? error.message : String(error);
+  return walkError(stack, 'syntax', 'value.unreadable', `reading the value threw: ${reason}`);
+}
+
 interface Open {
   readonly value: Record<string, unknown> | unknown[];
   readonly keys: string[] | null;
@@ -42,13 +51,18 @@ export function walkValue(value: unknown, sink: StoppableSink, limits: Required<
     } else if (typeof next === 'boolean') {
       if (next) sink.trueValue();
       else sink.falseValue();
-    } else if (Array.isArray(next)) {
+    } else if (isArray(next, stack)) {
       if (stack.length >= limits.maxDepth) throw walkError(stack, 'limit', 'limit.depth', `nesting deeper than ${limits.maxDepth}`);
       sink.startArray();
       stack.push({value: next, keys: null, index: 0});
     } else if (typeof next === 'object') {
       if (stack.length >= limits.maxDepth) throw walkError(stack, 'limit', 'limit.depth', `nesting deeper than ${limits.maxDepth}`);
-      const keys = Object.keys(next as object);
+      let keys: string[];
+      try {
+        keys = Object.keys(next as object);
+      } catch (error) {
+        throw unreadable(stack, error);
+      }
       if (keys.length > limits.maxProperties) throw walkError(stack, 'limit', 'limit.properties', `object with more than ${limits.maxProperties} properties`);
       sink.startObject();
       stack.push({value: next as Record<string, unknown>, keys, index: 0});
@@ -62,9 +76,13 @@ export function walkValue(value: unknown, sink: StoppableSink, limits: Required<
       if (open === undefined) return;
       if (open.keys === null) {
         const array = open.value as unknown[];
-        if (open.index < array.length) {
-          next = array[open.index++];
-          break;
+        try {
+          if (open.index < array.length) {
+            next = array[open.index++];
+            break;
+          }
+        } catch (error) {
+          throw unreadable(stack, error);
         }
         stack.pop();
         sink.endArray();
@@ -72,7 +90,12 @@ export function walkValue(value: unknown, sink: StoppableSink, limits: Required<
         if (open.index < open.keys.length) {
           const key = open.keys[open.index++];
           // One keyed read per property (a second one cost a third of the walk).
-          const member = (open.value as Record<string, unknown>)[key];
+          let member: unknown;
+          try {
+            member = (open.value as Record<string, unknown>)[key];
+          } catch (error) {
+            throw unreadable(stack, error);
+          }
           // As JSON.stringify does, a property whose value is undefined is not there.
           if (member === undefined) continue;
           if (key.length > limits.maxKeyLength) throw walkError(stack, 'limit', 'limit.key', `key longer than ${limits.maxKeyLength} characters`);
@@ -85,5 +108,14 @@ export function walkValue(value: unknown, sink: StoppableSink, limits: Required<
         sink.endObject();
       }
     }
+  }
+}
+
+/** Array.isArray, which throws for a revoked Proxy. */
+function isArray(value: unknown, stack: readonly Open[]): value is unknown[] {
+  try {
+    return Array.isArray(value);
+  } catch (error) {
+    throw unreadable(stack, error);
   }
 }
