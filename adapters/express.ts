@@ -15,7 +15,6 @@ import type {FromSchema, JSONSchema} from 'json-schema-to-ts';
 
 import {
   BodyReader,
-  HttpError,
   NO_BODY,
   PROBLEM_CONTENT_TYPE,
   PartsValidator,
@@ -66,19 +65,11 @@ export function validateBody(schema: unknown, options: BodyOptions = {}): BodyHa
   const reader = new BodyReader(schema, options);
   return function validateBodyMiddleware(req: Request, res: Response, next: NextFunction): void {
     reader.read(req, res, (error, body) => {
-      if (error !== null) return fail(res, next, error);
+      if (error !== null) return next(error);
       if (body !== NO_BODY) req.body = body;
       next();
     });
   } as unknown as BodyHandler<unknown>;
-}
-
-function fail(res: Response, next: NextFunction, error: HttpError): void {
-  // Set now too, in case a handler answers without looking at `err.headers`.
-  if (error.headers !== undefined && !res.headersSent) {
-    for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
-  }
-  next(error);
 }
 
 /** Schemas for the already-parsed parts of a request. */

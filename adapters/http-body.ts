@@ -22,6 +22,8 @@ export interface ValidatorOptions {
   /** Report every error (default false). */
   allErrors?: boolean;
   schemas?: Record<string, unknown>;
+  /** The URI the schema was retrieved from: the base of its relative references (compile's `baseUri`). */
+  baseUri?: string;
   limits?: Limits;
   /** `'assert'` checks `format` (default `'annotate'`, as the spec says). */
   formats?: 'annotate' | 'assert';
@@ -180,10 +182,20 @@ export function toProblem(error: unknown, status: number, options: ProblemOption
   if (!exposed) return problem;
   if (typeof details.message === 'string' && details.message !== '') problem.detail = details.message;
   if (typeof details.type === 'string') problem.code = details.type;
-  if (Array.isArray(details.errors) && details.errors.length > 0) {
-    problem.errors = (details.errors as OutputUnit[]).slice(0, Math.max(0, maxErrors)).map(toProblemItem);
-  }
+  const units = Array.isArray(details.errors) ? details.errors.filter(isOutputUnit) : [];
+  if (units.length > 0) problem.errors = units.slice(0, Math.max(0, maxErrors)).map(toProblemItem);
   return problem;
+}
+
+/**
+ * An entry of `errors` as the validator makes them. Another library's error may carry an
+ * `errors` array of its own (strings, its own objects): those are left out rather than misread,
+ * so the handler answers instead of throwing.
+ */
+function isOutputUnit(unit: unknown): unit is OutputUnit {
+  if (typeof unit !== 'object' || unit === null) return false;
+  const {instanceLocation, error, keyword} = unit as Partial<Record<keyof OutputUnit, unknown>>;
+  return typeof instanceLocation === 'string' && typeof error === 'string' && typeof keyword === 'string';
 }
 
 function toProblemItem(unit: OutputUnit): ProblemItem {
@@ -298,6 +310,7 @@ function compileOptions(options: ValidatorOptions): CompileOptions {
   if (options.draft !== undefined) compileOptions.draft = options.draft;
   if (options.allErrors !== undefined) compileOptions.allErrors = options.allErrors;
   if (options.schemas !== undefined) compileOptions.schemas = options.schemas;
+  if (options.baseUri !== undefined) compileOptions.baseUri = options.baseUri;
   if (options.limits !== undefined) compileOptions.limits = options.limits;
   if (options.formats !== undefined) compileOptions.formats = options.formats;
   if (options.strictSchema !== undefined) compileOptions.strict = options.strictSchema;
@@ -321,8 +334,36 @@ function parseFailed(errors: OutputUnit[]): HttpError {
   return new HttpError(400, 'entity.parse.failed', `request body is not valid JSON${where}`, errors);
 }
 
-function syntaxUnit(error: string, offset: number): OutputUnit {
-  return {kind: 'syntax', keyword: 'syntax', keywordLocation: '', instanceLocation: '', error, offset};
+function syntaxUnit(error: string, offset?: number): OutputUnit {
+  const unit: OutputUnit = {kind: 'syntax', keyword: 'syntax', keywordLocation: '', instanceLocation: '', error};
+  if (offset !== undefined) unit.offset = offset;
+  return unit;
+}
+
+/**
+ * JSON.parse, or the reviver within it, refused a body the verdict accepted: that request's 400,
+ * as body-parser answers both (keeping a thrown `type`, as it does). V8's SyntaxError quotes the
+ * text, so what was thrown stays in `cause` and nothing exposed says anything of the body. The
+ * disagreement has the code parseText gives it (`syntax.parse`).
+ */
+function valueRefused(thrown: unknown): HttpError {
+  const {type} = (typeof thrown === 'object' && thrown !== null ? thrown : {}) as {type?: unknown};
+  const unit = thrown instanceof SyntaxError ? syntaxUnit('JSON.parse refused a body the validator accepted') : syntaxUnit('the reviver threw');
+  if (thrown instanceof SyntaxError) unit.params = {code: 'syntax.parse'};
+  const error = new HttpError(400, typeof type === 'string' ? type : 'entity.parse.failed', 'request body could not be parsed', [unit]);
+  error.cause = thrown;
+  return error;
+}
+
+/**
+ * Something threw inside a middleware (a bug, ours or the engine's): that request's 500, never an
+ * exception escaping an event listener, where nothing catches it and the process exits. Not
+ * exposed; what was thrown is the `cause`, for the error handler's log.
+ */
+function internalError(thrown: unknown, message = 'the request body reader failed'): HttpError {
+  const error = new HttpError(500, 'internal.error', message);
+  error.cause = thrown;
+  return error;
 }
 
 function tooLarge(limit: number, length: number): HttpError {
@@ -337,6 +378,9 @@ function tooLarge(limit: number, length: number): HttpError {
 
 /** Reading ended; `body` is the parsed value, or `NO_BODY` for a bodyless request that passes through. */
 export type BodyCallback = (error: HttpError | null, body?: unknown) => void;
+
+/** A BodyCallback's arguments. */
+type Outcome = readonly [error: HttpError | null, body?: unknown];
 
 /** Marks "this request had no body and its method allows that": leave `req.body` alone. */
 export const NO_BODY: unique symbol = Symbol('stream-schema.noBody');
@@ -380,14 +424,27 @@ export class BodyReader {
    * result (Express: `req.body`; Koa: `ctx.request.body`); that value is then checked instead.
    */
   read(req: IncomingMessage, res: ServerResponse, callback: BodyCallback, parsedElsewhere: () => unknown = () => (req as {body?: unknown}).body): void {
+    let outcome: Outcome | undefined;
+    try {
+      outcome = this.#begin(req, res, callback, parsedElsewhere);
+    } catch (thrown) {
+      outcome = [refuseUnread(req, res, internalError(thrown), contentLength(req))];
+    }
+    // Outside the try: what the callback throws is the caller's, and must not call it twice.
+    if (outcome !== undefined) callback(...outcome);
+  }
+
+  /** The outcome when the head decides it, or undefined once a BodyStream has taken the request (and the callback). */
+  #begin(req: IncomingMessage, res: ServerResponse, callback: BodyCallback, parsedElsewhere: () => unknown): Outcome | undefined {
     const length = contentLength(req);
-    if (!hasBody(req, length)) return this.#readAbsentBody(req, callback);
-    if (alreadyRead(req)) return this.#validateParsed(parsedElsewhere(), callback);
+    if (!hasBody(req, length)) return this.#readAbsentBody(req);
+    if (alreadyRead(req)) return this.#validateParsed(parsedElsewhere());
     const encoding = contentEncoding(req);
     const refusal = this.#refuseFromHeaders(req, encoding, length);
-    if (refusal !== undefined) return callback(refuseUnread(req, refusal, length));
+    if (refusal !== undefined) return [refuseUnread(req, res, refusal, length)];
     const source = encoding === 'identity' ? req : DECODERS[encoding]!();
     new BodyStream(req, res, source, this.validator, this.#settings, callback, length).start();
+    return undefined;
   }
 
   /** `read` as a promise, for Koa. */
@@ -414,17 +471,17 @@ export class BodyReader {
     return undefined;
   }
 
-  #readAbsentBody(req: IncomingMessage, callback: BodyCallback): void {
-    if (BODYLESS_METHODS.has(req.method ?? 'GET')) return callback(null, NO_BODY);
+  #readAbsentBody(req: IncomingMessage): Outcome {
+    if (BODYLESS_METHODS.has(req.method ?? 'GET')) return [null, NO_BODY];
     // A POST, PUT or PATCH without a body would reach the handler with no `req.body` at all.
-    callback(parseFailed([syntaxUnit('the request has no body', 0)]));
+    return [parseFailed([syntaxUnit('the request has no body', 0)])];
   }
 
   /** Another body parser already consumed the stream: check what it produced, in value mode. */
-  #validateParsed(body: unknown, callback: BodyCallback): void {
+  #validateParsed(body: unknown): Outcome {
     const result = this.validator.validate(body);
-    if (result.valid) return callback(null, body);
-    callback(errorFromResult(result, this.#settings.invalidStatus));
+    if (result.valid) return [null, body];
+    return [errorFromResult(result, this.#settings.invalidStatus)];
   }
 }
 
@@ -450,7 +507,22 @@ function alreadyRead(req: IncomingMessage): boolean {
   return (req as {_body?: unknown})._body === true || req.readableEnded;
 }
 
-function closing(error: HttpError): HttpError {
+/**
+ * We stop reading a body the client may still be sending, so the connection cannot carry another
+ * request: the answer must close it, whoever writes it. Node decides that from the response when
+ * it writes the head, so it is set there, not only on `err.headers`, which a handler that sets its
+ * own status and body never copies (a Koa try/catch), and which Koa's `ctx.onerror` sets again
+ * only after removing every header. With `shouldKeepAlive` false Node sends `Connection: close`
+ * and closes the socket after the answer even if the header was removed (`_last`, in
+ * `OutgoingMessage#_storeHeader`); Node also skips dumping the rest, as the request is being
+ * consumed. Without this the answer said keep-alive, the unread body stayed on the socket, and a
+ * pooled client's next request on it hung and was reset.
+ */
+function stopReading(req: IncomingMessage, res: ServerResponse, error: HttpError): HttpError {
+  req.pause();
+  lingeringClose(req.socket);
+  res.shouldKeepAlive = false;
+  if (!res.headersSent) res.setHeader('Connection', 'close');
   error.headers = {...error.headers, Connection: 'close'};
   return error;
 }
@@ -464,15 +536,13 @@ const DISCARD_LIMIT = 64 * 1024;
  * unread body once the response finishes, so a read of nothing marks the request as consumed, and
  * the socket gets the same lingering close as a body rejected midway.
  */
-function refuseUnread(req: IncomingMessage, error: HttpError, length: number | undefined): HttpError {
+function refuseUnread(req: IncomingMessage, res: ServerResponse, error: HttpError, length: number | undefined): HttpError {
   if (length !== undefined && length <= DISCARD_LIMIT) {
     req.resume();
     return error;
   }
   req.read(0);
-  req.pause();
-  lingeringClose(req.socket);
-  return closing(error);
+  return stopReading(req, res, error);
 }
 
 /** How long a socket we stopped reading stays half-closed after the answer. */
@@ -513,7 +583,11 @@ function isJsonWhitespace(byte: number): boolean {
   return byte === 0x20 || byte === 0x09 || byte === 0x0a || byte === 0x0d;
 }
 
-/** One request body in flight: the listeners, the counters, and the single exit through `#finish`. */
+/**
+ * One request body in flight: the listeners, the counters, and the single hand-over of the
+ * outcome. Every listener runs through #guarded, so nothing thrown while reading escapes into an
+ * emitter.
+ */
 class BodyStream {
   readonly #req: IncomingMessage;
   readonly #res: ServerResponse;
@@ -557,25 +631,55 @@ class BodyStream {
     this.#awaitingFirstByte = settings.strict;
   }
 
+  /** Attaches the listeners; never throws (what would is this request's 500). */
   start(): void {
-    this.#source.on('data', this.#onData);
-    this.#source.on('end', this.#onEnd);
-    this.#source.on('error', this.#onSourceError);
-    this.#req.on('close', this.#onClose);
-    if (this.#source !== this.#req) {
-      this.#req.on('error', this.#onRequestError);
-      this.#req.pipe(this.#source as Transform);
+    try {
+      this.#source.on('data', this.#onData);
+      this.#source.on('end', this.#onEnd);
+      this.#source.on('error', this.#onSourceError);
+      this.#req.on('close', this.#onClose);
+      if (this.#source !== this.#req) {
+        this.#req.on('error', this.#onRequestError);
+        this.#req.pipe(this.#source as Transform);
+      }
+    } catch (thrown) {
+      this.#failInternally(thrown);
     }
   }
 
-  #onData = (chunk: Buffer): void => {
+  /**
+   * A listener that cannot throw into its emitter: what it throws ends this request as a 500.
+   * Made once per body, so a chunk allocates no closure.
+   */
+  #guarded<Argument>(listener: (this: BodyStream, argument: Argument) => void): (argument: Argument) => void {
+    return (argument) => {
+      try {
+        listener.call(this, argument);
+      } catch (thrown) {
+        this.#failInternally(thrown);
+      }
+    };
+  }
+
+  #failInternally(thrown: unknown): void {
+    // After the hand-over, what throws is the code the request was handed to (its next
+    // middleware, its error handler): theirs to handle, not ours to turn into a second answer.
+    if (this.#callback === undefined) throw thrown;
+    this.#reject(internalError(thrown));
+  }
+
+  #onData = this.#guarded(function onData(this: BodyStream, chunk: Buffer): void {
+    this.#read(chunk);
+  });
+
+  #read(chunk: Buffer): void {
     const allowed = this.#settings.limit - this.#received;
     this.#received += chunk.length;
     if (chunk.length <= allowed) return void this.#feed(chunk);
     // The bytes before the limit may already hold the first offending one: that is the answer.
     if (allowed > 0 && !this.#feed(chunk.subarray(0, allowed))) return;
     this.#reject(tooLarge(this.#settings.limit, this.#received));
-  };
+  }
 
   /** Passes decoded body bytes to the session; false once the request has been rejected. */
   #feed(chunk: Buffer): boolean {
@@ -637,32 +741,53 @@ class BodyStream {
     return false;
   }
 
-  #onEnd = (): void => {
+  #onEnd = this.#guarded(function onEnd(this: BodyStream): void {
     const refusal = this.#verify();
     if (refusal !== undefined) return this.#finish(refusal);
-    // Text was fed but no session made: #feed held the whole body for parseText.
-    if (this.#session === undefined && this.#fed > 0) {
-      const text = this.#text[0]!;
-      const result = this.#settings.reviver === undefined ? this.#validator.parseText(text) : this.#validator.validateText(text);
-      if (!result.valid) return this.#finish(errorFromResult(result, this.#settings.invalidStatus));
-      return this.#finish(null, this.#settings.reviver === undefined ? result.value : this.#parse());
-    }
+    const result = this.#verdict();
+    if (!result.valid) return this.#finish(errorFromResult(result, this.#settings.invalidStatus));
+    if (this.#usesParseText()) return this.#finish(null, result.value);
+    this.#finishParsed(this.#wholeText());
+  });
+
+  /** Text was fed but no session made: #feed held the whole body for parseText. */
+  #heldWhole(): boolean {
+    return this.#session === undefined && this.#fed > 0;
+  }
+
+  /** parseText gives the value too, unless a reviver must shape it. */
+  #usesParseText(): boolean {
+    return this.#heldWhole() && this.#settings.reviver === undefined;
+  }
+
+  #verdict(): Result {
+    if (this.#usesParseText()) return this.#validator.parseText(this.#text[0]!);
+    if (this.#heldWhole()) return this.#validator.validateText(this.#text[0]!);
     const session = (this.#session ??= this.#validator.session());
     if (this.#bomMatched > 0) session.write(this.#heldBom());
-    const result = session.end();
-    if (!result.valid) return this.#finish(errorFromResult(result, this.#settings.invalidStatus));
-    this.#finish(null, this.#parse());
-  };
+    return session.end();
+  }
 
   /**
-   * The session has checked the text: well-formed, no repeated key (which JSON.parse would
+   * The validator has checked the text: well-formed, no repeated key (which JSON.parse would
    * silently resolve to the last), valid. JSON.parse of that text is the value the session would
    * have assembled with `parse: true` (same numbers, `__proto__` an own property), at a fraction
-   * of the cost; benchmarks/http.ts measures the difference.
+   * of the cost; benchmarks/http.ts measures the difference. Should JSON.parse refuse it anyway
+   * (the two disagree), or the reviver throw, the request is answered 400.
    */
-  #parse(): unknown {
+  #finishParsed(text: string): void {
+    let value: unknown;
+    try {
+      value = JSON.parse(text, this.#settings.reviver);
+    } catch (thrown) {
+      return this.#finish(valueRefused(thrown));
+    }
+    this.#finish(null, value);
+  }
+
+  #wholeText(): string {
     const bytes = this.#text.length === 1 ? this.#text[0]! : Buffer.concat(this.#text, this.#fed);
-    return JSON.parse(bytes.toString('utf8'), this.#settings.reviver);
+    return bytes.toString('utf8');
   }
 
   /** body-parser's `verify`, given the whole body as it came; the refusal if it throws. */
@@ -679,51 +804,59 @@ class BodyStream {
     return undefined;
   }
 
-  #onSourceError = (error: Error): void => {
-    if (this.#source === this.#req) return this.#onRequestError();
+  #onSourceError = this.#guarded(function onSourceError(this: BodyStream, error: Error): void {
+    if (this.#source === this.#req) return this.#finish(aborted(this.#received));
     this.#reject(parseFailed([syntaxUnit(`the body could not be decoded: ${error.message}`, this.#received)]));
-  };
+  });
 
-  #onRequestError = (): void => {
+  #onRequestError = this.#guarded(function onRequestError(this: BodyStream): void {
     this.#finish(aborted(this.#received));
-  };
+  });
 
   /** The socket went away before the body's end: the client aborted. */
-  #onClose = (): void => {
-    if (this.#callback === undefined) return;
+  #onClose = this.#guarded(function onClose(this: BodyStream): void {
     if (!this.#req.complete) this.#finish(aborted(this.#received));
-  };
+  });
 
   /**
-   * Stop reading before the body's end; `Connection: close` has Node close the socket once the
-   * answer is flushed. When the whole body has already arrived, discard the rest instead and
-   * keep the connection.
+   * Stop reading before the body's end, and have the answer close the connection (see
+   * stopReading). When the whole body has already arrived, discard the rest instead and keep the
+   * connection.
    */
   #reject(error: HttpError): void {
-    if (this.#source !== this.#req) {
-      this.#req.unpipe(this.#source as Transform);
-      (this.#source as Transform).destroy();
-    }
+    if (this.#callback === undefined) return;
+    this.#detach();
     if (this.#req.complete) {
       this.#req.resume();
-      return this.#finish(error);
+      return this.#handOver(error);
     }
-    this.#req.pause();
-    lingeringClose(this.#req.socket);
-    this.#finish(closing(error));
+    this.#handOver(stopReading(this.#req, this.#res, error));
   }
 
   #finish(error: HttpError | null, body?: unknown): void {
-    const callback = this.#callback;
-    if (callback === undefined) return;
-    this.#callback = undefined;
+    if (this.#callback === undefined) return;
+    this.#detach();
+    this.#handOver(error, body);
+  }
+
+  /** Removes every listener this body added, and the decoder with them; safe to repeat. */
+  #detach(): void {
     this.#source.off('data', this.#onData);
     this.#source.off('end', this.#onEnd);
     this.#source.off('error', this.#onSourceError);
     this.#req.off('close', this.#onClose);
     this.#req.off('error', this.#onRequestError);
-    // A late 'error' from a destroyed decoder must not become an uncaught exception.
-    if (this.#source !== this.#req) this.#source.on('error', ignore);
+    if (this.#source === this.#req || this.#source.destroyed) return;
+    this.#req.unpipe(this.#source as Transform);
+    // A late 'error' from the destroyed decoder must not become an uncaught exception.
+    this.#source.on('error', ignore);
+    this.#source.destroy();
+  }
+
+  /** Calls back once; #callback is cleared first, so a throw from the callback is never answered again. */
+  #handOver(error: HttpError | null, body?: unknown): void {
+    const callback = this.#callback!;
+    this.#callback = undefined;
     if (error === null) (this.#req as {_body?: boolean})._body = true;
     callback(error, body);
   }
@@ -770,10 +903,15 @@ export class PartsValidator {
     this.#invalidStatus = options.invalidStatus ?? 400;
   }
 
+  /** The first failing part's error; a 500 if validating throws, so the middleware never does. */
   check(values: Record<RequestPart, unknown>): HttpError | undefined {
-    for (const [part, validator] of this.#validators) {
-      const result = validator.validate(values[part]);
-      if (!result.valid) return this.#partError(part, result.errors);
+    try {
+      for (const [part, validator] of this.#validators) {
+        const result = validator.validate(values[part]);
+        if (!result.valid) return this.#partError(part, result.errors);
+      }
+    } catch (thrown) {
+      return internalError(thrown, 'validating the request parts failed');
     }
     return undefined;
   }

@@ -16,7 +16,7 @@ import {ChunkDecoder} from './utf8.js';
 import {walkValue} from './walker.js';
 
 export {SchemaError, InputError} from './errors.js';
-export type {InputPosition} from './errors.js';
+export type {InputPosition, UnresolvedReference} from './errors.js';
 export type * from './types.js';
 export {defaultLimits} from './tokenizer.js';
 
@@ -142,8 +142,9 @@ function withValue(result: Result, source: string): Result {
   try {
     result.value = JSON.parse(source.charCodeAt(0) === 0xfeff ? source.slice(1) : source);
     return result;
-  } catch (error) {
-    const refusal = new InputError('syntax', 'syntax.parse', `JSON.parse refused the text: ${(error as Error).message}`, NO_POSITION);
+  } catch {
+    // V8's message quotes the text, which must never be echoed back to whoever sent it.
+    const refusal = new InputError('syntax', 'syntax.parse', 'JSON.parse refused text the validator accepted', NO_POSITION);
     return {valid: false, errors: [inputErrorUnit(refusal)]};
   }
 }

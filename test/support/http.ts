@@ -41,13 +41,13 @@ export interface RawOutcome {
 export async function rawUpload(
   port: number,
   path: string,
-  options: {total: number; prefix: string; suffix: string; contentLength: boolean; chunkSize?: number},
+  options: {total: number; prefix: string; suffix: string; contentLength: boolean; chunkSize?: number; contentType?: string},
 ): Promise<RawOutcome> {
   const socket = connect(port, '127.0.0.1');
   socket.setNoDelay(true);
   await once(socket, 'connect');
   const framing = options.contentLength ? `Content-Length: ${options.total}` : 'Transfer-Encoding: chunked';
-  const head = `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n${framing}\r\n\r\n`;
+  const head = `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ${options.contentType ?? 'application/json'}\r\n${framing}\r\n\r\n`;
   let acknowledged = 0;
   let sentBeforeResponse = -1;
   let response = '';
