@@ -5,14 +5,10 @@
 import assert from 'node:assert/strict';
 import {after, before, describe, it} from 'node:test';
 
-import Router from '@koa/router';
-import express from 'express';
-import Koa from 'koa';
 
-import * as expressAdapter from '../adapters/express.js';
-import * as koaAdapter from '../adapters/koa.js';
 import {jsonValidator} from '../adapters/stream.js';
 import {compile} from '../src/index.js';
+import {expressRoute, koaRoute} from './support/apps.js';
 import {byteChunks} from './support/chunks.js';
 import {listen, slowUpload, type Harness} from './support/http.js';
 
@@ -95,23 +91,10 @@ async function postInWrites(port: number, [first, second]: readonly [Buffer, Buf
   return {status: Number(/^HTTP\/1\.1 (\d{3})/.exec(response)?.[1] ?? 0), body: response.slice(response.indexOf('\r\n\r\n') + 4)};
 }
 
-function expressApp(): express.Express {
-  const app = express();
-  app.post('/roles', expressAdapter.validateBody(roleSchema), (req, res) => res.status(200).json(req.body));
-  app.use(expressAdapter.problemHandler());
-  return app;
-}
-
-function koaApp(): Koa {
-  const app = new Koa();
-  app.use(koaAdapter.problemHandler());
-  const router = new Router();
-  router.post('/roles', koaAdapter.validateBody(roleSchema), (ctx) => {
-    ctx.body = ctx.request.body;
-  });
-  app.use(router.routes());
-  return app;
-}
+/** The route echoes the body it was given, so a test sees what its handler would. */
+const echo = (body: unknown) => ({status: 200, body: JSON.stringify(body)});
+const expressApp = () => expressRoute('/roles', roleSchema, {}, echo);
+const koaApp = () => koaRoute('/roles', roleSchema, {}, echo);
 
 for (const [framework, makeApp] of [
   ['Express', expressApp],

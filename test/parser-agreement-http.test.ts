@@ -10,13 +10,9 @@ import {connect} from 'node:net';
 import {after, before, describe, it} from 'node:test';
 import {isDeepStrictEqual} from 'node:util';
 
-import Router from '@koa/router';
-import express from 'express';
-import Koa from 'koa';
 
-import * as expressAdapter from '../adapters/express.js';
-import * as koaAdapter from '../adapters/koa.js';
 import {prefixExceptions, referenceOfBytes, suiteCases, type Expectation, type SuiteCase} from './fixtures/jsontestsuite/cases.js';
+import {expressRoute, koaRoute} from './support/apps.js';
 import {random} from './support/chunks.js';
 import {listen, sleep, type Harness} from './support/http.js';
 
@@ -34,28 +30,13 @@ const framings: readonly Framing[] = ['whole', 'chunked', '1-byte'];
 /** The value each request's handler was given, by request id. */
 const received = new Map<string, unknown>();
 
-function expressApp(): express.Express {
-  const app = express();
-  app.post('/json', expressAdapter.validateBody({}, bodyOptions), (req, res) => {
-    received.set(String(req.headers['x-request-id']), req.body);
-    res.status(200).end('ok');
-  });
-  app.use(expressAdapter.problemHandler());
-  return app;
+/** The route records the value it was given, by request id, and answers 200. */
+function record(body: unknown, header: (name: string) => string) {
+  received.set(header('x-request-id'), body);
+  return {status: 200, body: 'ok'};
 }
-
-function koaApp(): Koa {
-  const app = new Koa();
-  app.use(koaAdapter.problemHandler());
-  const router = new Router();
-  router.post('/json', koaAdapter.validateBody({}, bodyOptions), (ctx) => {
-    received.set(String(ctx.get('x-request-id')), ctx.request.body);
-    ctx.status = 200;
-    ctx.body = 'ok';
-  });
-  app.use(router.routes());
-  return app;
-}
+const expressApp = () => expressRoute('/json', {}, bodyOptions, record);
+const koaApp = () => koaRoute('/json', {}, bodyOptions, record);
 
 // ---------------------------------------------------------------------------------------------
 // A raw client: the framing is ours to choose
