@@ -6,7 +6,8 @@
 
 import {performance} from 'node:perf_hooks';
 import {none} from 'stream-chain/defs.js';
-import {compile, tokenConsumer, type Validator} from '../dist/src/index.js';
+import {tokenConsumer} from '../dist/adapters/stream-json.js';
+import {compile, type Validator} from '../dist/src/index.js';
 
 const CYCLES = Number(process.argv[2] ?? 100_000);
 const SAMPLES = 10;

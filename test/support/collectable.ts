@@ -3,7 +3,8 @@
 
 import {setImmediate as nextTask} from 'node:timers/promises';
 import {none} from 'stream-chain/defs.js';
-import {compile, tokenConsumer} from '../../src/index.js';
+import {tokenConsumer} from '../../adapters/stream-json.js';
+import {compile} from '../../src/index.js';
 import type {CompileOptions, Validator} from '../../src/types.js';
 
 /**
