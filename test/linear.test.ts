@@ -34,14 +34,22 @@ function cpuTime(work: (run: number) => void): number {
   return least;
 }
 
-/** Assert that `whole(run)` costs not much more than `PIECES` calls of `piece(run, index)`. */
+/**
+ * Assert that `whole(run)` costs not much more than `PIECES` calls of `piece(run, index)`. Other
+ * processes and the collector only ever add time, so a measurement that misses is taken again
+ * (up to three in all): a quadratic path misses every time.
+ */
 function assertLinear(what: string, whole: (run: number) => void, piece: (run: number, index: number) => void, bound: number): void {
-  const pieces = cpuTime((run) => {
-    for (let index = 0; index < PIECES; index++) piece(run, index);
-  });
-  const all = cpuTime(whole);
-  assert.ok(all <= MAX_GROWTH * Math.max(pieces, FLOOR), `${what}: ${all.toFixed(1)} ms whole, ${pieces.toFixed(1)} ms in ${PIECES} pieces`);
-  assert.ok(all <= bound, `${what}: ${all.toFixed(1)} ms, more than ${bound} ms`);
+  let report = '';
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const pieces = cpuTime((run) => {
+      for (let index = 0; index < PIECES; index++) piece(run, index);
+    });
+    const all = cpuTime(whole);
+    if (all <= MAX_GROWTH * Math.max(pieces, FLOOR) && all <= bound) return;
+    report += `\n${all.toFixed(1)} ms whole, ${pieces.toFixed(1)} ms in ${PIECES} pieces`;
+  }
+  assert.fail(`${what} grows faster than its input, or takes more than ${bound} ms:${report}`);
 }
 
 describe('each format check is linear in the length of the string', () => {
