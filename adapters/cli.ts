@@ -65,7 +65,7 @@ const READ_CHUNK_SIZE = 64 * 1024;
  * pass after a schema error. Past this the pass runs alongside instead: memory stays bounded, and
  * only a document this big pays for a second tokenizer.
  */
-const KEPT_PREFIX_LIMIT = 16 * 1024 * 1024;
+const KEPT_PREFIX_LIMIT = 4 * 1024 * 1024;
 
 /** A mistake in the command line: exit code 2, with this message and a pointer to --help. */
 class UsageError extends Error {
