@@ -25,7 +25,6 @@ import type {
   FastifyReply,
   FastifyRequest,
   FastifySchemaCompiler,
-  FastifySchemaControllerOptions,
   FastifySchemaValidationError,
   HookHandlerDoneFunction,
 } from 'fastify';
@@ -61,7 +60,7 @@ type ValidatorBuilder = (externalSchemas: Record<string, unknown>, ajvOptions: u
  * The same, as Fastify's types name it: @fastify/ajv-compiler's type, whose compiler takes a bare
  * schema, while Fastify calls it with the route part (FastifySchemaCompiler's argument).
  */
-type FastifyValidatorBuilder = NonNullable<NonNullable<FastifySchemaControllerOptions['compilersFactory']>['buildValidator']>;
+type FastifyValidatorBuilder = NonNullable<NonNullable<Parameters<FastifyInstance['setSchemaController']>[0]['compilersFactory']>['buildValidator']>;
 
 type ParserDone = (error: Error | null, body?: unknown) => void;
 
