@@ -137,6 +137,14 @@ async function start(app: FastifyInstance): Promise<Server> {
   return {app, server: app.server, port, sockets, origin: `http://127.0.0.1:${port}`};
 }
 
+/** buildApp(seen), started before the suite's tests and stopped after them: the object is filled in once it listens. */
+function serve(seen: Seen): Server {
+  const server = {} as Server;
+  before(async () => void Object.assign(server, await start(buildApp(seen))));
+  after(() => stop(server));
+  return server;
+}
+
 async function stop(server: Server): Promise<void> {
   server.server.closeAllConnections();
   await server.app.close();
@@ -217,11 +225,7 @@ function bodyOf(answer: string): Record<string, unknown> {
 
 describe('streamSchema plugin with Fastify 5', SUITE_TIMEOUT, () => {
   const seen = newSeen();
-  let server: Server;
-  before(async () => {
-    server = await start(buildApp(seen));
-  });
-  after(() => stop(server));
+  const server = serve(seen);
 
   it('request.body is the parsed body', async () => {
     const answer = await post(server.origin, '/orders', JSON.stringify(validOrder));
@@ -502,52 +506,44 @@ describe('options and setup', SUITE_TIMEOUT, () => {
 
 describe('early rejection over a raw socket, Fastify 5', SUITE_TIMEOUT, () => {
   const seen = newSeen();
-  let server: Server;
-  before(async () => {
-    server = await start(buildApp(seen));
-  });
-  after(() => stop(server));
+  const server = serve(seen);
 
   const serverBytesRead = (): number => server.sockets.at(-1)?.bytesRead ?? -1;
+
+  /**
+   * A 50 MB upload to `path` was answered `status` with `Connection: close` and the server closed
+   * the connection, having read at most `allowed` body bytes plus 64 KiB (one read) and a socket
+   * buffer in flight.
+   */
+  async function assertRefusedEarly(t: TestContext, path: string, prefix: string, contentLength: boolean, status: number, allowed = 0): Promise<void> {
+    const outcome = await rawUpload(server.port, path, {total: 50 * MiB, prefix, suffix: '"}', contentLength});
+    t.diagnostic(`client sent ${outcome.sentBeforeResponse} bytes before the response; server read ${serverBytesRead()}`);
+    assert.equal(outcome.status, status);
+    assert.match(outcome.head, /\r\nconnection: close/i);
+    assert.ok(outcome.sentBeforeResponse >= 0, 'a response arrived');
+    assert.ok(outcome.sentBeforeResponse <= allowed + 64 * KiB + SOCKET_BUFFER, `sent ${outcome.sentBeforeResponse}`);
+    assert.ok(serverBytesRead() <= allowed + 2 * 64 * KiB + KiB, `server read ${serverBytesRead()}`);
+    assert.ok(outcome.closedByServer, 'the server closed the connection');
+  }
 
   for (const contentLength of [true, false]) {
     const framing = contentLength ? 'with Content-Length' : 'chunked';
 
     it(`a 50 MB body whose first key is forbidden is answered 400 after ≤ 64 KiB + one socket buffer, ${framing}`, async (t) => {
-      const outcome = await rawUpload(server.port, '/uploads', {total: 50 * MiB, prefix: '{"forbidden": "', suffix: '"}', contentLength});
-      t.diagnostic(`client sent ${outcome.sentBeforeResponse} bytes before the response; server read ${serverBytesRead()}`);
-      assert.equal(outcome.status, 400);
-      assert.match(outcome.head, /\r\nconnection: close/i);
-      assert.ok(outcome.sentBeforeResponse >= 0, 'a response arrived');
-      assert.ok(outcome.sentBeforeResponse <= 64 * KiB + SOCKET_BUFFER, `sent ${outcome.sentBeforeResponse}`);
-      assert.ok(serverBytesRead() <= 2 * 64 * KiB + KiB, `server read ${serverBytesRead()}`);
-      assert.ok(outcome.closedByServer, 'the server closed the connection');
+      await assertRefusedEarly(t, '/uploads', '{"forbidden": "', contentLength, 400);
     });
 
-    it(`a route without a body schema refuses malformed JSON at its first bad byte, ${framing}`, async () => {
-      const outcome = await rawUpload(server.port, '/plain', {total: 50 * MiB, prefix: '{"data" "', suffix: '"}', contentLength});
-      assert.equal(outcome.status, 400);
-      assert.ok(outcome.sentBeforeResponse <= 64 * KiB + SOCKET_BUFFER);
-      assert.ok(serverBytesRead() <= 2 * 64 * KiB + KiB);
-      assert.ok(outcome.closedByServer);
+    it(`a route without a body schema refuses malformed JSON at its first bad byte, ${framing}`, async (t) => {
+      await assertRefusedEarly(t, '/plain', '{"data" "', contentLength, 400);
     });
   }
 
-  it('over bodyLimit with Content-Length: 413 before the body is read', async () => {
-    const outcome = await rawUpload(server.port, '/limited', {total: 50 * MiB, prefix: '{"data": "', suffix: '"}', contentLength: true});
-    assert.equal(outcome.status, 413);
-    assert.match(outcome.head, /\r\nconnection: close/i);
-    assert.ok(outcome.sentBeforeResponse <= 64 * KiB + SOCKET_BUFFER);
-    assert.ok(serverBytesRead() <= 2 * 64 * KiB + KiB);
-    assert.ok(outcome.closedByServer);
+  it('over bodyLimit with Content-Length: 413 before the body is read', async (t) => {
+    await assertRefusedEarly(t, '/limited', '{"data": "', true, 413);
   });
 
-  it('over bodyLimit without Content-Length: 413 once the limit is crossed', async () => {
-    const outcome = await rawUpload(server.port, '/limited', {total: 50 * MiB, prefix: '{"data": "', suffix: '"}', contentLength: false});
-    assert.equal(outcome.status, 413);
-    assert.ok(outcome.sentBeforeResponse <= 100 * KiB + 64 * KiB + SOCKET_BUFFER);
-    assert.ok(serverBytesRead() <= 100 * KiB + 2 * 64 * KiB + KiB);
-    assert.ok(outcome.closedByServer);
+  it('over bodyLimit without Content-Length: 413 once the limit is crossed', async (t) => {
+    await assertRefusedEarly(t, '/limited', '{"data": "', false, 413, 100 * KiB);
   });
 
   it('a slow upload in many small chunks is read and validated', async () => {
@@ -621,11 +617,7 @@ function streamOf(bytes: Buffer): ReadableStream<Uint8Array> {
 }
 
 describe('after an early refusal, Fastify 5', SUITE_TIMEOUT, () => {
-  let server: Server;
-  before(async () => {
-    server = await start(buildApp(newSeen()));
-  });
-  after(() => stop(server));
+  const server = serve(newSeen());
 
   for (const refusal of REFUSALS) {
     it(`${refusal.name}: the same fetch client's next requests each get their own answer`, async () => {
@@ -661,11 +653,7 @@ describe('after an early refusal, Fastify 5', SUITE_TIMEOUT, () => {
 
 describe('hostile bodies, Fastify 5', SUITE_TIMEOUT, () => {
   const seen = newSeen();
-  let server: Server;
-  before(async () => {
-    server = await start(buildApp(seen));
-  });
-  after(() => stop(server));
+  const server = serve(seen);
 
   it('a chunked body with a trailing 0xFF byte answers 400 where the byte is, and the server stays up', async () => {
     const since = seen.errors.length;
