@@ -360,7 +360,7 @@ function valueRefused(thrown: unknown): HttpError {
  * exception escaping an event listener, where nothing catches it and the process exits. Not
  * exposed; what was thrown is the `cause`, for the error handler's log.
  */
-function internalError(thrown: unknown, message = 'the request body reader failed'): HttpError {
+export function internalError(thrown: unknown, message = 'the request body reader failed'): HttpError {
   const error = new HttpError(500, 'internal.error', message);
   error.cause = thrown;
   return error;
@@ -486,12 +486,12 @@ export class BodyReader {
 }
 
 /** type-is's `hasBody`, except that `Content-Length: 0` counts as no body. */
-function hasBody(req: IncomingMessage, length: number | undefined): boolean {
+export function hasBody(req: IncomingMessage, length: number | undefined): boolean {
   if (req.headers['transfer-encoding'] !== undefined) return true;
   return length !== undefined && length > 0;
 }
 
-function contentLength(req: IncomingMessage): number | undefined {
+export function contentLength(req: IncomingMessage): number | undefined {
   const header = req.headers['content-length'];
   if (header === undefined || !/^\d+$/.test(header)) return undefined;
   return Number(header);
