@@ -34,7 +34,7 @@ import {
   type ValidatorOptions,
 } from './http-errors.js';
 
-export {HttpError, PROBLEM_CONTENT_TYPE, errorHeaders, httpStatusOf, parseLimit, toProblem} from './http-errors.js';
+export {HttpError, PROBLEM_CONTENT_TYPE, errorHeaders, httpStatusOf, internalError, parseLimit, toProblem} from './http-errors.js';
 export type {ProblemDocument, ProblemItem, ProblemOptions, ValidatorOptions} from './http-errors.js';
 
 /** Options shared by `validateBody` in both adapters. */
@@ -206,12 +206,12 @@ export class BodyReader {
 }
 
 /** type-is's `hasBody`, except that `Content-Length: 0` counts as no body. */
-function hasBody(req: IncomingMessage, length: number | undefined): boolean {
+export function hasBody(req: IncomingMessage, length: number | undefined): boolean {
   if (req.headers['transfer-encoding'] !== undefined) return true;
   return length !== undefined && length > 0;
 }
 
-function contentLength(req: IncomingMessage): number | undefined {
+export function contentLength(req: IncomingMessage): number | undefined {
   const header = req.headers['content-length'];
   if (header === undefined || !/^\d+$/.test(header)) return undefined;
   return Number(header);

@@ -134,10 +134,6 @@ class Scope {
   }
 }
 
-const NO_SCOPE = new Scope(null, null);
-/** The scope of a member value judged apart: what lies outside it is not known. */
-const PARTIAL_SCOPE = new Scope(null, null, true);
-
 // ---- scalars ----
 
 const ALL = 0;
@@ -502,8 +498,8 @@ class Shape {
 /** Builds a shape from the applications at a location: the Outline keywords describe themselves to. */
 class ShapeBuilder implements Outline {
   private target: Target = DOCUMENT;
-  /** The dynamic scope of the node being applied (its own resource entered). */
-  private scope: Scope = NO_SCOPE;
+  /** The dynamic scope of the node being applied (its own resource entered); set by apply before any outline call. */
+  private scope!: Scope;
   private depth = 0;
   /** The conditions under which the application being added counts (see holds). */
   private condition: number[] = [];
@@ -770,6 +766,13 @@ export class CheckerCache {
   /** Members for values judged apart (beginValue): by their one node, or by their nodes' ids. */
   readonly valuesOfNode = new Map<SchemaNode, Member>();
   readonly values = new Map<string, Member>();
+  /**
+   * The scopes everything starts from: a document's, and a member value's judged apart (what lies
+   * outside it is not known). They intern the scopes entered from them by resource, so they belong
+   * to one schema: module-level ones kept every schema that ever checked a container alive.
+   */
+  readonly documentScope = new Scope(null, null);
+  readonly partialScope = new Scope(null, null, true);
 }
 
 export class TextChecker implements TokenSink {
@@ -819,7 +822,7 @@ export class TextChecker implements TokenSink {
     private readonly limits: Required<Limits>,
     private readonly cache: CheckerCache = new CheckerCache(),
   ) {
-    this.root = new Member(-1, [rootNode], [DOCUMENT], [NO_SCOPE]);
+    this.root = new Member(-1, [rootNode], [DOCUMENT], [cache.documentScope]);
     this.top = this.root;
     this.pending = this.root;
   }
@@ -841,7 +844,7 @@ export class TextChecker implements TokenSink {
     const {valuesOfNode} = this.cache;
     let member = valuesOfNode.get(node);
     if (member === undefined) {
-      member = new Member(-1, [node], [DOCUMENT], [PARTIAL_SCOPE]);
+      member = new Member(-1, [node], [DOCUMENT], [this.cache.partialScope]);
       if (valuesOfNode.size < MAX_SHAPES) valuesOfNode.set(node, member);
     }
     return member;
@@ -853,7 +856,7 @@ export class TextChecker implements TokenSink {
     const {values} = this.cache;
     let member = values.get(signature);
     if (member === undefined) {
-      member = new Member(-1, nodes.slice(), nodes.map(() => DOCUMENT), nodes.map(() => PARTIAL_SCOPE));
+      member = new Member(-1, nodes.slice(), nodes.map(() => DOCUMENT), nodes.map(() => this.cache.partialScope));
       if (values.size < MAX_SHAPES) values.set(signature, member);
     }
     return member;

@@ -244,6 +244,11 @@ export class Tokenizer {
     return this.text.length - this.index - 1;
   }
 
+  /** From a sink call: where the token just delivered ends, in code units of the whole input. */
+  get unitOffset(): number {
+    return this.unitBase + this.index;
+  }
+
   unmark(): void {
     this.marked = false;
     this.onReplay = null;
