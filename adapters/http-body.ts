@@ -30,6 +30,7 @@ import {
   syntaxUnit,
   tooLarge,
   valueRefused,
+  type BodyParsingOptions,
   type MediaTypeTest,
   type ValidatorOptions,
 } from './http-errors.js';
@@ -38,25 +39,7 @@ export {HttpError, PROBLEM_CONTENT_TYPE, errorHeaders, httpStatusOf, internalErr
 export type {ProblemDocument, ProblemItem, ProblemOptions, ValidatorOptions} from './http-errors.js';
 
 /** Options shared by `validateBody` in both adapters. */
-export interface BodyOptions extends ValidatorOptions {
-  /** Most bytes of (decompressed) body to accept: a number of bytes or a string like `'100kb'` (default `'100kb'`). */
-  limit?: number | string;
-  /** Decode `Content-Encoding: gzip | deflate | br` (default true); when false, a compressed body is a 415. */
-  inflate?: boolean;
-  /**
-   * Media types the route takes: `'application/json'`, wildcards such as `'application/*+json'`,
-   * the shorthands `'json'` / `'+json'`, or a predicate (default `['application/json', 'application/*+json']`).
-   */
-  type?: string | readonly string[] | ((req: IncomingMessage) => boolean);
-  /** Only objects and arrays at the top level, as body-parser's `strict` (default true). */
-  strict?: boolean;
-  /** Status for a body that is valid JSON but violates the schema (default 422). */
-  invalidStatus?: 400 | 422;
-  /**
-   * Report every error (default false). The body is then read to its end (within `limit`) even
-   * once it is certainly invalid; without it the request is answered at the first error.
-   */
-  allErrors?: boolean;
+export interface BodyOptions extends BodyParsingOptions<IncomingMessage> {
   /**
    * body-parser's `verify(req, res, body, encoding)`, e.g. for a webhook's signature: called with
    * the whole body (decoded from its Content-Encoding, a byte order mark included) once it has
@@ -65,11 +48,6 @@ export interface BodyOptions extends ValidatorOptions {
    */
   // A method signature, as in body-parser's types: a handler written for Express's `Request` fits.
   verify?(req: IncomingMessage, res: ServerResponse, body: Buffer, encoding: string): void;
-  /**
-   * body-parser's `reviver`, given to `JSON.parse` when the value is made. The schema judges the
-   * body as sent, before the reviver.
-   */
-  reviver?(this: unknown, key: string, value: unknown): unknown;
 }
 
 /** Options of `validate({query, params, headers})`. */

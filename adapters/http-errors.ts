@@ -26,6 +26,39 @@ export interface ValidatorOptions {
 }
 
 /**
+ * How a body is read, the same for every front door (the middleware's `validateBody`, the web's
+ * `validateRequest`); `Request` is what a `type` predicate is given.
+ */
+export interface BodyParsingOptions<Request> extends ValidatorOptions {
+  /** Most bytes of (decompressed) body to accept: a number of bytes or a string like `'100kb'` (default `'100kb'`). */
+  limit?: number | string;
+  /**
+   * Decode `Content-Encoding: gzip | deflate | br` (default true; on the web, `br` where the
+   * runtime's DecompressionStream has it); when false, a compressed body is a 415.
+   */
+  inflate?: boolean;
+  /**
+   * Media types the route takes: `'application/json'`, wildcards such as `'application/*+json'`,
+   * the shorthands `'json'` / `'+json'`, or a predicate (default `['application/json', 'application/*+json']`).
+   */
+  type?: MediaTypeOption<Request>;
+  /** Only objects and arrays at the top level, as body-parser's `strict` (default true). */
+  strict?: boolean;
+  /** Status for a body that is valid JSON but violates the schema (default 422). */
+  invalidStatus?: 400 | 422;
+  /**
+   * Report every error (default false). The body is then read to its end (within `limit`) even
+   * once it is certainly invalid; without it the request is answered at the first error.
+   */
+  allErrors?: boolean;
+  /**
+   * body-parser's `reviver`, given to `JSON.parse` when the value is made. The schema judges the
+   * body as sent, before the reviver.
+   */
+  reviver?(this: unknown, key: string, value: unknown): unknown;
+}
+
+/**
  * An http-errors compatible error (`status`, `statusCode`, `expose`, `type`, `headers`), the shape
  * Express error handlers and Koa's `ctx.onerror` understand. `errors` holds the validator's output
  * units. It never carries the raw body.

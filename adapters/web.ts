@@ -29,7 +29,7 @@ import {
   syntaxUnit,
   tooLarge,
   valueRefused,
-  type MediaTypeOption,
+  type BodyParsingOptions,
   type MediaTypeTest,
   type ValidatorOptions,
 } from './http-errors.js';
@@ -47,34 +47,12 @@ export interface StreamOptions extends ValidatorOptions {
   invalidStatus?: 400 | 422;
 }
 
-/** Options of `validateRequest`: the middleware's `validateBody` options that mean something without Node. */
-export interface RequestOptions extends ValidatorOptions {
-  /** Most bytes of (decompressed) body to accept: a number of bytes or a string like `'100kb'` (default `'100kb'`). */
-  limit?: number | string;
-  /**
-   * Decode `Content-Encoding: gzip | deflate` with DecompressionStream (default true), and `br`
-   * where the runtime's DecompressionStream has it; otherwise a compressed body is a 415.
-   */
-  inflate?: boolean;
-  /**
-   * Media types taken: `'application/json'`, wildcards such as `'application/*+json'`, the
-   * shorthands `'json'` / `'+json'`, or a predicate on the Request (default
-   * `['application/json', 'application/*+json']`).
-   */
-  type?: MediaTypeOption<Request>;
-  /** Only objects and arrays at the top level, as body-parser's `strict` (default true). */
-  strict?: boolean;
-  /** Status for a body that is valid JSON but violates the schema (default 422). */
-  invalidStatus?: 400 | 422;
-  /**
-   * Report every error (default false): the body is then read to its end (within `limit`) even
-   * once it is certainly invalid. Like the other compile options, only with a schema, not with a
-   * validator made by `compile`.
-   */
-  allErrors?: boolean;
-  /** Given to `JSON.parse` when the value is made; the schema judges the body as sent. */
-  reviver?(this: unknown, key: string, value: unknown): unknown;
-}
+/**
+ * Options of `validateRequest`: the middleware's `validateBody` options but `verify`, with a
+ * `type` predicate given the Request. `allErrors`, like the other compile options, only with a
+ * schema, not with a validator made by `compile`.
+ */
+export type RequestOptions = BodyParsingOptions<Request>;
 
 // ---------------------------------------------------------------------------------------------
 // Requests

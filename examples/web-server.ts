@@ -112,7 +112,8 @@ async function send(req: IncomingMessage, res: ServerResponse, response: Respons
 // ---------------------------------------------------------------------------------------------
 // The demo route
 
-const orderSchema = {
+/** What POST /orders takes. */
+export const orderSchema = {
   type: 'object',
   properties: {
     customer: {type: 'string', minLength: 1},

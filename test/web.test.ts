@@ -11,26 +11,10 @@ import {gzipSync} from 'node:zlib';
 
 import {HttpError, problemResponse, validateRequest, validationSink, validationStream, type RequestOptions} from '../adapters/web.js';
 import {compile} from '../src/index.js';
-import {serve} from '../examples/web-server.js';
+import {orderSchema, serve} from '../examples/web-server.js';
 import {KiB, MiB, SOCKET_BUFFER, abandonUpload, listen, rawUpload, slowUpload, type Harness} from './support/http.js';
 
 const SUITE_TIMEOUT = {timeout: 60_000};
-
-const orderSchema = {
-  type: 'object',
-  properties: {
-    customer: {type: 'string', minLength: 1},
-    items: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: {sku: {type: 'string'}, quantity: {type: 'integer', minimum: 1}},
-        required: ['sku', 'quantity'],
-      },
-    },
-  },
-  required: ['customer', 'items'],
-} as const;
 
 /** The first key of the body is forbidden: the verdict is certain at byte ~14. */
 const uploadSchema = {type: 'object', properties: {forbidden: false, data: {type: 'string'}}} as const;
