@@ -66,8 +66,8 @@ export type RequestOptions = BodyParsingOptions<Request>;
  * refuses: 400 `entity.parse.failed`, 413 `entity.too.large`, 415 `entity.type.unsupported` /
  * `charset.unsupported` / `encoding.unsupported`, 422 `entity.validation.failed`; `problemResponse`
  * or the error's `getResponse()` answers it. A body refused before its end has had its stream
- * cancelled, and the error asks for `Connection: close`. Throws SchemaError for a schema that
- * does not compile.
+ * cancelled, and the error asks for `Connection: close`. Rejects with SchemaError for a schema
+ * that does not compile.
  *
  * An `as const` schema types the value through json-schema-to-ts, in its deferred form.
  */
