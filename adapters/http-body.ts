@@ -31,7 +31,10 @@ export interface ValidatorOptions {
 
 /** Options shared by `validateBody` in both adapters. */
 export interface BodyOptions extends ValidatorOptions {
-  /** Most bytes of (decompressed) body to accept: a number of bytes or a string like `'100kb'` (default `'100kb'`). */
+  /**
+   * Most bytes of body to accept, counted both as read from the connection and after decoding
+   * its Content-Encoding: a number of bytes or a string like `'100kb'` (default `'100kb'`).
+   */
   limit?: number | string;
   /** Decode `Content-Encoding: gzip | deflate | br` (default true); when false, a compressed body is a 415. */
   inflate?: boolean;
@@ -383,6 +386,7 @@ type Outcome = readonly [error: HttpError | null, body?: unknown];
 export const NO_BODY: unique symbol = Symbol('stream-schema.noBody');
 
 interface BodySettings {
+  /** Bounds the bytes read from the connection and, apart, the bytes decoded from them. */
   readonly limit: number;
   readonly inflate: boolean;
   readonly strict: boolean;
@@ -461,10 +465,8 @@ export class BodyReader {
     if (encoding !== 'identity' && (!this.#settings.inflate || DECODERS[encoding] === undefined)) {
       return encodingUnsupported(encoding);
     }
-    // With an encoding the limit applies to the decoded size, unknown until it is decoded.
-    if (encoding === 'identity' && length !== undefined && length > this.#settings.limit) {
-      return tooLarge(this.#settings.limit, length);
-    }
+    // The limit bounds the bytes as sent, whatever their encoding: an announced length past it is refused unread.
+    if (length !== undefined && length > this.#settings.limit) return tooLarge(this.#settings.limit, length);
     return undefined;
   }
 
@@ -598,6 +600,8 @@ class BodyStream {
   #callback: BodyCallback | undefined;
   /** Decoded body bytes so far, counted against `limit`. */
   #received = 0;
+  /** With a Content-Encoding: bytes read from the request before decoding, counted against `limit` too. */
+  #encodedReceived = 0;
   /** Bytes passed on to the session (a byte order mark is not). */
   #fed = 0;
   /** The same bytes, kept to be parsed once the session has found them valid. */
@@ -637,6 +641,8 @@ class BodyStream {
       this.#req.on('close', this.#onClose);
       if (this.#source !== this.#req) {
         this.#req.on('error', this.#onRequestError);
+        // Before the pipe's own listener: a chunk past the limit is refused before it is decoded.
+        this.#req.on('data', this.#onEncodedData);
         this.#req.pipe(this.#source as Transform);
       }
     } catch (thrown) {
@@ -668,6 +674,20 @@ class BodyStream {
   #onData = this.#guarded(function onData(this: BodyStream, chunk: Buffer): void {
     this.#read(chunk);
   });
+
+  /**
+   * A chunk as sent, before the decoder. The decoded count alone is no bound on the input: a
+   * stream of empty gzip members decodes to nothing, however long it is.
+   */
+  #onEncodedData = this.#guarded(function onEncodedData(this: BodyStream, chunk: Buffer): void {
+    this.#encodedReceived += chunk.length;
+    if (this.#encodedReceived > this.#settings.limit) this.#reject(tooLarge(this.#settings.limit, this.#encodedReceived));
+  });
+
+  /** Bytes read from the request so far, as sent. */
+  #bytesRead(): number {
+    return this.#source === this.#req ? this.#received : this.#encodedReceived;
+  }
 
   #read(chunk: Buffer): void {
     const allowed = this.#settings.limit - this.#received;
@@ -807,12 +827,12 @@ class BodyStream {
   });
 
   #onRequestError = this.#guarded(function onRequestError(this: BodyStream): void {
-    this.#finish(aborted(this.#received));
+    this.#finish(aborted(this.#bytesRead()));
   });
 
   /** The socket went away before the body's end: the client aborted. */
   #onClose = this.#guarded(function onClose(this: BodyStream): void {
-    if (!this.#req.complete) this.#finish(aborted(this.#received));
+    if (!this.#req.complete) this.#finish(aborted(this.#bytesRead()));
   });
 
   /**
@@ -843,6 +863,7 @@ class BodyStream {
     this.#source.off('error', this.#onSourceError);
     this.#req.off('close', this.#onClose);
     this.#req.off('error', this.#onRequestError);
+    this.#req.off('data', this.#onEncodedData);
     if (this.#source === this.#req || this.#source.destroyed) return;
     this.#req.unpipe(this.#source as Transform);
     // A late 'error' from the destroyed decoder must not become an uncaught exception.
