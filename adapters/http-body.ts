@@ -5,7 +5,8 @@
 // Status codes and `type` strings follow body-parser, so error handlers written for
 // `express.json()` keep working: 400 entity.parse.failed, 413 entity.too.large,
 // 415 charset.unsupported / encoding.unsupported; plus 422 entity.validation.failed for a schema
-// violation and 415 entity.type.unsupported for a Content-Type the route does not take.
+// violation, 415 entity.type.unsupported for a Content-Type the route does not take, and 408
+// request.timeout for a body too slow to arrive.
 
 import type {IncomingMessage, ServerResponse} from 'node:http';
 import {STATUS_CODES} from 'node:http';
@@ -36,6 +37,12 @@ export interface BodyOptions extends ValidatorOptions {
    * its Content-Encoding: a number of bytes or a string like `'100kb'` (default `'100kb'`).
    */
   limit?: number | string;
+  /**
+   * How long reading one body may take, in milliseconds: `idle` with no byte arriving (default
+   * 10 000), `total` from the start of reading to the body's end (default 30 000); 0 turns a
+   * bound off. Past either: 408 `request.timeout`, and the connection closes.
+   */
+  timeout?: BodyTimeout;
   /** Decode `Content-Encoding: gzip | deflate | br` (default true); when false, a compressed body is a 415. */
   inflate?: boolean;
   /**
@@ -67,6 +74,14 @@ export interface BodyOptions extends ValidatorOptions {
   reviver?(this: unknown, key: string, value: unknown): unknown;
 }
 
+/** Bounds on the time one body takes to arrive, in milliseconds; 0 turns one off. */
+export interface BodyTimeout {
+  /** Longest wait for the next byte of the body (default 10 000). */
+  idle?: number;
+  /** Longest time from the start of reading to the body's end (default 30 000). */
+  total?: number;
+}
+
 /** Options of `validate({query, params, headers})`. */
 export interface PartsOptions extends ValidatorOptions {
   /** Status for a part that violates its schema (default 400). */
@@ -93,8 +108,10 @@ export class HttpError extends Error {
   headers?: Record<string, string>;
   /** The configured limit, for 413 (as body-parser). */
   limit?: number;
-  /** Bytes read when the limit was crossed, or the announced Content-Length (as body-parser). */
+  /** Bytes read when the limit was crossed or time ran out, or the announced Content-Length (as body-parser). */
   length?: number;
+  /** The bound that ran out, in milliseconds, for request.timeout. */
+  timeout?: number;
   /** The refused charset, for charset.unsupported (as body-parser). */
   charset?: string;
   /** The refused Content-Encoding, for encoding.unsupported (as body-parser). */
@@ -228,6 +245,29 @@ export function parseLimit(limit: number | string): number {
 function assertLimit(bytes: number, given: number | string): number {
   if (!Number.isFinite(bytes) || bytes < 0) throw new TypeError(`option limit: ${String(given)} is not a size`);
   return bytes;
+}
+
+/**
+ * Defaults of `timeout`. A body at the default limit (100 KiB) arrives within `total` at 27 kbit/s;
+ * a healthy client sends its body without pausing, so `idle` only waits out a stalled one.
+ */
+const DEFAULT_TIMEOUT = {idle: 10_000, total: 30_000} as const;
+
+/** setTimeout's longest delay: Node fires a longer one after 1 ms. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+function parseTimeout(timeout: BodyTimeout | undefined): Required<BodyTimeout> {
+  if (timeout === undefined) return DEFAULT_TIMEOUT;
+  if (typeof timeout !== 'object' || timeout === null) throw new TypeError('option timeout: expected {idle?, total?} in milliseconds');
+  return {idle: milliseconds(timeout.idle, DEFAULT_TIMEOUT.idle, 'idle'), total: milliseconds(timeout.total, DEFAULT_TIMEOUT.total, 'total')};
+}
+
+function milliseconds(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !(value >= 0 && value <= MAX_TIMER_MS)) {
+    throw new TypeError(`option timeout.${name}: ${String(value)} is not a number of milliseconds from 0 to ${MAX_TIMER_MS}`);
+  }
+  return value;
 }
 
 type MediaTypeTest = (essence: string, req: IncomingMessage) => boolean;
@@ -366,6 +406,15 @@ function internalError(thrown: unknown, message = 'the request body reader faile
   return error;
 }
 
+/** 408 (RFC 9110 §15.5.9): the body did not arrive within the time we were prepared to wait. */
+function timedOut(bound: keyof BodyTimeout, milliseconds: number, received: number): HttpError {
+  const why = bound === 'idle' ? `no byte of it arrived for ${milliseconds} ms` : `it took longer than ${milliseconds} ms`;
+  const error = new HttpError(408, 'request.timeout', `request body timed out: ${why}`);
+  error.timeout = milliseconds;
+  error.length = received;
+  return error;
+}
+
 function tooLarge(limit: number, length: number): HttpError {
   const error = new HttpError(413, 'entity.too.large', 'request entity too large');
   error.limit = limit;
@@ -388,6 +437,7 @@ export const NO_BODY: unique symbol = Symbol('stream-schema.noBody');
 interface BodySettings {
   /** Bounds the bytes read from the connection and, apart, the bytes decoded from them. */
   readonly limit: number;
+  readonly timeout: Required<BodyTimeout>;
   readonly inflate: boolean;
   readonly strict: boolean;
   readonly invalidStatus: number;
@@ -408,6 +458,7 @@ export class BodyReader {
     this.validator = compile(schema, compileOptions(options));
     this.#settings = {
       limit: parseLimit(options.limit ?? '100kb'),
+      timeout: parseTimeout(options.timeout),
       inflate: options.inflate ?? true,
       strict: options.strict ?? true,
       invalidStatus: options.invalidStatus ?? 422,
@@ -583,9 +634,9 @@ function isJsonWhitespace(byte: number): boolean {
 }
 
 /**
- * One request body in flight: the listeners, the counters, and the single hand-over of the
- * outcome. Every listener runs through #guarded, so nothing thrown while reading escapes into an
- * emitter.
+ * One request body in flight: the listeners, the counters, the timers, and the single hand-over
+ * of the outcome. Every listener and timer runs through #guarded, so nothing thrown while reading
+ * escapes into an emitter; every way out goes through #detach, which clears them all.
  */
 class BodyStream {
   readonly #req: IncomingMessage;
@@ -602,6 +653,9 @@ class BodyStream {
   #received = 0;
   /** With a Content-Encoding: bytes read from the request before decoding, counted against `limit` too. */
   #encodedReceived = 0;
+  /** `timeout.idle`, restarted by every chunk that arrives. */
+  #idleTimer: NodeJS.Timeout | undefined;
+  #totalTimer: NodeJS.Timeout | undefined;
   /** Bytes passed on to the session (a byte order mark is not). */
   #fed = 0;
   /** The same bytes, kept to be parsed once the session has found them valid. */
@@ -635,6 +689,9 @@ class BodyStream {
   /** Attaches the listeners; never throws (what would is this request's 500). */
   start(): void {
     try {
+      const {idle, total} = this.#settings.timeout;
+      if (idle > 0) this.#idleTimer = setTimeout(this.#onIdleTimeout, idle);
+      if (total > 0) this.#totalTimer = setTimeout(this.#onTotalTimeout, total);
       this.#source.on('data', this.#onData);
       this.#source.on('end', this.#onEnd);
       this.#source.on('error', this.#onSourceError);
@@ -672,6 +729,7 @@ class BodyStream {
   }
 
   #onData = this.#guarded(function onData(this: BodyStream, chunk: Buffer): void {
+    this.#idleTimer?.refresh();
     this.#read(chunk);
   });
 
@@ -680,8 +738,17 @@ class BodyStream {
    * stream of empty gzip members decodes to nothing, however long it is.
    */
   #onEncodedData = this.#guarded(function onEncodedData(this: BodyStream, chunk: Buffer): void {
+    this.#idleTimer?.refresh();
     this.#encodedReceived += chunk.length;
     if (this.#encodedReceived > this.#settings.limit) this.#reject(tooLarge(this.#settings.limit, this.#encodedReceived));
+  });
+
+  #onIdleTimeout = this.#guarded(function onIdleTimeout(this: BodyStream): void {
+    this.#reject(timedOut('idle', this.#settings.timeout.idle, this.#bytesRead()));
+  });
+
+  #onTotalTimeout = this.#guarded(function onTotalTimeout(this: BodyStream): void {
+    this.#reject(timedOut('total', this.#settings.timeout.total, this.#bytesRead()));
   });
 
   /** Bytes read from the request so far, as sent. */
@@ -856,8 +923,10 @@ class BodyStream {
     this.#handOver(error, body);
   }
 
-  /** Removes every listener this body added, and the decoder with them; safe to repeat. */
+  /** Removes every listener and timer this body added, and the decoder with them; safe to repeat. */
   #detach(): void {
+    clearTimeout(this.#idleTimer);
+    clearTimeout(this.#totalTimer);
     this.#source.off('data', this.#onData);
     this.#source.off('end', this.#onEnd);
     this.#source.off('error', this.#onSourceError);
