@@ -5,8 +5,9 @@
 // Status codes and `type` strings follow body-parser, so error handlers written for
 // `express.json()` keep working: 400 entity.parse.failed, 413 entity.too.large,
 // 415 charset.unsupported / encoding.unsupported; plus 422 entity.validation.failed for a schema
-// violation, 415 entity.type.unsupported for a Content-Type the route does not take, and 408
-// request.timeout for a body too slow to arrive.
+// violation, 415 entity.type.unsupported for a Content-Type the route does not take, 408
+// request.timeout for a body too slow to arrive and 400 entity.number.inexact for a number the
+// handler could not get as it was judged. docs/security.md says what each bound protects against.
 
 import type {IncomingMessage, ServerResponse} from 'node:http';
 import {STATUS_CODES} from 'node:http';
@@ -43,6 +44,14 @@ export interface BodyOptions extends ValidatorOptions {
    * bound off. Past either: 408 `request.timeout`, and the connection closes.
    */
   timeout?: BodyTimeout;
+  /**
+   * The schema judges a number exactly on its text, but the handler gets `JSON.parse`'s double.
+   * `'reject'` (default) refuses, with 400 `entity.number.inexact`, a number that double would
+   * change in kind: ±Infinity for one beyond its range (1e400), 0 for a non-zero one below it
+   * (1e-400). `'allow'` passes them on as `JSON.parse` reads them. Rounding within the range
+   * (9007199254740993 arrives as 9007199254740992) is never refused; see docs/security.md.
+   */
+  inexactNumbers?: 'allow' | 'reject';
   /** Decode `Content-Encoding: gzip | deflate | br` (default true); when false, a compressed body is a 415. */
   inflate?: boolean;
   /**
@@ -270,6 +279,12 @@ function milliseconds(value: number | undefined, fallback: number, name: string)
   return value;
 }
 
+function parseInexactNumbers(option: BodyOptions['inexactNumbers'], limits: Limits | undefined): 'allow' | 'reject' {
+  const chosen = option ?? limits?.inexactNumbers ?? 'reject';
+  if (chosen !== 'allow' && chosen !== 'reject') throw new TypeError(`option inexactNumbers: expected 'allow' or 'reject', not ${String(chosen)}`);
+  return chosen;
+}
+
 type MediaTypeTest = (essence: string, req: IncomingMessage) => boolean;
 
 const DEFAULT_TYPES = ['application/json', 'application/*+json'];
@@ -364,8 +379,20 @@ function errorFromResult(result: Result, invalidStatus: number): HttpError {
   const syntax = result.errors.filter((unit) => unit.kind === 'syntax');
   if (syntax.length > 0) return parseFailed(syntax);
   const limit = result.errors.filter((unit) => unit.kind === 'limit');
+  if (limit.some(isInexactNumber)) return inexactNumber(limit);
   if (limit.length > 0) return new HttpError(413, 'entity.too.large', 'request entity too large', limit);
   return new HttpError(invalidStatus, 'entity.validation.failed', 'request body does not match the schema', result.errors);
+}
+
+function isInexactNumber(unit: OutputUnit): boolean {
+  return unit.params?.code === 'limit.number.inexact';
+}
+
+/** Not too large, and not malformed: valid JSON whose number the handler would get as another value. */
+function inexactNumber(errors: OutputUnit[]): HttpError {
+  const first = errors.find(isInexactNumber)!;
+  const where = first.line === undefined ? '' : ` at line ${first.line}, column ${first.column ?? 0}`;
+  return new HttpError(400, 'entity.number.inexact', `request body has a number outside the range of a double${where}`, errors);
 }
 
 function parseFailed(errors: OutputUnit[]): HttpError {
@@ -455,7 +482,8 @@ export class BodyReader {
 
   /** @throws SchemaError for a schema that does not compile, when the middleware is created. */
   constructor(schema: unknown, options: BodyOptions = {}) {
-    this.validator = compile(schema, compileOptions(options));
+    const inexactNumbers = parseInexactNumbers(options.inexactNumbers, options.limits);
+    this.validator = compile(schema, {...compileOptions(options), limits: {...options.limits, inexactNumbers}});
     this.#settings = {
       limit: parseLimit(options.limit ?? '100kb'),
       timeout: parseTimeout(options.timeout),

@@ -165,6 +165,7 @@ const EXITS: readonly Exit[] = [
   {name: 'valid, in pieces (a session)', path: '/default', status: 200, send: (port, path) => upload(port, path, [bytes('{"name"'), bytes(': "a"}')])},
   {name: 'valid, gzip', path: '/default', status: 200, send: (port, path) => upload(port, path, [gzipSync(VALID)], {headers: {'content-encoding': 'gzip'}})},
   {name: '422 at the first bad byte', path: '/default', status: 422, send: (port, path) => upload(port, path, [bytes('{"name": 1'), bytes(', "more": 2}')])},
+  {name: '400 for a number out of range', path: '/default', status: 400, send: (port, path) => upload(port, path, [bytes('{"name": "a", "n": 1e400'), bytes('}')])},
   {name: '413 decoded', path: '/default', status: 413, send: (port, path) => upload(port, path, [gzipSync(`{"name": "${'a'.repeat(200 * KiB)}"}`)], {headers: {'content-encoding': 'gzip'}})},
   {name: '413 as sent', path: '/default', status: 413, send: (port, path) => upload(port, path, [Buffer.concat(Array.from({length: 6000}, () => gzipSync('')))], {headers: {'content-encoding': 'gzip'}})},
   {name: '400 for a corrupt gzip body', path: '/default', status: 400, send: (port, path) => upload(port, path, [bytes('not gzip at all')], {headers: {'content-encoding': 'gzip'}})},
