@@ -5,9 +5,11 @@
 
 import { once } from 'node:events';
 import { createReadStream, readFileSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Readable } from 'node:stream';
 import { parseArgs } from 'node:util';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { compile, SchemaError } from '../src/index.js';
 import type { CompileOptions, Draft, OutputUnit, Validator } from '../src/types.js';
@@ -15,14 +17,19 @@ import { NdjsonRecordReader, type NdjsonRecord } from './ndjson-lines.js';
 
 const USAGE = `Usage:
   stream-schema validate --schema <schema.json> [options] [files... | -]
-  stream-schema check-schema <schema.json> [--draft <draft>] [--strict] [--ref <schema.json>]...
+  stream-schema check-schema <schema.json> [--draft <draft>] [--strict] [--formats assert] [--ref <schema.json>]...
 
 Validate NDJSON files record by record (files ending in .ndjson, .jsonl or .ldjson, or every
 input with --ndjson) and other files as one JSON document each. "-" (or no file) reads stdin.
 
 Options:
-  -s, --schema <file>       the schema to validate against (validate: required)
+  -s, --schema <file>       the schema to validate against (validate: required). A relative
+                            $ref resolves against the file's location (unless the schema's $id
+                            says otherwise), and a file it names there is read: {"$ref":
+                            "b.json#/x"} reads b.json beside it. Nothing is fetched
       --ref <file>          another schema document, found by its $id when referenced (repeatable)
+      --formats <mode>      annotate (default: format only annotates, as the drafts say) or
+                            assert (format is checked)
       --ndjson              read every input as NDJSON, stdin included
       --draft <draft>       draft4 | draft6 | draft7 | draft2019-09 | draft2020-12
                             (default: from $schema, else draft2020-12)
@@ -94,6 +101,7 @@ const OPTIONS = {
   draft: { type: 'string' },
   'all-errors': { type: 'boolean' },
   strict: { type: 'boolean' },
+  formats: { type: 'string' },
   format: { type: 'string' },
   'max-line-length': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
@@ -115,7 +123,7 @@ async function runValidate(args: string[]): Promise<number> {
   }
   if (values.schema === undefined) throw new UsageError('cli.schema.missing', 'validate needs --schema <file>');
   const format = parseFormat(values.format);
-  const compileOptions = readCompileOptions(values);
+  const compileOptions = readCompileOptions(values, values.schema);
   // A bad schema is a usage error here: reported on stderr, apart from the validation output.
   const validator = compileOrReport(values.schema, compileOptions, format, process.stderr);
   if (validator === undefined) return EXIT_USAGE;
@@ -139,7 +147,7 @@ async function runCheckSchema(args: string[]): Promise<number> {
   const schemaFile = values.schema ?? positionals[0];
   if (schemaFile === undefined) throw new UsageError('cli.schema.missing', 'check-schema needs a schema file');
   const format = parseFormat(values.format);
-  const validator = compileOrReport(schemaFile, readCompileOptions(values), format, process.stdout);
+  const validator = compileOrReport(schemaFile, readCompileOptions(values, schemaFile), format, process.stdout);
   if (validator === undefined) return EXIT_INVALID;
   if (format === 'json') process.stdout.write(`${JSON.stringify({ file: schemaFile, valid: true, draft: validator.draft })}\n`);
   else process.stdout.write(`${schemaFile}: valid schema (${validator.draft})\n`);
@@ -148,11 +156,22 @@ async function runCheckSchema(args: string[]): Promise<number> {
 
 type ParsedValues = ReturnType<typeof parseCommandLine>['values'];
 
-function readCompileOptions(values: ParsedValues): CompileOptions {
-  const options: CompileOptions = { allErrors: values['all-errors'] === true, strict: values.strict === true };
+function readCompileOptions(values: ParsedValues, schemaFile: string): CompileOptions {
+  // The schema's own location is its base URI, so that its relative references name files beside it.
+  const options: CompileOptions = { allErrors: values['all-errors'] === true, strict: values.strict === true, baseUri: fileUrl(schemaFile) };
   if (values.draft !== undefined) options.draft = parseDraft(values.draft);
-  if (values.ref !== undefined) options.schemas = readReferencedSchemas(values.ref);
+  if (values.formats !== undefined) options.formats = parseFormats(values.formats);
+  options.schemas = values.ref === undefined ? {} : readReferencedSchemas(values.ref);
   return options;
+}
+
+function fileUrl(file: string): string {
+  return pathToFileURL(resolve(file)).href;
+}
+
+function parseFormats(formats: string): 'annotate' | 'assert' {
+  if (formats === 'annotate' || formats === 'assert') return formats;
+  throw new UsageError('cli.formats', `unknown --formats "${formats}" (expected annotate or assert)`);
 }
 
 function parseDraft(draft: string): Draft {
@@ -188,26 +207,72 @@ function readJsonFile(file: string): unknown {
   }
 }
 
+/** `--ref` files, by their `$id` (`id` in draft 4), resolved against their location. */
 function readReferencedSchemas(files: string[]): Record<string, unknown> {
   const schemas: Record<string, unknown> = {};
   for (const file of files) {
     const schema = readJsonFile(file);
-    const id = typeof schema === 'object' && schema !== null && '$id' in schema ? schema.$id : undefined;
-    if (typeof id !== 'string') throw new UsageError('cli.ref.id', `--ref ${file}: the schema has no string $id to be referenced by`);
-    schemas[id] = schema;
+    const record = typeof schema === 'object' && schema !== null ? (schema as Record<string, unknown>) : {};
+    const draft4 = typeof record.$schema === 'string' && record.$schema.includes('draft-04');
+    const id = draft4 ? record.id : record.$id;
+    // Files named by their location are read when referenced; --ref is for the others.
+    if (typeof id !== 'string') throw new UsageError('cli.ref.id', `--ref ${file}: the schema has no string ${draft4 ? 'id' : '$id'} to be referenced by`);
+    schemas[resolveAgainst(id, fileUrl(file))] = schema;
   }
   return schemas;
+}
+
+/** `reference` resolved against `base`; as it is when it is no URI reference (compile then says so). */
+function resolveAgainst(reference: string, base: string): string {
+  try {
+    return new URL(reference, base).href;
+  } catch {
+    return reference;
+  }
+}
+
+/** Files read for references, at most: a schema that names more is surely a mistake. */
+const MAX_REFERENCED_FILES = 1000;
+
+/**
+ * Compile, reading each schema file a reference names that is not registered yet: compile says
+ * which URI it tried (SchemaError.unresolved), so the rules of base URIs stay in one place. Only
+ * `file:` URIs are read, never the network.
+ */
+function compileReadingFiles(schema: unknown, options: CompileOptions): Validator {
+  const schemas = { ...options.schemas };
+  for (let read = 0; ; read++) {
+    try {
+      return compile(schema, { ...options, schemas });
+    } catch (error) {
+      const file = error instanceof SchemaError ? referencedFile(error, schemas) : undefined;
+      if (file === undefined || read === MAX_REFERENCED_FILES) throw error;
+      schemas[file.uri] = readJsonFile(file.path);
+    }
+  }
+}
+
+/** The file an unresolved reference names, when it is a `file:` URI not read yet and a file is there. */
+function referencedFile(error: SchemaError, schemas: Record<string, unknown>): { uri: string; path: string } | undefined {
+  const uri = error.unresolved?.uri.split('#')[0];
+  if (uri === undefined || !uri.startsWith('file:') || uri in schemas) return undefined;
+  const path = fileURLToPath(uri);
+  try {
+    return statSync(path).isFile() ? { uri, path } : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Compiles the schema file; a SchemaError is reported (with its pointer) and gives undefined. */
 function compileOrReport(schemaFile: string, options: CompileOptions, format: OutputFormat, output: NodeJS.WritableStream): Validator | undefined {
   const schema = readJsonFile(schemaFile);
   try {
-    return compile(schema, options);
+    return compileReadingFiles(schema, options);
   } catch (error) {
     if (!(error instanceof SchemaError)) throw error;
     if (format === 'json') {
-      const unit = { file: schemaFile, valid: false, code: error.code, schemaLocation: error.schemaLocation, error: error.message };
+      const unit = { file: schemaFile, valid: false, code: error.code, schemaLocation: error.schemaLocation, error: error.message, ...(error.unresolved && { unresolved: error.unresolved }) };
       output.write(`${JSON.stringify(unit)}\n`);
     } else {
       // The message ends with the schema location: `... (at schema location "/properties/id/type")`.

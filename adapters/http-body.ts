@@ -24,6 +24,8 @@ export interface ValidatorOptions {
   /** Report every error (default false). */
   allErrors?: boolean;
   schemas?: Record<string, unknown>;
+  /** The URI the schema was retrieved from: the base of its relative references (compile's `baseUri`). */
+  baseUri?: string;
   limits?: Limits;
   /** `'assert'` checks `format` (default `'annotate'`, as the spec says). */
   formats?: 'annotate' | 'assert';
@@ -366,6 +368,7 @@ function compileOptions(options: ValidatorOptions): CompileOptions {
   if (options.draft !== undefined) compileOptions.draft = options.draft;
   if (options.allErrors !== undefined) compileOptions.allErrors = options.allErrors;
   if (options.schemas !== undefined) compileOptions.schemas = options.schemas;
+  if (options.baseUri !== undefined) compileOptions.baseUri = options.baseUri;
   if (options.limits !== undefined) compileOptions.limits = options.limits;
   if (options.formats !== undefined) compileOptions.formats = options.formats;
   if (options.strictSchema !== undefined) compileOptions.strict = options.strictSchema;

@@ -164,6 +164,8 @@ export class ScalarPlan {
   kinds = -1;
   /** A keyword acts that the checker cannot ask. */
   unsure = false;
+  /** scalarHeight by the dynamic scope the node is applied in, once asked. */
+  heights: Map<Scope, number> | undefined = undefined;
 }
 
 /** An Outline that keeps only what applies to scalars: the in-place applicators. */
@@ -213,6 +215,36 @@ function scalarPlanOf(node: SchemaNode): ScalarPlan {
     else plan.unsure = true;
   }
   return (node.textPlan = plan);
+}
+
+/**
+ * How many in-place applications deep a scalar's evaluation can go from `node` applied in
+ * `scope`, every branch counted; MAX_IN_PLACE for a node that applies itself again (or a
+ * `$dynamicRef` whose scope is not known). The evaluator starts every branch, so a cycle below
+ * `node` may be its `limit.recursion` even where passesScalar would stop early (an `anyOf` branch
+ * passed, an `allOf` branch failed): such a scalar is the evaluator's to judge.
+ */
+function scalarHeight(node: SchemaNode, scope: Scope, path: Set<SchemaNode>): number {
+  if (node.bool !== undefined) return 0;
+  const plan = node.textPlan ?? scalarPlanOf(node);
+  if (plan.applications.length === 0) return 1;
+  const known = plan.heights?.get(scope);
+  if (known !== undefined) return known;
+  if (path.has(node)) return MAX_IN_PLACE;
+  path.add(node);
+  const inner = scope.enter(node.resource);
+  let below = 0;
+  for (const {mode, nodes, resolve} of plan.applications) {
+    if (mode === DYNAMIC) {
+      below = inner.partial ? MAX_IN_PLACE : Math.max(below, scalarHeight(resolve!(inner.resources()), inner, path));
+      continue;
+    }
+    for (const applied of nodes) if (applied !== undefined) below = Math.max(below, scalarHeight(applied, inner, path));
+  }
+  path.delete(node);
+  const height = Math.min(below + 1, MAX_IN_PLACE);
+  (plan.heights ??= new Map()).set(scope, height);
+  return height;
 }
 
 // ---- containers ----
@@ -496,6 +528,9 @@ class ShapeBuilder implements Outline {
       shape.arrayFails.push(target);
       return;
     }
+    // An unsure shape is left to the evaluator: building on would only cost (a cycle whose nodes
+    // have two branches each doubles at every level).
+    if (shape.unsure) return;
     if (this.depth >= MAX_IN_PLACE) {
       shape.unsure = true;
       return;
@@ -1042,7 +1077,7 @@ export class TextChecker implements TokenSink {
     for (let i = 0; i < accepts.length; i++) if (!accepts[i]!(acceptsKeywords[i]!, kind, evaluator)) return false;
     const {applications} = plan;
     if (applications.length === 0) return true;
-    if (depth >= MAX_IN_PLACE) {
+    if (depth >= MAX_IN_PLACE || (depth === 0 && (plan.heights?.get(scope) ?? scalarHeight(node, scope, new Set())) >= MAX_IN_PLACE)) {
       this.giveUp('bounds');
       return false;
     }

@@ -381,6 +381,9 @@ export class Tokenizer {
       this.tokenizeMarked(text, final);
     } catch (error) {
       this.running = false;
+      // Read through the byte that made the error (bytesRead after a refusal says how far it got).
+      const read = this.byteBase + Buffer.byteLength(text);
+      this.bytesTotal = error instanceof InputError && error.offset >= 0 ? Math.min(error.offset + 1, read) : read;
       this.resetDecoded();
       this.carry = '';
       this.failed = true;

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync, createWriteStream } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync, createWriteStream } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { after, describe, it } from 'node:test';
 import { once } from 'node:events';
 
@@ -58,6 +59,21 @@ const strictSchemaFile = join(directory, 'strict.schema.json');
 writeFileSync(strictSchemaFile, JSON.stringify({ type: 'object', propertees: {} }));
 const notJsonFile = join(directory, 'not-json.json');
 writeFileSync(notJsonFile, '{ "type": ');
+// A draft-07 schema with $id beside $ref at the root (ignored there), naming a sibling file that
+// names another; and one naming a file that is not there.
+mkdirSync(join(directory, 'defs'));
+const catalogSchemaFile = join(directory, 'catalog.schema.json');
+writeFileSync(catalogSchemaFile, JSON.stringify({ $schema: 'http://json-schema.org/draft-07/schema#', $id: 'https://example.com/elsewhere/catalog.json', $ref: 'defs/positive.json#/definitions/positive' }));
+writeFileSync(join(directory, 'defs', 'positive.json'), JSON.stringify({ definitions: { positive: { type: 'integer', minimum: 1, not: { $ref: 'thirteen.json' } } } }));
+writeFileSync(join(directory, 'defs', 'thirteen.json'), JSON.stringify({ const: 13 }));
+const danglingSchemaFile = join(directory, 'dangling.schema.json');
+writeFileSync(danglingSchemaFile, JSON.stringify({ $ref: 'missing.json' }));
+const remoteSchemaFile = join(directory, 'remote.schema.json');
+writeFileSync(remoteSchemaFile, JSON.stringify({ $ref: 'http://127.0.0.1:9/never.json' }));
+const dateSchemaFile = join(directory, 'date.schema.json');
+writeFileSync(dateSchemaFile, JSON.stringify({ type: 'string', format: 'date' }));
+const noIdFile = join(directory, 'defs', 'no-id.json');
+writeFileSync(noIdFile, JSON.stringify({ type: 'string' }));
 
 after(() => rmSync(directory, { recursive: true, force: true }));
 
@@ -199,6 +215,44 @@ describe('stream-schema check-schema', { concurrency: 2 }, () => {
     const withRef = await run(['validate', '--schema', orderSchemaFile, '--ref', itemSchemaFile, '--ndjson', '-'], '[{"sku":"A"}]\n[{}]\n');
     assert.equal(withRef.code, 1, withRef.stderr);
     assert.match(withRef.stdout, /^<stdin>:2:\d+: validation: .*instance "\/0"/);
+  });
+
+  it('resolves relative references against the schema file and reads the files they name', TEST_TIMEOUT, async () => {
+    const { code, stdout, stderr } = await run(['validate', '--schema', catalogSchemaFile, '--ndjson', '-'], '3\n0\n13\n');
+    assert.equal(code, 1, stderr);
+    assert.deepEqual(lines(stdout).map((line) => /^<stdin>:(\d+):/.exec(line)?.[1]), ['2', '3']);
+    assert.match(stderr, /3 records: 1 valid, 2 invalid/);
+    assert.equal((await run(['check-schema', catalogSchemaFile])).code, 0);
+  });
+
+  it('names the file a reference tried, and the base, when it is not there', TEST_TIMEOUT, async () => {
+    const { code, stdout } = await run(['check-schema', '--format', 'json', danglingSchemaFile]);
+    assert.equal(code, 1);
+    const unit = JSON.parse(stdout);
+    assert.equal(unit.code, 'schema.ref.unresolved');
+    assert.equal(unit.unresolved.uri, pathToFileURL(join(directory, 'missing.json')).href);
+    assert.equal(unit.unresolved.base, pathToFileURL(danglingSchemaFile).href);
+    assert.equal((await run(['validate', '--schema', danglingSchemaFile, '-'], '1')).code, 2);
+  });
+
+  it('never fetches a reference from the network', TEST_TIMEOUT, async () => {
+    const { code, stdout } = await run(['check-schema', '--format', 'json', remoteSchemaFile]);
+    assert.equal(code, 1);
+    assert.equal(JSON.parse(stdout).unresolved.uri, 'http://127.0.0.1:9/never.json');
+  });
+
+  it('refuses a --ref file without $id: nothing could reference it but its location, which is read anyway', TEST_TIMEOUT, async () => {
+    const { code, stderr } = await run(['validate', '--schema', orderSchemaFile, '--ref', noIdFile, '-'], '[]');
+    assert.equal(code, 2);
+    assert.match(stderr, /no string \$id/);
+  });
+
+  it('checks format with --formats assert only', TEST_TIMEOUT, async () => {
+    assert.equal((await run(['validate', '--schema', dateSchemaFile, '-'], '"2020-13-45"')).code, 0);
+    const asserted = await run(['validate', '--schema', dateSchemaFile, '--formats', 'assert', '-'], '"2020-13-45"');
+    assert.equal(asserted.code, 1, asserted.stderr);
+    assert.match(asserted.stdout, /format "date"/);
+    assert.equal((await run(['validate', '--schema', dateSchemaFile, '--formats', 'strict', '-'], '"x"')).code, 2);
   });
 
   it('rejects unknown keywords with --strict only', TEST_TIMEOUT, async () => {
