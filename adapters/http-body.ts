@@ -5,7 +5,9 @@
 // Status codes and `type` strings follow body-parser, so error handlers written for
 // `express.json()` keep working: 400 entity.parse.failed, 413 entity.too.large,
 // 415 charset.unsupported / encoding.unsupported; plus 422 entity.validation.failed for a schema
-// violation and 415 entity.type.unsupported for a Content-Type the route does not take.
+// violation, 415 entity.type.unsupported for a Content-Type the route does not take, 408
+// request.timeout for a body too slow to arrive and 400 entity.number.inexact for a number the
+// handler could not get as it was judged. docs/security.md says what each bound protects against.
 
 import type {IncomingMessage, ServerResponse} from 'node:http';
 import {STATUS_CODES} from 'node:http';
@@ -33,8 +35,25 @@ export interface ValidatorOptions {
 
 /** Options shared by `validateBody` in both adapters. */
 export interface BodyOptions extends ValidatorOptions {
-  /** Most bytes of (decompressed) body to accept: a number of bytes or a string like `'100kb'` (default `'100kb'`). */
+  /**
+   * Most bytes of body to accept, counted both as read from the connection and after decoding
+   * its Content-Encoding: a number of bytes or a string like `'100kb'` (default `'100kb'`).
+   */
   limit?: number | string;
+  /**
+   * How long reading one body may take, in milliseconds: `idle` with no byte arriving (default
+   * 10 000), `total` from the start of reading to the body's end (default 30 000); 0 turns a
+   * bound off. Past either: 408 `request.timeout`, and the connection closes.
+   */
+  timeout?: BodyTimeout;
+  /**
+   * The schema judges a number exactly on its text, but the handler gets `JSON.parse`'s double.
+   * `'reject'` (default) refuses, with 400 `entity.number.inexact`, a number that double would
+   * change in kind: ±Infinity for one beyond its range (1e400), 0 for a non-zero one below it
+   * (1e-400). `'allow'` passes them on as `JSON.parse` reads them. Rounding within the range
+   * (9007199254740993 arrives as 9007199254740992) is never refused; see docs/security.md.
+   */
+  inexactNumbers?: 'allow' | 'reject';
   /** Decode `Content-Encoding: gzip | deflate | br` (default true); when false, a compressed body is a 415. */
   inflate?: boolean;
   /**
@@ -66,6 +85,14 @@ export interface BodyOptions extends ValidatorOptions {
   reviver?(this: unknown, key: string, value: unknown): unknown;
 }
 
+/** Bounds on the time one body takes to arrive, in milliseconds; 0 turns one off. */
+export interface BodyTimeout {
+  /** Longest wait for the next byte of the body (default 10 000). */
+  idle?: number;
+  /** Longest time from the start of reading to the body's end (default 30 000). */
+  total?: number;
+}
+
 /** Options of `validate({query, params, headers})`. */
 export interface PartsOptions extends ValidatorOptions {
   /** Status for a part that violates its schema (default 400). */
@@ -92,8 +119,10 @@ export class HttpError extends Error {
   headers?: Record<string, string>;
   /** The configured limit, for 413 (as body-parser). */
   limit?: number;
-  /** Bytes read when the limit was crossed, or the announced Content-Length (as body-parser). */
+  /** Bytes read when the limit was crossed or time ran out, or the announced Content-Length (as body-parser). */
   length?: number;
+  /** The bound that ran out, in milliseconds, for request.timeout. */
+  timeout?: number;
   /** The refused charset, for charset.unsupported (as body-parser). */
   charset?: string;
   /** The refused Content-Encoding, for encoding.unsupported (as body-parser). */
@@ -229,6 +258,35 @@ function assertLimit(bytes: number, given: number | string): number {
   return bytes;
 }
 
+/**
+ * Defaults of `timeout`. A body at the default limit (100 KiB) arrives within `total` at 27 kbit/s;
+ * a healthy client sends its body without pausing, so `idle` only waits out a stalled one.
+ */
+const DEFAULT_TIMEOUT = {idle: 10_000, total: 30_000} as const;
+
+/** setTimeout's longest delay: Node fires a longer one after 1 ms. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+function parseTimeout(timeout: BodyTimeout | undefined): Required<BodyTimeout> {
+  if (timeout === undefined) return DEFAULT_TIMEOUT;
+  if (typeof timeout !== 'object' || timeout === null) throw new TypeError('option timeout: expected {idle?, total?} in milliseconds');
+  return {idle: milliseconds(timeout.idle, DEFAULT_TIMEOUT.idle, 'idle'), total: milliseconds(timeout.total, DEFAULT_TIMEOUT.total, 'total')};
+}
+
+function milliseconds(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !(value >= 0 && value <= MAX_TIMER_MS)) {
+    throw new TypeError(`option timeout.${name}: ${String(value)} is not a number of milliseconds from 0 to ${MAX_TIMER_MS}`);
+  }
+  return value;
+}
+
+function parseInexactNumbers(option: BodyOptions['inexactNumbers'], limits: Limits | undefined): 'allow' | 'reject' {
+  const chosen = option ?? limits?.inexactNumbers ?? 'reject';
+  if (chosen !== 'allow' && chosen !== 'reject') throw new TypeError(`option inexactNumbers: expected 'allow' or 'reject', not ${String(chosen)}`);
+  return chosen;
+}
+
 type MediaTypeTest = (essence: string, req: IncomingMessage) => boolean;
 
 const DEFAULT_TYPES = ['application/json', 'application/*+json'];
@@ -324,8 +382,20 @@ function errorFromResult(result: Result, invalidStatus: number): HttpError {
   const syntax = result.errors.filter((unit) => unit.kind === 'syntax');
   if (syntax.length > 0) return parseFailed(syntax);
   const limit = result.errors.filter((unit) => unit.kind === 'limit');
+  if (limit.some(isInexactNumber)) return inexactNumber(limit);
   if (limit.length > 0) return new HttpError(413, 'entity.too.large', 'request entity too large', limit);
   return new HttpError(invalidStatus, 'entity.validation.failed', 'request body does not match the schema', result.errors);
+}
+
+function isInexactNumber(unit: OutputUnit): boolean {
+  return unit.params?.code === 'limit.number.inexact';
+}
+
+/** Not too large, and not malformed: valid JSON whose number the handler would get as another value. */
+function inexactNumber(errors: OutputUnit[]): HttpError {
+  const first = errors.find(isInexactNumber)!;
+  const where = first.line === undefined ? '' : ` at line ${first.line}, column ${first.column ?? 0}`;
+  return new HttpError(400, 'entity.number.inexact', `request body has a number outside the range of a double${where}`, errors);
 }
 
 function parseFailed(errors: OutputUnit[]): HttpError {
@@ -366,6 +436,15 @@ export function internalError(thrown: unknown, message = 'the request body reade
   return error;
 }
 
+/** 408 (RFC 9110 §15.5.9): the body did not arrive within the time we were prepared to wait. */
+function timedOut(bound: keyof BodyTimeout, milliseconds: number, received: number): HttpError {
+  const why = bound === 'idle' ? `no byte of it arrived for ${milliseconds} ms` : `it took longer than ${milliseconds} ms`;
+  const error = new HttpError(408, 'request.timeout', `request body timed out: ${why}`);
+  error.timeout = milliseconds;
+  error.length = received;
+  return error;
+}
+
 function tooLarge(limit: number, length: number): HttpError {
   const error = new HttpError(413, 'entity.too.large', 'request entity too large');
   error.limit = limit;
@@ -386,7 +465,9 @@ type Outcome = readonly [error: HttpError | null, body?: unknown];
 export const NO_BODY: unique symbol = Symbol('stream-schema.noBody');
 
 interface BodySettings {
+  /** Bounds the bytes read from the connection and, apart, the bytes decoded from them. */
   readonly limit: number;
+  readonly timeout: Required<BodyTimeout>;
   readonly inflate: boolean;
   readonly strict: boolean;
   readonly invalidStatus: number;
@@ -404,9 +485,11 @@ export class BodyReader {
 
   /** @throws SchemaError for a schema that does not compile, when the middleware is created. */
   constructor(schema: unknown, options: BodyOptions = {}) {
-    this.validator = compile(schema, compileOptions(options));
+    const inexactNumbers = parseInexactNumbers(options.inexactNumbers, options.limits);
+    this.validator = compile(schema, {...compileOptions(options), limits: {...options.limits, inexactNumbers}});
     this.#settings = {
       limit: parseLimit(options.limit ?? '100kb'),
+      timeout: parseTimeout(options.timeout),
       inflate: options.inflate ?? true,
       strict: options.strict ?? true,
       invalidStatus: options.invalidStatus ?? 422,
@@ -464,10 +547,8 @@ export class BodyReader {
     if (encoding !== 'identity' && (!this.#settings.inflate || DECODERS[encoding] === undefined)) {
       return encodingUnsupported(encoding);
     }
-    // With an encoding the limit applies to the decoded size, unknown until it is decoded.
-    if (encoding === 'identity' && length !== undefined && length > this.#settings.limit) {
-      return tooLarge(this.#settings.limit, length);
-    }
+    // The limit bounds the bytes as sent, whatever their encoding: an announced length past it is refused unread.
+    if (length !== undefined && length > this.#settings.limit) return tooLarge(this.#settings.limit, length);
     return undefined;
   }
 
@@ -584,9 +665,9 @@ function isJsonWhitespace(byte: number): boolean {
 }
 
 /**
- * One request body in flight: the listeners, the counters, and the single hand-over of the
- * outcome. Every listener runs through #guarded, so nothing thrown while reading escapes into an
- * emitter.
+ * One request body in flight: the listeners, the counters, the timers, and the single hand-over
+ * of the outcome. Every listener and timer runs through #guarded, so nothing thrown while reading
+ * escapes into an emitter; every way out goes through #detach, which clears them all.
  */
 class BodyStream {
   readonly #req: IncomingMessage;
@@ -601,6 +682,11 @@ class BodyStream {
   #callback: BodyCallback | undefined;
   /** Decoded body bytes so far, counted against `limit`. */
   #received = 0;
+  /** With a Content-Encoding: bytes read from the request before decoding, counted against `limit` too. */
+  #encodedReceived = 0;
+  /** `timeout.idle`, restarted by every chunk that arrives. */
+  #idleTimer: NodeJS.Timeout | undefined;
+  #totalTimer: NodeJS.Timeout | undefined;
   /** Bytes passed on to the session (a byte order mark is not). */
   #fed = 0;
   /** The same bytes, kept to be parsed once the session has found them valid. */
@@ -634,12 +720,17 @@ class BodyStream {
   /** Attaches the listeners; never throws (what would is this request's 500). */
   start(): void {
     try {
+      const {idle, total} = this.#settings.timeout;
+      if (idle > 0) this.#idleTimer = setTimeout(this.#onIdleTimeout, idle);
+      if (total > 0) this.#totalTimer = setTimeout(this.#onTotalTimeout, total);
       this.#source.on('data', this.#onData);
       this.#source.on('end', this.#onEnd);
       this.#source.on('error', this.#onSourceError);
       this.#req.on('close', this.#onClose);
       if (this.#source !== this.#req) {
         this.#req.on('error', this.#onRequestError);
+        // Before the pipe's own listener: a chunk past the limit is refused before it is decoded.
+        this.#req.on('data', this.#onEncodedData);
         this.#req.pipe(this.#source as Transform);
       }
     } catch (thrown) {
@@ -669,8 +760,32 @@ class BodyStream {
   }
 
   #onData = this.#guarded(function onData(this: BodyStream, chunk: Buffer): void {
+    this.#idleTimer?.refresh();
     this.#read(chunk);
   });
+
+  /**
+   * A chunk as sent, before the decoder. The decoded count alone is no bound on the input: a
+   * stream of empty gzip members decodes to nothing, however long it is.
+   */
+  #onEncodedData = this.#guarded(function onEncodedData(this: BodyStream, chunk: Buffer): void {
+    this.#idleTimer?.refresh();
+    this.#encodedReceived += chunk.length;
+    if (this.#encodedReceived > this.#settings.limit) this.#reject(tooLarge(this.#settings.limit, this.#encodedReceived));
+  });
+
+  #onIdleTimeout = this.#guarded(function onIdleTimeout(this: BodyStream): void {
+    this.#reject(timedOut('idle', this.#settings.timeout.idle, this.#bytesRead()));
+  });
+
+  #onTotalTimeout = this.#guarded(function onTotalTimeout(this: BodyStream): void {
+    this.#reject(timedOut('total', this.#settings.timeout.total, this.#bytesRead()));
+  });
+
+  /** Bytes read from the request so far, as sent. */
+  #bytesRead(): number {
+    return this.#source === this.#req ? this.#received : this.#encodedReceived;
+  }
 
   #read(chunk: Buffer): void {
     const allowed = this.#settings.limit - this.#received;
@@ -810,12 +925,12 @@ class BodyStream {
   });
 
   #onRequestError = this.#guarded(function onRequestError(this: BodyStream): void {
-    this.#finish(aborted(this.#received));
+    this.#finish(aborted(this.#bytesRead()));
   });
 
   /** The socket went away before the body's end: the client aborted. */
   #onClose = this.#guarded(function onClose(this: BodyStream): void {
-    if (!this.#req.complete) this.#finish(aborted(this.#received));
+    if (!this.#req.complete) this.#finish(aborted(this.#bytesRead()));
   });
 
   /**
@@ -839,13 +954,16 @@ class BodyStream {
     this.#handOver(error, body);
   }
 
-  /** Removes every listener this body added, and the decoder with them; safe to repeat. */
+  /** Removes every listener and timer this body added, and the decoder with them; safe to repeat. */
   #detach(): void {
+    clearTimeout(this.#idleTimer);
+    clearTimeout(this.#totalTimer);
     this.#source.off('data', this.#onData);
     this.#source.off('end', this.#onEnd);
     this.#source.off('error', this.#onSourceError);
     this.#req.off('close', this.#onClose);
     this.#req.off('error', this.#onRequestError);
+    this.#req.off('data', this.#onEncodedData);
     if (this.#source === this.#req || this.#source.destroyed) return;
     this.#req.unpipe(this.#source as Transform);
     // A late 'error' from the destroyed decoder must not become an uncaught exception.

@@ -9,13 +9,15 @@
 
 import type {Limits, TokenSink} from './types.js';
 import {InputError, type InputPosition} from './errors.js';
+import {isWithinDoubleRange} from './numbers.js';
 
 export const defaultLimits: Required<Limits> = {
   maxDepth: 1000,
   maxStringLength: 16 * 1024 * 1024,
   maxKeyLength: 65536,
   maxProperties: 1 << 20,
-  maxNumberLength: 4096
+  maxNumberLength: 4096,
+  inexactNumbers: 'allow'
 };
 
 // What the tokenizer expects next. Small integers so the dispatch is a jump table.
@@ -125,6 +127,7 @@ export class Tokenizer {
   private readonly maxKeyLength: number;
   private readonly maxProperties: number;
   private readonly maxNumberLength: number;
+  private readonly rejectInexact: boolean;
 
   private expect: Expect = Expect.Value;
   /** Property count of each open object, ARRAY for each open array; `top` is the innermost. */
@@ -188,6 +191,7 @@ export class Tokenizer {
     this.maxKeyLength = limits?.maxKeyLength ?? defaultLimits.maxKeyLength;
     this.maxProperties = limits?.maxProperties ?? defaultLimits.maxProperties;
     this.maxNumberLength = limits?.maxNumberLength ?? defaultLimits.maxNumberLength;
+    this.rejectInexact = (limits?.inexactNumbers ?? defaultLimits.inexactNumbers) === 'reject';
   }
 
   get stopped(): boolean {
@@ -511,7 +515,10 @@ export class Tokenizer {
         }
         this.index = end - 1;
         expect = this.afterValue();
-        sink.numberValue(text.slice(i, end));
+        const number = text.slice(i, end);
+        // Refused before any sink judges it: no verdict may rest on a value JSON.parse cannot give.
+        if (this.rejectInexact && !isWithinDoubleRange(number)) throw this.inexactNumber(number);
+        sink.numberValue(number);
         if (this._stopped) return;
         i = end;
         continue;
@@ -842,6 +849,12 @@ export class Tokenizer {
   private numberTooLong(start: number): InputError {
     this.index = start + this.maxNumberLength;
     return this.fail('limit', 'limit.number', `Number longer than maxNumberLength (${this.maxNumberLength}) at ${this.where()}`);
+  }
+
+  /** At the number's last character, where a scalar's errors are. */
+  private inexactNumber(text: string): InputError {
+    const read = Number(text) === 0 ? '0' : 'Infinity';
+    return this.fail('limit', 'limit.number.inexact', `Number outside the range of a double (JSON.parse reads it as ${text.startsWith('-') ? '-' : ''}${read}) at ${this.where()}`);
   }
 
   private tooLong(i: number, isKey: boolean): InputError {
