@@ -1,8 +1,8 @@
 // The framework-free half of the Express and Koa adapters: decide whether a request carries a
 // JSON body we accept, decode it (Content-Encoding through node:zlib, streaming), feed it chunk by
 // chunk to a validator session, and stop reading at the first byte that makes it certainly bad.
-// The errors, their status codes and `type` strings, and the problem documents are in
-// ./http-errors.ts, shared with the web front door.
+// The errors, their status codes and `type` strings, the options and their parsing, and the
+// problem documents are in ./http-errors.ts, shared with the web front door.
 
 import type {IncomingMessage, ServerResponse} from 'node:http';
 import type {Socket} from 'node:net';
@@ -15,6 +15,7 @@ import {
   BOM,
   HttpError,
   aborted,
+  bodyCompileOptions,
   charsetUnsupported,
   compileOptions,
   encodingUnsupported,
@@ -27,16 +28,19 @@ import {
   parseContentType,
   parseFailed,
   parseLimit,
+  parseTimeout,
   syntaxUnit,
+  timedOut,
   tooLarge,
   valueRefused,
   type BodyParsingOptions,
+  type BodyTimeout,
   type MediaTypeTest,
   type ValidatorOptions,
 } from './http-errors.js';
 
 export {HttpError, PROBLEM_CONTENT_TYPE, errorHeaders, httpStatusOf, internalError, parseLimit, toProblem} from './http-errors.js';
-export type {ProblemDocument, ProblemItem, ProblemOptions, ValidatorOptions} from './http-errors.js';
+export type {BodyTimeout, ProblemDocument, ProblemItem, ProblemOptions, ValidatorOptions} from './http-errors.js';
 
 /** Options shared by `validateBody` in both adapters. */
 export interface BodyOptions extends BodyParsingOptions<IncomingMessage> {
@@ -84,7 +88,9 @@ type Outcome = readonly [error: HttpError | null, body?: unknown];
 export const NO_BODY: unique symbol = Symbol('stream-schema.noBody');
 
 interface BodySettings {
+  /** Bounds the bytes read from the connection and, apart, the bytes decoded from them. */
   readonly limit: number;
+  readonly timeout: Required<BodyTimeout>;
   readonly inflate: boolean;
   readonly strict: boolean;
   readonly invalidStatus: number;
@@ -102,9 +108,10 @@ export class BodyReader {
 
   /** @throws SchemaError for a schema that does not compile, when the middleware is created. */
   constructor(schema: unknown, options: BodyOptions = {}) {
-    this.validator = compile(schema, compileOptions(options));
+    this.validator = compile(schema, bodyCompileOptions(options));
     this.#settings = {
       limit: parseLimit(options.limit ?? '100kb'),
+      timeout: parseTimeout(options.timeout),
       inflate: options.inflate ?? true,
       strict: options.strict ?? true,
       invalidStatus: options.invalidStatus ?? 422,
@@ -162,10 +169,8 @@ export class BodyReader {
     if (encoding !== 'identity' && (!this.#settings.inflate || DECODERS[encoding] === undefined)) {
       return encodingUnsupported(encoding);
     }
-    // With an encoding the limit applies to the decoded size, unknown until it is decoded.
-    if (encoding === 'identity' && length !== undefined && length > this.#settings.limit) {
-      return tooLarge(this.#settings.limit, length);
-    }
+    // The limit bounds the bytes as sent, whatever their encoding: an announced length past it is refused unread.
+    if (length !== undefined && length > this.#settings.limit) return tooLarge(this.#settings.limit, length);
     return undefined;
   }
 
@@ -263,9 +268,9 @@ export function lingeringClose(socket: Socket): void {
 }
 
 /**
- * One request body in flight: the listeners, the counters, and the single hand-over of the
- * outcome. Every listener runs through #guarded, so nothing thrown while reading escapes into an
- * emitter.
+ * One request body in flight: the listeners, the counters, the timers, and the single hand-over
+ * of the outcome. Every listener and timer runs through #guarded, so nothing thrown while reading
+ * escapes into an emitter; every way out goes through #detach, which clears them all.
  */
 class BodyStream {
   readonly #req: IncomingMessage;
@@ -280,6 +285,11 @@ class BodyStream {
   #callback: BodyCallback | undefined;
   /** Decoded body bytes so far, counted against `limit`. */
   #received = 0;
+  /** With a Content-Encoding: bytes read from the request before decoding, counted against `limit` too. */
+  #encodedReceived = 0;
+  /** `timeout.idle`, restarted by every chunk that arrives. */
+  #idleTimer: NodeJS.Timeout | undefined;
+  #totalTimer: NodeJS.Timeout | undefined;
   /** Bytes passed on to the session (a byte order mark is not). */
   #fed = 0;
   /** The same bytes, kept to be parsed once the session has found them valid. */
@@ -313,12 +323,17 @@ class BodyStream {
   /** Attaches the listeners; never throws (what would is this request's 500). */
   start(): void {
     try {
+      const {idle, total} = this.#settings.timeout;
+      if (idle > 0) this.#idleTimer = setTimeout(this.#onIdleTimeout, idle);
+      if (total > 0) this.#totalTimer = setTimeout(this.#onTotalTimeout, total);
       this.#source.on('data', this.#onData);
       this.#source.on('end', this.#onEnd);
       this.#source.on('error', this.#onSourceError);
       this.#req.on('close', this.#onClose);
       if (this.#source !== this.#req) {
         this.#req.on('error', this.#onRequestError);
+        // Before the pipe's own listener: a chunk past the limit is refused before it is decoded.
+        this.#req.on('data', this.#onEncodedData);
         this.#req.pipe(this.#source as Transform);
       }
     } catch (thrown) {
@@ -348,8 +363,32 @@ class BodyStream {
   }
 
   #onData = this.#guarded(function onData(this: BodyStream, chunk: Buffer): void {
+    this.#idleTimer?.refresh();
     this.#read(chunk);
   });
+
+  /**
+   * A chunk as sent, before the decoder. The decoded count alone is no bound on the input: a
+   * stream of empty gzip members decodes to nothing, however long it is.
+   */
+  #onEncodedData = this.#guarded(function onEncodedData(this: BodyStream, chunk: Buffer): void {
+    this.#idleTimer?.refresh();
+    this.#encodedReceived += chunk.length;
+    if (this.#encodedReceived > this.#settings.limit) this.#reject(tooLarge(this.#settings.limit, this.#encodedReceived));
+  });
+
+  #onIdleTimeout = this.#guarded(function onIdleTimeout(this: BodyStream): void {
+    this.#reject(timedOut('idle', this.#settings.timeout.idle, this.#bytesRead()));
+  });
+
+  #onTotalTimeout = this.#guarded(function onTotalTimeout(this: BodyStream): void {
+    this.#reject(timedOut('total', this.#settings.timeout.total, this.#bytesRead()));
+  });
+
+  /** Bytes read from the request so far, as sent. */
+  #bytesRead(): number {
+    return this.#source === this.#req ? this.#received : this.#encodedReceived;
+  }
 
   #read(chunk: Buffer): void {
     const allowed = this.#settings.limit - this.#received;
@@ -489,12 +528,12 @@ class BodyStream {
   });
 
   #onRequestError = this.#guarded(function onRequestError(this: BodyStream): void {
-    this.#finish(aborted(this.#received));
+    this.#finish(aborted(this.#bytesRead()));
   });
 
   /** The socket went away before the body's end: the client aborted. */
   #onClose = this.#guarded(function onClose(this: BodyStream): void {
-    if (!this.#req.complete) this.#finish(aborted(this.#received));
+    if (!this.#req.complete) this.#finish(aborted(this.#bytesRead()));
   });
 
   /**
@@ -518,13 +557,16 @@ class BodyStream {
     this.#handOver(error, body);
   }
 
-  /** Removes every listener this body added, and the decoder with them; safe to repeat. */
+  /** Removes every listener and timer this body added, and the decoder with them; safe to repeat. */
   #detach(): void {
+    clearTimeout(this.#idleTimer);
+    clearTimeout(this.#totalTimer);
     this.#source.off('data', this.#onData);
     this.#source.off('end', this.#onEnd);
     this.#source.off('error', this.#onSourceError);
     this.#req.off('close', this.#onClose);
     this.#req.off('error', this.#onRequestError);
+    this.#req.off('data', this.#onEncodedData);
     if (this.#source === this.#req || this.#source.destroyed) return;
     this.#req.unpipe(this.#source as Transform);
     // A late 'error' from the destroyed decoder must not become an uncaught exception.

@@ -6,7 +6,9 @@
 // Status codes and `type` strings follow body-parser, so error handlers written for
 // `express.json()` keep working: 400 entity.parse.failed, 413 entity.too.large,
 // 415 charset.unsupported / encoding.unsupported; plus 422 entity.validation.failed for a schema
-// violation and 415 entity.type.unsupported for a Content-Type the route does not take.
+// violation, 415 entity.type.unsupported for a Content-Type the route does not take, 408
+// request.timeout for a body too slow to arrive and 400 entity.number.inexact for a number the
+// handler could not get as it was judged. docs/security.md says what each bound protects against.
 
 import type {CompileOptions, Draft, Limits, OutputUnit, Result} from '../src/types.js';
 
@@ -30,8 +32,25 @@ export interface ValidatorOptions {
  * `validateRequest`); `Request` is what a `type` predicate is given.
  */
 export interface BodyParsingOptions<Request> extends ValidatorOptions {
-  /** Most bytes of (decompressed) body to accept: a number of bytes or a string like `'100kb'` (default `'100kb'`). */
+  /**
+   * Most bytes of body to accept, counted both as read from the connection and after decoding
+   * its Content-Encoding: a number of bytes or a string like `'100kb'` (default `'100kb'`).
+   */
   limit?: number | string;
+  /**
+   * How long reading one body may take, in milliseconds: `idle` with no byte arriving (default
+   * 10 000), `total` from the start of reading to the body's end (default 30 000); 0 turns a
+   * bound off. Past either: 408 `request.timeout`, and the connection closes.
+   */
+  timeout?: BodyTimeout;
+  /**
+   * The schema judges a number exactly on its text, but the handler gets `JSON.parse`'s double.
+   * `'reject'` (default) refuses, with 400 `entity.number.inexact`, a number that double would
+   * change in kind: ±Infinity for one beyond its range (1e400), 0 for a non-zero one below it
+   * (1e-400). `'allow'` passes them on as `JSON.parse` reads them. Rounding within the range
+   * (9007199254740993 arrives as 9007199254740992) is never refused; see docs/security.md.
+   */
+  inexactNumbers?: 'allow' | 'reject';
   /**
    * Decode `Content-Encoding: gzip | deflate | br` (default true; on the web, `br` where the
    * runtime's DecompressionStream has it); when false, a compressed body is a 415.
@@ -58,6 +77,14 @@ export interface BodyParsingOptions<Request> extends ValidatorOptions {
   reviver?(this: unknown, key: string, value: unknown): unknown;
 }
 
+/** Bounds on the time one body takes to arrive, in milliseconds; 0 turns one off. */
+export interface BodyTimeout {
+  /** Longest wait for the next byte of the body (default 10 000). */
+  idle?: number;
+  /** Longest time from the start of reading to the body's end (default 30 000). */
+  total?: number;
+}
+
 /**
  * An http-errors compatible error (`status`, `statusCode`, `expose`, `type`, `headers`), the shape
  * Express error handlers and Koa's `ctx.onerror` understand. `errors` holds the validator's output
@@ -75,8 +102,10 @@ export class HttpError extends Error {
   headers?: Record<string, string>;
   /** The configured limit, for 413 (as body-parser). */
   limit?: number;
-  /** Bytes read when the limit was crossed, or the announced Content-Length (as body-parser). */
+  /** Bytes read when the limit was crossed or time ran out, or the announced Content-Length (as body-parser). */
   length?: number;
+  /** The bound that ran out, in milliseconds, for request.timeout. */
+  timeout?: number;
   /** The refused charset, for charset.unsupported (as body-parser). */
   charset?: string;
   /** The refused Content-Encoding, for encoding.unsupported (as body-parser). */
@@ -234,6 +263,41 @@ function assertLimit(bytes: number, given: number | string): number {
   return bytes;
 }
 
+/**
+ * Defaults of `timeout`. A body at the default limit (100 KiB) arrives within `total` at 27 kbit/s;
+ * a healthy client sends its body without pausing, so `idle` only waits out a stalled one.
+ */
+const DEFAULT_TIMEOUT = {idle: 10_000, total: 30_000} as const;
+
+/** setTimeout's longest delay: Node fires a longer one after 1 ms. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+export function parseTimeout(timeout: BodyTimeout | undefined): Required<BodyTimeout> {
+  if (timeout === undefined) return DEFAULT_TIMEOUT;
+  if (typeof timeout !== 'object' || timeout === null) throw new TypeError('option timeout: expected {idle?, total?} in milliseconds');
+  return {idle: milliseconds(timeout.idle, DEFAULT_TIMEOUT.idle, 'idle'), total: milliseconds(timeout.total, DEFAULT_TIMEOUT.total, 'total')};
+}
+
+function milliseconds(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !(value >= 0 && value <= MAX_TIMER_MS)) {
+    throw new TypeError(`option timeout.${name}: ${String(value)} is not a number of milliseconds from 0 to ${MAX_TIMER_MS}`);
+  }
+  return value;
+}
+
+export function parseInexactNumbers(option: BodyParsingOptions<unknown>['inexactNumbers'], limits: Limits | undefined): 'allow' | 'reject' {
+  const chosen = option ?? limits?.inexactNumbers ?? 'reject';
+  if (chosen !== 'allow' && chosen !== 'reject') throw new TypeError(`option inexactNumbers: expected 'allow' or 'reject', not ${String(chosen)}`);
+  return chosen;
+}
+
+/** A body's compile options: the validator's, with `inexactNumbers` (default `'reject'`) among the limits. */
+export function bodyCompileOptions(options: ValidatorOptions & Pick<BodyParsingOptions<unknown>, 'inexactNumbers'>): CompileOptions {
+  const inexactNumbers = parseInexactNumbers(options.inexactNumbers, options.limits);
+  return {...compileOptions(options), limits: {...options.limits, inexactNumbers}};
+}
+
 /** Whether a route takes a request's media type (`essence`), the request itself given to a predicate. */
 export type MediaTypeTest<Request> = (essence: string, request: Request) => boolean;
 
@@ -321,8 +385,20 @@ export function errorFromResult(result: Result, invalidStatus: number): HttpErro
   const syntax = result.errors.filter((unit) => unit.kind === 'syntax');
   if (syntax.length > 0) return parseFailed(syntax);
   const limit = result.errors.filter((unit) => unit.kind === 'limit');
+  if (limit.some(isInexactNumber)) return inexactNumber(limit);
   if (limit.length > 0) return new HttpError(413, 'entity.too.large', 'request entity too large', limit);
   return new HttpError(invalidStatus, 'entity.validation.failed', 'request body does not match the schema', result.errors);
+}
+
+function isInexactNumber(unit: OutputUnit): boolean {
+  return unit.params?.code === 'limit.number.inexact';
+}
+
+/** Not too large, and not malformed: valid JSON whose number the handler would get as another value. */
+function inexactNumber(errors: OutputUnit[]): HttpError {
+  const first = errors.find(isInexactNumber)!;
+  const where = first.line === undefined ? '' : ` at line ${first.line}, column ${first.column ?? 0}`;
+  return new HttpError(400, 'entity.number.inexact', `request body has a number outside the range of a double${where}`, errors);
 }
 
 export function parseFailed(errors: OutputUnit[]): HttpError {
@@ -360,6 +436,15 @@ export function valueRefused(thrown: unknown): HttpError {
 export function internalError(thrown: unknown, message = 'the request body reader failed'): HttpError {
   const error = new HttpError(500, 'internal.error', message);
   error.cause = thrown;
+  return error;
+}
+
+/** 408 (RFC 9110 §15.5.9): the body did not arrive within the time we were prepared to wait. */
+export function timedOut(bound: keyof BodyTimeout, milliseconds: number, received: number): HttpError {
+  const why = bound === 'idle' ? `no byte of it arrived for ${milliseconds} ms` : `it took longer than ${milliseconds} ms`;
+  const error = new HttpError(408, 'request.timeout', `request body timed out: ${why}`);
+  error.timeout = milliseconds;
+  error.length = received;
   return error;
 }
 

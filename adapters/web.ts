@@ -16,6 +16,7 @@ import type {Result, Validator} from '../src/types.js';
 import {
   HttpError,
   aborted,
+  bodyCompileOptions,
   charsetUnsupported,
   compileOptions,
   encodingUnsupported,
@@ -34,7 +35,7 @@ import {
   type ValidatorOptions,
 } from './http-errors.js';
 import {JsonBody, type JsonBodySettings} from './json-body.js';
-import {validatorFor} from './validator-cache.js';
+import {isValidator, validatorFor} from './validator-cache.js';
 
 export {HttpError, PROBLEM_CONTENT_TYPE, parseLimit, problemResponse, toProblem} from './http-errors.js';
 export type {ProblemDocument, ProblemItem, ProblemOptions, ValidatorOptions} from './http-errors.js';
@@ -74,7 +75,8 @@ export type RequestOptions = BodyParsingOptions<Request>;
 export function validateRequest<const S extends JSONSchema, T = FromSchema<S>>(request: Request, schema: S, options?: RequestOptions): Promise<T>;
 export function validateRequest(request: Request, schema: Validator | boolean | object, options?: RequestOptions): Promise<unknown>;
 export async function validateRequest(request: Request, schema: unknown, options: RequestOptions = {}): Promise<unknown> {
-  const validator = validatorFor(schema, compileOptions(options));
+  // A compiled validator keeps the limits it was compiled with, `inexactNumbers` among them.
+  const validator = validatorFor(schema, isValidator(schema) ? compileOptions(options) : bodyCompileOptions(options));
   const settings = requestSettings(options);
   const length = contentLength(request);
   const body = request.body;

@@ -292,6 +292,15 @@ describe('validateRequest on fetch Requests', SUITE_TIMEOUT, () => {
     assert.equal((await refusal(post(JSON.stringify({a: 1, b: 2, c: 3, d: 4, e: 5, f: 6})), {}, shallow)).status, 413);
   });
 
+  it('a number JSON.parse would make ±Infinity or 0 is 400 entity.number.inexact, unless allowed', async () => {
+    for (const text of ['{"n": 1e400}', '{"n": -1e-400}']) {
+      const error = await refusal(post(text), {});
+      assert.equal(error.status, 400);
+      assert.equal(error.type, 'entity.number.inexact');
+    }
+    assert.deepEqual(await validateRequest(post('{"n": 1e400}'), {}, {inexactNumbers: 'allow'}), {n: Infinity});
+  });
+
   it('at the first certain error the body stream is cancelled and nothing more is pulled', async () => {
     const chunks = [bytes('{"forbidden": "'), ...Array.from({length: 100}, () => bytes('x'.repeat(1000))), bytes('"}')];
     const {request, seen} = postChunks(chunks);
