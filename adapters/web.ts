@@ -27,10 +27,13 @@ import {
   parseContentType,
   parseFailed,
   parseLimit,
+  parseTimeout,
   syntaxUnit,
+  timedOut,
   tooLarge,
   valueRefused,
   type BodyParsingOptions,
+  type BodyTimeout,
   type MediaTypeTest,
   type ValidatorOptions,
 } from './http-errors.js';
@@ -89,7 +92,12 @@ export async function validateRequest(request: Request, schema: unknown, options
     throw closingConnection(refusal);
   }
   const jsonBody = new JsonBody(validator, settings.body, decoder === undefined ? length : undefined);
-  await readAll(decoder === undefined ? new BodySource(body) : new DecodedSource(body, decoder), jsonBody);
+  const deadline = new Deadline(settings.timeout, () => jsonBody.received);
+  try {
+    await readAll(decoder === undefined ? new BodySource(body) : new DecodedSource(body, decoder), jsonBody, deadline);
+  } finally {
+    deadline.clear();
+  }
   return bodyValue(jsonBody, settings);
 }
 
@@ -98,6 +106,7 @@ interface RequestSettings {
   readonly inflate: boolean;
   readonly acceptsType: MediaTypeTest<Request>;
   readonly reviver: RequestOptions['reviver'];
+  readonly timeout: Required<BodyTimeout>;
 }
 
 function requestSettings(options: RequestOptions): RequestSettings {
@@ -112,6 +121,7 @@ function requestSettings(options: RequestOptions): RequestSettings {
     inflate: options.inflate ?? true,
     acceptsType: mediaTypeTest(options.type),
     reviver: options.reviver,
+    timeout: parseTimeout(options.timeout),
   };
 }
 
@@ -292,20 +302,65 @@ class DecodedSource implements Source {
  * Reads `source` to its end into `jsonBody`. At a refusal it stops pulling, stops the source
  * (cancelling the body) and throws the refusal.
  */
-async function readAll(source: Source, jsonBody: JsonBody): Promise<void> {
+async function readAll(source: Source, jsonBody: JsonBody, deadline: Deadline): Promise<void> {
   for (;;) {
     let next: ReadableStreamReadResult<Uint8Array>;
     try {
-      next = await source.read();
+      next = await Promise.race([source.read(), deadline.expired]);
     } catch (thrown) {
-      throw source.failure(thrown, jsonBody.received);
+      if (!deadline.ranOut(thrown)) throw source.failure(thrown, jsonBody.received);
+      source.stop(thrown);
+      throw closingConnection(thrown);
     }
+    deadline.restartIdle();
     if (next.done) return;
     const refusal = guarded(() => jsonBody.write(asBytes(next.value)));
     if (refusal !== undefined) {
       source.stop(refusal);
       throw jsonBody.complete ? refusal : closingConnection(refusal);
     }
+  }
+}
+
+/** `timeout` for one body: `expired` rejects with 408 request.timeout once a bound runs out. */
+class Deadline {
+  readonly expired: Promise<never>;
+  readonly #timeout: Required<BodyTimeout>;
+  readonly #received: () => number;
+  readonly #expire: (error: HttpError) => void;
+  #idleTimer: ReturnType<typeof setTimeout> | undefined;
+  readonly #totalTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(timeout: Required<BodyTimeout>, received: () => number) {
+    let expire!: (error: HttpError) => void;
+    this.expired = new Promise<never>((_, reject) => (expire = reject));
+    // Raced at each read; a deadline that runs out between reads is seen at the next one.
+    this.expired.catch(ignore);
+    this.#expire = expire;
+    this.#timeout = timeout;
+    this.#received = received;
+    if (timeout.total > 0) this.#totalTimer = setTimeout(() => this.#runOut('total'), timeout.total);
+    this.restartIdle();
+  }
+
+  /** A chunk arrived: the idle bound starts again. */
+  restartIdle(): void {
+    if (this.#timeout.idle === 0) return;
+    clearTimeout(this.#idleTimer);
+    this.#idleTimer = setTimeout(() => this.#runOut('idle'), this.#timeout.idle);
+  }
+
+  ranOut(thrown: unknown): thrown is HttpError {
+    return thrown instanceof HttpError && thrown.type === 'request.timeout';
+  }
+
+  clear(): void {
+    clearTimeout(this.#idleTimer);
+    clearTimeout(this.#totalTimer);
+  }
+
+  #runOut(bound: keyof BodyTimeout): void {
+    this.#expire(timedOut(bound, this.#timeout[bound], this.#received()));
   }
 }
 

@@ -312,6 +312,36 @@ describe('validateRequest on fetch Requests', SUITE_TIMEOUT, () => {
     assert.equal(error.headers?.Connection, 'close');
   });
 
+  it('timeout: a body that stalls or takes too long is 408 request.timeout, and its stream cancelled', async () => {
+    const stalled = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(bytes('{"name": '));
+      },
+    });
+    const idle = await refusal(post(stalled), {}, {timeout: {idle: 50}});
+    assert.equal(idle.status, 408);
+    assert.equal(idle.type, 'request.timeout');
+    assert.equal(idle.timeout, 50);
+    assert.equal(idle.length, 9);
+    assert.equal(idle.headers?.Connection, 'close');
+    let sent = 0;
+    let cancelled = false;
+    const trickle = new ReadableStream<Uint8Array>(
+      {
+        async pull(controller) {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          controller.enqueue(bytes(sent++ === 0 ? '[' : '1,'));
+        },
+        cancel: () => void (cancelled = true),
+      },
+      {highWaterMark: 0},
+    );
+    const total = await refusal(post(trickle), {}, {timeout: {idle: 1000, total: 150}});
+    assert.equal(total.type, 'request.timeout');
+    assert.ok(sent >= 3 && sent <= 9, `sent ${sent}`);
+    assert.ok(cancelled);
+  });
+
   it('allErrors reads on to the end and reports every error', async () => {
     const {request, seen} = postChunks([bytes('{"customer": "", '), bytes('"items": [{"sku": 1, "quantity": 0}]}')]);
     const error = await refusal(request, orderSchema, {allErrors: true});
