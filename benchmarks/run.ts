@@ -9,7 +9,7 @@ import {spawnSync} from 'node:child_process';
 import {existsSync} from 'node:fs';
 import {fileURLToPath} from 'node:url';
 
-const all = ['tokenizer', 'breakdown', 'engine', 'ceiling', 'http', 'rejection-floor', 'ndjson-memory'];
+const all = ['tokenizer', 'breakdown', 'engine', 'ceiling', 'http', 'rejection-floor', 'ndjson-memory', 'compile'];
 const chosen = process.argv.slice(2).length > 0 ? process.argv.slice(2) : all;
 let failed = false;
 for (const name of chosen) {
