@@ -4,12 +4,13 @@
 //   npm run bench                      all of them (the NDJSON memory run uses a 1 GiB file)
 //   NDJSON_BENCH_MB=100 npm run bench  a quicker NDJSON memory run
 //   npm run bench -- engine http       only the named ones
+//   npm run bench -- load              the load run alone (60 s per server at 100 connections)
 
 import {spawnSync} from 'node:child_process';
 import {existsSync} from 'node:fs';
 import {fileURLToPath} from 'node:url';
 
-const all = ['tokenizer', 'breakdown', 'engine', 'ceiling', 'http', 'rejection-floor', 'ndjson-memory', 'compile'];
+const all = ['tokenizer', 'breakdown', 'engine', 'ceiling', 'http', 'rejection-floor', 'ndjson-memory', 'compile', 'load'];
 const chosen = process.argv.slice(2).length > 0 ? process.argv.slice(2) : all;
 let failed = false;
 for (const name of chosen) {
