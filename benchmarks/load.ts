@@ -28,6 +28,7 @@ import {performance} from 'node:perf_hooks';
 import {fileURLToPath} from 'node:url';
 import {parseArgs} from 'node:util';
 import {Client} from 'undici';
+import {random as seeded} from '../test/support/chunks.js';
 
 type ServerName = 'express' | 'koa';
 type Kind = 'valid' | 'invalid' | 'malformed' | 'large';
@@ -242,21 +243,9 @@ async function stopServer(server: Server): Promise<void> {
 // ---------------------------------------------------------------------------------------------
 // The client: one undici Client per connection, each sending its next request on the answer
 
-/** A small deterministic generator (mulberry32): each connection shuffles its decks the same way every run. */
-function generator(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** One deck: 14 valid, 2 malformed each followed by an invalid, 2 large; shuffled, the pairs kept together. */
 function* requests(bodies: Record<Kind, Body[]>, seed: number): Generator<Body> {
-  const random = generator(seed);
+  const random = seeded(seed);
   const counters: Record<Kind, number> = {valid: seed, invalid: seed, malformed: seed, large: seed};
   const next = (kind: Kind): Body => bodies[kind][counters[kind]++ % bodies[kind].length]!;
   const cards: Array<'valid' | 'pair' | 'large'> = [...Array<'valid'>(14).fill('valid'), 'pair', 'pair', 'large', 'large'];
@@ -503,8 +492,9 @@ function print(report: Report, options: Options): string[] {
     'end of load': row(memory.endOfLoad),
     'after the run, after GC': row(memory.afterRun),
   });
-  const trend = [memory.afterWarmUp, ...memory.collectedDuring, memory.afterRun].map((sample) => mb(sample.heapUsed)).join(' → ');
-  console.log(`heap used after GC, every ${(MEMORY_SAMPLE_MS * GC_EVERY_SAMPLES) / 1000} s from the end of the warm-up: ${trend} MB`);
+  const collected = [memory.afterWarmUp, ...memory.collectedDuring, memory.afterRun];
+  const trend = (key: keyof Memory): string => collected.map((sample) => mb(sample[key])).join(' → ');
+  console.log(`after GC, every ${(MEMORY_SAMPLE_MS * GC_EVERY_SAMPLES) / 1000} s from the end of the warm-up: heap used ${trend('heapUsed')} MB; RSS ${trend('rss')} MB`);
   console.log(`heap after GC, end of warm-up to end of run: ${growth >= 0 ? '+' : ''}${mb(growth)} MB (${(growth / Math.max(1, tally.requests)).toFixed(1)} bytes per request)`);
   return failures(tally, memory).map((problem) => `${report.server}: ${problem}`);
 }

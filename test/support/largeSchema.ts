@@ -4,17 +4,7 @@
 // benchmark and a test compile the same schema. Used by benchmarks/compile.ts and
 // test/hostile-schemas.test.ts.
 
-/** A small deterministic generator (mulberry32), so every run builds the same schema. */
-function generator(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import {random as seeded} from './chunks.js';
 
 const WORDS = [
   'the', 'resource', 'identifier', 'of', 'a', 'request', 'when', 'set', 'is', 'used', 'by', 'server', 'client', 'account',
@@ -39,7 +29,7 @@ export interface LargeSchema {
  * definition as an optional property.
  */
 export function largeSchema(targetBytes = 2 * 1024 * 1024, seed = 2026): LargeSchema {
-  const random = generator(seed);
+  const random = seeded(seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
   const between = (low: number, high: number): number => low + Math.floor(random() * (high - low + 1));
   const sentence = (): string => Array.from({length: between(6, 24)}, () => pick(WORDS)).join(' ') + '.';
