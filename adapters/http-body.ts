@@ -22,6 +22,8 @@ export interface ValidatorOptions {
   /** Report every error (default false). */
   allErrors?: boolean;
   schemas?: Record<string, unknown>;
+  /** The URI the schema was retrieved from: the base of its relative references (compile's `baseUri`). */
+  baseUri?: string;
   limits?: Limits;
   /** `'assert'` checks `format` (default `'annotate'`, as the spec says). */
   formats?: 'annotate' | 'assert';
@@ -308,6 +310,7 @@ function compileOptions(options: ValidatorOptions): CompileOptions {
   if (options.draft !== undefined) compileOptions.draft = options.draft;
   if (options.allErrors !== undefined) compileOptions.allErrors = options.allErrors;
   if (options.schemas !== undefined) compileOptions.schemas = options.schemas;
+  if (options.baseUri !== undefined) compileOptions.baseUri = options.baseUri;
   if (options.limits !== undefined) compileOptions.limits = options.limits;
   if (options.formats !== undefined) compileOptions.formats = options.formats;
   if (options.strictSchema !== undefined) compileOptions.strict = options.strictSchema;
@@ -357,7 +360,7 @@ function valueRefused(thrown: unknown): HttpError {
  * exception escaping an event listener, where nothing catches it and the process exits. Not
  * exposed; what was thrown is the `cause`, for the error handler's log.
  */
-function internalError(thrown: unknown, message = 'the request body reader failed'): HttpError {
+export function internalError(thrown: unknown, message = 'the request body reader failed'): HttpError {
   const error = new HttpError(500, 'internal.error', message);
   error.cause = thrown;
   return error;
@@ -483,12 +486,12 @@ export class BodyReader {
 }
 
 /** type-is's `hasBody`, except that `Content-Length: 0` counts as no body. */
-function hasBody(req: IncomingMessage, length: number | undefined): boolean {
+export function hasBody(req: IncomingMessage, length: number | undefined): boolean {
   if (req.headers['transfer-encoding'] !== undefined) return true;
   return length !== undefined && length > 0;
 }
 
-function contentLength(req: IncomingMessage): number | undefined {
+export function contentLength(req: IncomingMessage): number | undefined {
   const header = req.headers['content-length'];
   if (header === undefined || !/^\d+$/.test(header)) return undefined;
   return Number(header);

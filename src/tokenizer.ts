@@ -244,6 +244,11 @@ export class Tokenizer {
     return this.text.length - this.index - 1;
   }
 
+  /** From a sink call: where the token just delivered ends, in code units of the whole input. */
+  get unitOffset(): number {
+    return this.unitBase + this.index;
+  }
+
   unmark(): void {
     this.marked = false;
     this.onReplay = null;
@@ -377,6 +382,9 @@ export class Tokenizer {
       this.tokenizeMarked(text, final);
     } catch (error) {
       this.running = false;
+      // Read through the byte that made the error (bytesRead after a refusal says how far it got).
+      const read = this.byteBase + Buffer.byteLength(text);
+      this.bytesTotal = error instanceof InputError && error.offset >= 0 ? Math.min(error.offset + 1, read) : read;
       this.resetDecoded();
       this.carry = '';
       this.failed = true;

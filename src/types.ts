@@ -22,6 +22,12 @@ export interface CompileOptions {
   draft?: Draft;
   /** Other schema documents by absolute URI, for `$ref`. Nothing is ever fetched. */
   schemas?: Record<string, unknown>;
+  /**
+   * The absolute URI the schema was retrieved from (e.g. its file's `file:` URL): relative
+   * references resolve against it unless the schema's own `$id` says otherwise. Default: a
+   * placeholder, `stream-schema:///root.json`.
+   */
+  baseUri?: string;
   /** Collect every error instead of stopping at the first (default false). */
   allErrors?: boolean;
   /** Unknown keywords are a SchemaError (default false: ignored, as the spec says). */

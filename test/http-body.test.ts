@@ -543,6 +543,12 @@ describe('BodyReader options', TEST_TIMEOUT, () => {
   it('a schema that does not compile throws when the reader is made', () => {
     assert.throws(() => new BodyReader({type: 'no-such-type'}), (error: Error) => error.name === 'SchemaError');
   });
+
+  it('baseUri reaches the validator: relative references resolve against it', () => {
+    const schemas = {'https://example.test/api/money.json': {type: 'object'}};
+    assert.throws(() => new BodyReader({$ref: 'money.json'}, {schemas}), (error: Error) => error.name === 'SchemaError');
+    assert.doesNotThrow(() => new BodyReader({$ref: 'money.json'}, {schemas, baseUri: 'https://example.test/api/order.json'}));
+  });
 });
 
 describe('PartsValidator', () => {
