@@ -1,11 +1,12 @@
-// Proof under load: the Express and Koa examples, each in a child process, driven by undici over
-// keep-alive connections with a mix of bodies whose right answers are known in advance. Every
-// status is checked against the body sent; the server reports its memory over IPC.
+// Proof under load: the Express, Koa and Fastify examples, each in a child process, driven by
+// undici over keep-alive connections with a mix of bodies whose right answers are known in
+// advance. Every status is checked against the body sent; the server reports its memory over IPC.
 //
-//   node --import tsx benchmarks/load.ts [--duration 60] [--connections 100] [--warmup 10] [--servers express,koa]
+//   node --import tsx benchmarks/load.ts [--duration 60] [--connections 100] [--warmup 10] [--servers express,koa,fastify]
 //   npm run bench -- load                (the defaults: 60 s at 100 connections, after 10 s of warm-up)
 //
-// The mix, per connection, in shuffled decks of 20 requests:
+// The mix, per connection, in shuffled decks of 20 requests (statuses for Express and Koa; Fastify
+// answers with its own codes, FASTIFY_REFUSALS):
 //   70% valid ~1 KB bodies (201);
 //   10% malformed (400): cut off inside a nested member, a repeated key in a nested object, a
 //       missing comma, and a valid body followed by a 0xFF byte sent chunked (each valid for the
@@ -30,7 +31,7 @@ import {parseArgs} from 'node:util';
 import {Client} from 'undici';
 import {random as seeded} from '../test/support/chunks.js';
 
-type ServerName = 'express' | 'koa';
+type ServerName = 'express' | 'koa' | 'fastify';
 type Kind = 'valid' | 'invalid' | 'malformed' | 'large';
 
 interface Body {
@@ -91,40 +92,65 @@ function largeAnnounced(start: string): Buffer {
   return body;
 }
 
-const PARSE = 'entity.parse.failed';
-const INVALID = 'entity.validation.failed';
-const TOO_LARGE = 'entity.too.large';
+interface Answer {
+  status: number;
+  code: string;
+}
 
-function orderBodies(): Record<Kind, Body[]> {
-  const shipping = {name: 'Ada Lovelace', street: '12 Loop Road', city: 'Leeds', postalCode: 'LS1 4AP', country: 'GB'};
+/** What a front door answers a schema violation, malformed JSON and a body over its limit. */
+interface Refusals {
+  invalid: Answer;
+  malformed: Answer;
+  tooLarge: Answer;
+}
+
+/** Express and Koa: body-parser's statuses and `type`s, and 422 for a violation (adapters/http-body.ts). */
+const BODY_PARSER_REFUSALS: Refusals = {
+  invalid: {status: 422, code: 'entity.validation.failed'},
+  malformed: {status: 400, code: 'entity.parse.failed'},
+  tooLarge: {status: 413, code: 'entity.too.large'},
+};
+
+/** Fastify: its own codes for the same conditions (README, "Fastify"). */
+const FASTIFY_REFUSALS: Refusals = {
+  invalid: {status: 400, code: 'FST_ERR_VALIDATION'},
+  malformed: {status: 400, code: 'FST_ERR_CTP_INVALID_JSON_BODY'},
+  tooLarge: {status: 413, code: 'FST_ERR_CTP_BODY_TOO_LARGE'},
+};
+
+/** Orders for the shop API; the Express example's take a shipping address, the Fastify example's do not. */
+function orderBodies({invalid: violation, malformed: parse, tooLarge}: Refusals, withShipping: boolean): Record<Kind, Body[]> {
+  const shipping = withShipping ? {shipping: {name: 'Ada Lovelace', street: '12 Loop Road', city: 'Leeds', postalCode: 'LS1 4AP', country: 'GB'}} : {};
+  // About 1 KB either way.
+  const itemCount = withShipping ? 24 : 28;
   const order = (variant: number) => ({
     customerId: `cus_${100000 + variant}`,
-    items: Array.from({length: 24}, (_, index) => ({sku: `TEA-${String(1000 + ((variant + index) % 9000)).padStart(4, '0')}`, quantity: 1 + ((variant + index) % 99)})),
-    shipping,
+    items: Array.from({length: itemCount}, (_, index) => ({sku: `TEA-${String(1000 + ((variant + index) % 9000)).padStart(4, '0')}`, quantity: 1 + ((variant + index) % 99)})),
+    ...shipping,
     coupon: `SPRING${variant % 100}`,
   });
   const valid = Array.from({length: 8}, (_, variant): Body => ({kind: 'valid', label: 'a 1 KB order', bytes: json(order(variant)), status: 201}));
   const invalid: Body[] = [
-    {kind: 'invalid', label: 'customerId "admin" (pattern)', bytes: json({...order(1), customerId: 'admin'}), status: 422, code: INVALID},
-    {kind: 'invalid', label: 'an extra member "role"', bytes: json({...order(2), role: 'admin'}), status: 422, code: INVALID},
-    {kind: 'invalid', label: 'no shipping (required)', bytes: json({customerId: 'cus_abc123', items: order(3).items}), status: 422, code: INVALID},
-    {kind: 'invalid', label: 'quantity 0 in the last item (minimum)', bytes: json({...order(4), items: [...order(4).items, {sku: 'TEA-0001', quantity: 0}]}), status: 422, code: INVALID},
+    {kind: 'invalid', label: 'customerId "admin" (pattern)', bytes: json({...order(1), customerId: 'admin'}), ...violation},
+    {kind: 'invalid', label: 'an extra member "role"', bytes: json({...order(2), role: 'admin'}), ...violation},
+    {kind: 'invalid', label: 'no items (required)', bytes: json({customerId: 'cus_abc123', ...shipping}), ...violation},
+    {kind: 'invalid', label: 'quantity 0 in the last item (minimum)', bytes: json({...order(4), items: [...order(4).items, {sku: 'TEA-0001', quantity: 0}]}), ...violation},
   ];
   const malformed: Body[] = [
-    {kind: 'malformed', label: 'cut off inside shipping', bytes: Buffer.from('{"customerId":"cus_abc123","shipping":{"name":"Ada",'), status: 400, code: PARSE},
-    {kind: 'malformed', label: 'cut off inside an item', bytes: Buffer.from('{"customerId":"cus_abc123","items":[{"sku":"TEA-0001","quantity":'), status: 400, code: PARSE},
-    {kind: 'malformed', label: 'a repeated key in shipping', bytes: broken(order(5), '"name":"Ada Lovelace"', '"name":"Ada","name":"Eve"'), status: 400, code: PARSE},
-    {kind: 'malformed', label: 'no comma between two items', bytes: broken(order(7), '},{', '}{'), status: 400, code: PARSE},
-    {kind: 'malformed', label: 'a valid order, then 0xFF, chunked', bytes: chunked(json(order(6)), Buffer.from([0xff])), status: 400, code: PARSE},
+    {kind: 'malformed', label: 'cut off inside an item', bytes: Buffer.from('{"customerId":"cus_abc123","items":[{"sku":"TEA-0001",'), ...parse},
+    {kind: 'malformed', label: 'cut off inside an item, after a key', bytes: Buffer.from('{"customerId":"cus_abc123","items":[{"sku":"TEA-0001","quantity":'), ...parse},
+    {kind: 'malformed', label: 'a repeated key in an item', bytes: broken(order(5), '[{"sku":', '[{"sku":"ABC-0000","sku":'), ...parse},
+    {kind: 'malformed', label: 'no comma between two items', bytes: broken(order(7), '},{', '}{'), ...parse},
+    {kind: 'malformed', label: 'a valid order, then 0xFF, chunked', bytes: chunked(json(order(6)), Buffer.from([0xff])), ...parse},
   ];
   const large: Body[] = [
-    {kind: 'large', label: '1 MiB announced (limit 64 KiB)', bytes: largeAnnounced('{"customerId":"'), status: 413, code: TOO_LARGE},
-    {kind: 'large', label: '1 MiB chunked, first key forbidden', bytes: largeForbiddenKey(), status: 422, code: INVALID},
+    {kind: 'large', label: '1 MiB announced (limit 64 KiB)', bytes: largeAnnounced('{"customerId":"'), ...tooLarge},
+    {kind: 'large', label: '1 MiB chunked, first key forbidden', bytes: largeForbiddenKey(), ...violation},
   ];
   return {valid, invalid, malformed, large};
 }
 
-function ticketBodies(): Record<Kind, Body[]> {
+function ticketBodies({invalid: violation, malformed: parse, tooLarge}: Refusals): Record<Kind, Body[]> {
   const ticket = (variant: number, text: string) => ({
     subject: `Printer ${variant} on the third floor is on fire`,
     body: text,
@@ -134,21 +160,21 @@ function ticketBodies(): Record<Kind, Body[]> {
   });
   const valid = Array.from({length: 8}, (_, variant): Body => ({kind: 'valid', label: 'a 1 KB ticket', bytes: padTo(1024, (padding) => ticket(variant, 'Smoke. ' + padding)), status: 201}));
   const invalid: Body[] = [
-    {kind: 'invalid', label: 'priority "admin" (enum)', bytes: json({...ticket(1, 'Smoke.'), priority: 'admin'}), status: 422, code: INVALID},
-    {kind: 'invalid', label: 'an extra member "role"', bytes: json({...ticket(2, 'Smoke.'), role: 'admin'}), status: 422, code: INVALID},
-    {kind: 'invalid', label: 'requester email not an email (format)', bytes: json({...ticket(3, 'Smoke.'), requester: {email: 'nobody'}}), status: 422, code: INVALID},
-    {kind: 'invalid', label: 'a repeated tag (uniqueItems)', bytes: json({...ticket(4, 'Smoke.'), tags: ['fire', 'fire']}), status: 422, code: INVALID},
+    {kind: 'invalid', label: 'priority "admin" (enum)', bytes: json({...ticket(1, 'Smoke.'), priority: 'admin'}), ...violation},
+    {kind: 'invalid', label: 'an extra member "role"', bytes: json({...ticket(2, 'Smoke.'), role: 'admin'}), ...violation},
+    {kind: 'invalid', label: 'requester email not an email (format)', bytes: json({...ticket(3, 'Smoke.'), requester: {email: 'nobody'}}), ...violation},
+    {kind: 'invalid', label: 'a repeated tag (uniqueItems)', bytes: json({...ticket(4, 'Smoke.'), tags: ['fire', 'fire']}), ...violation},
   ];
   const malformed: Body[] = [
-    {kind: 'malformed', label: 'cut off inside requester', bytes: Buffer.from('{"priority":"low","requester":{"email":"it@example.com",'), status: 400, code: PARSE},
-    {kind: 'malformed', label: 'cut off inside tags', bytes: Buffer.from('{"subject":"abc","tags":["fire",'), status: 400, code: PARSE},
-    {kind: 'malformed', label: 'a repeated key in requester', bytes: broken(ticket(5, 'Smoke.'), '"name":"Ada Lovelace"', '"name":"Ada","name":"Eve"'), status: 400, code: PARSE},
-    {kind: 'malformed', label: 'no comma between two tags', bytes: broken(ticket(7, 'Smoke.'), '","fire', '" "fire'), status: 400, code: PARSE},
-    {kind: 'malformed', label: 'a valid ticket, then 0xFF, chunked', bytes: chunked(json(ticket(6, 'Smoke.')), Buffer.from([0xff])), status: 400, code: PARSE},
+    {kind: 'malformed', label: 'cut off inside requester', bytes: Buffer.from('{"priority":"low","requester":{"email":"it@example.com",'), ...parse},
+    {kind: 'malformed', label: 'cut off inside tags', bytes: Buffer.from('{"subject":"abc","tags":["fire",'), ...parse},
+    {kind: 'malformed', label: 'a repeated key in requester', bytes: broken(ticket(5, 'Smoke.'), '"name":"Ada Lovelace"', '"name":"Ada","name":"Eve"'), ...parse},
+    {kind: 'malformed', label: 'no comma between two tags', bytes: broken(ticket(7, 'Smoke.'), '","fire', '" "fire'), ...parse},
+    {kind: 'malformed', label: 'a valid ticket, then 0xFF, chunked', bytes: chunked(json(ticket(6, 'Smoke.')), Buffer.from([0xff])), ...parse},
   ];
   const large: Body[] = [
-    {kind: 'large', label: '1 MiB announced (limit 64 KiB)', bytes: largeAnnounced('{"subject":"'), status: 413, code: TOO_LARGE},
-    {kind: 'large', label: '1 MiB chunked, first key forbidden', bytes: largeForbiddenKey(), status: 422, code: INVALID},
+    {kind: 'large', label: '1 MiB announced (limit 64 KiB)', bytes: largeAnnounced('{"subject":"'), ...tooLarge},
+    {kind: 'large', label: '1 MiB chunked, first key forbidden', bytes: largeForbiddenKey(), ...violation},
   ];
   return {valid, invalid, malformed, large};
 }
@@ -156,8 +182,9 @@ function ticketBodies(): Record<Kind, Body[]> {
 const examples = (name: string): string => fileURLToPath(new URL(`../examples/${name}`, import.meta.url));
 
 const TARGETS: Record<ServerName, () => Target> = {
-  express: () => ({script: examples('express-server.ts'), path: '/api/orders', bodies: orderBodies()}),
-  koa: () => ({script: examples('koa-server.ts'), path: '/api/tickets', bodies: ticketBodies()}),
+  express: () => ({script: examples('express-server.ts'), path: '/api/orders', bodies: orderBodies(BODY_PARSER_REFUSALS, true)}),
+  koa: () => ({script: examples('koa-server.ts'), path: '/api/tickets', bodies: ticketBodies(BODY_PARSER_REFUSALS)}),
+  fastify: () => ({script: examples('fastify-server.ts'), path: '/api/orders', bodies: orderBodies(FASTIFY_REFUSALS, false)}),
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -516,7 +543,7 @@ function readOptions(): Options {
       duration: {type: 'string', default: '60'},
       connections: {type: 'string', default: '100'},
       warmup: {type: 'string', default: '10'},
-      servers: {type: 'string', default: 'express,koa'},
+      servers: {type: 'string', default: 'express,koa,fastify'},
     },
   });
   const positive = (name: string, text: string): number => {
