@@ -27,6 +27,7 @@ import {once} from 'node:events';
 import {cpus, totalmem} from 'node:os';
 import {performance} from 'node:perf_hooks';
 import {fileURLToPath} from 'node:url';
+import {Readable} from 'node:stream';
 import {parseArgs} from 'node:util';
 import {Client} from 'undici';
 import {random as seeded} from '../test/support/chunks.js';
@@ -38,7 +39,7 @@ interface Body {
   kind: Kind;
   /** What the body is, in the summary. */
   label: string;
-  /** A Buffer is sent with Content-Length; pieces are sent chunked (Transfer-Encoding: chunked). */
+  /** A Buffer is sent with Content-Length; pieces are sent chunked (Transfer-Encoding: chunked), one chunk each. */
   bytes: Buffer | readonly Buffer[];
   status: number;
   /** The problem document's `code` for a refusal (adapters/http-body.ts). */
@@ -365,7 +366,7 @@ class Connection {
         method: 'POST',
         path: this.#path,
         headers,
-        body: Buffer.isBuffer(body.bytes) ? body.bytes : pieces(body.bytes),
+        body: Buffer.isBuffer(body.bytes) ? body.bytes : Readable.from(body.bytes, {objectMode: false}),
       });
       const text = await response.body.text();
       tally.requests++;
@@ -385,11 +386,6 @@ class Connection {
     this.#closing = true;
     await this.#client.close();
   }
-}
-
-/** Chunked: each piece is its own chunk, written as the socket takes it. */
-async function* pieces(bytes: readonly Buffer[]): AsyncGenerator<Buffer> {
-  for (const piece of bytes) yield piece;
 }
 
 /** Why the answer is wrong for the body sent, or undefined. */
