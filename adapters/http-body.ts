@@ -13,6 +13,7 @@ import {compile} from '../src/index.js';
 import type {OutputUnit, Result, Session, Validator} from '../src/types.js';
 import {
   BOM,
+  strictStart,
   LeadingBom,
   HttpError,
   aborted,
@@ -23,7 +24,6 @@ import {
   errorFromResult,
   httpStatusOf,
   internalError,
-  isJsonWhitespace,
   isUtf8,
   mediaTypeTest,
   parseContentType,
@@ -425,14 +425,11 @@ class BodyStream {
   }
 
   #checkFirstByte(chunk: Buffer): boolean {
-    let index = 0;
-    while (index < chunk.length && isJsonWhitespace(chunk[index]!)) index++;
-    if (index === chunk.length) return true;
+    const start = strictStart(chunk, this.#fed - chunk.length);
+    if (start === undefined) return true;
     this.#awaitingFirstByte = false;
-    const first = chunk[index];
-    if (first === 0x7b || first === 0x5b) return true;
-    const offset = this.#fed - chunk.length + index;
-    this.#reject(parseFailed([syntaxUnit('strict mode: the body must be an object or an array', offset)]));
+    if (start === null) return true;
+    this.#reject(start);
     return false;
   }
 

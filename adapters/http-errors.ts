@@ -523,6 +523,20 @@ export class LeadingBom {
   }
 }
 
+/**
+ * body-parser's `strict`: the first byte past whitespace must open an object or an array. Given a
+ * chunk that starts `offset` bytes into the body: undefined while it holds only whitespace, null
+ * once the start is allowed, else the 400 to answer.
+ */
+export function strictStart(chunk: Uint8Array, offset: number): HttpError | null | undefined {
+  let index = 0;
+  while (index < chunk.length && isJsonWhitespace(chunk[index]!)) index++;
+  if (index === chunk.length) return undefined;
+  const first = chunk[index];
+  if (first === 0x7b || first === 0x5b) return null;
+  return parseFailed([syntaxUnit('strict mode: the body must be an object or an array', offset + index)]);
+}
+
 /** JSON whitespace, RFC 8259 §2. */
 export function isJsonWhitespace(byte: number): boolean {
   return byte === 0x20 || byte === 0x09 || byte === 0x0a || byte === 0x0d;

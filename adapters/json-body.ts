@@ -4,7 +4,7 @@
 // Requests and web streams through it on any runtime.
 
 import type {Result, Session, Validator} from '../src/types.js';
-import {LeadingBom, errorFromResult, isJsonWhitespace, parseFailed, syntaxUnit, tooLarge, type HttpError} from './http-errors.js';
+import {LeadingBom, errorFromResult, strictStart, tooLarge, type HttpError} from './http-errors.js';
 
 export interface JsonBodySettings {
   /** Most bytes to accept; Infinity for no limit. */
@@ -118,13 +118,9 @@ export class JsonBody {
   }
 
   #checkFirstByte(text: Uint8Array): HttpError | undefined {
-    let index = 0;
-    while (index < text.length && isJsonWhitespace(text[index]!)) index++;
-    if (index === text.length) return undefined;
+    const start = strictStart(text, this.#fed - text.length);
+    if (start === undefined) return undefined;
     this.#awaitingFirstByte = false;
-    const first = text[index];
-    if (first === 0x7b || first === 0x5b) return undefined;
-    const offset = this.#fed - text.length + index;
-    return parseFailed([syntaxUnit('strict mode: the body must be an object or an array', offset)]);
+    return start ?? undefined;
   }
 }
