@@ -1,51 +1,73 @@
 #!/usr/bin/env node
 // The stream-schema command line: validate NDJSON record by record, or single JSON documents,
-// with bounded memory whatever the file size. Exit codes: 0 all valid, 1 some invalid,
-// 2 usage, input or schema error.
+// with bounded memory whatever the file size. Exit codes, the same for every command: 0 all valid,
+// 1 some document invalid, 2 usage, input or schema error (check-schema's invalid schema too).
 
 import { once } from 'node:events';
-import { createReadStream, readFileSync, statSync } from 'node:fs';
+import { createReadStream, existsSync, readFileSync, statSync, type Stats } from 'node:fs';
+import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Readable } from 'node:stream';
 import { parseArgs } from 'node:util';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { compile, SchemaError } from '../src/index.js';
-import type { CompileOptions, Draft, OutputUnit, Validator } from '../src/types.js';
+import type { CompileOptions, Draft, OutputUnit, Result, Session, SessionOptions, Validator } from '../src/types.js';
 import { NdjsonRecordReader, type NdjsonRecord } from './ndjson-lines.js';
 
 const USAGE = `Usage:
   stream-schema validate --schema <schema.json> [options] [files... | -]
-  stream-schema check-schema <schema.json> [--draft <draft>] [--strict] [--ref <schema.json>]...
+  stream-schema check-schema <schema.json> [--draft <draft>] [--strict] [--formats assert] [--ref <schema.json>]...
+  stream-schema --version
 
 Validate NDJSON files record by record (files ending in .ndjson, .jsonl or .ldjson, or every
 input with --ndjson) and other files as one JSON document each. "-" (or no file) reads stdin.
+A document or line whose first error is a schema violation is still read to its end, so that a
+syntax error after the violation is reported too.
 
 Options:
-  -s, --schema <file>       the schema to validate against (validate: required)
+  -s, --schema <file>       the schema to validate against (validate: required). A relative
+                            $ref resolves against the file's location (unless the schema's $id
+                            says otherwise), and a file it names there is read: {"$ref":
+                            "b.json#/x"} reads b.json beside it. Nothing is fetched
       --ref <file>          another schema document, found by its $id when referenced (repeatable)
+      --formats <mode>      annotate (default: format only annotates, as the drafts say) or
+                            assert (format is checked)
       --ndjson              read every input as NDJSON, stdin included
       --draft <draft>       draft4 | draft6 | draft7 | draft2019-09 | draft2020-12
                             (default: from $schema, else draft2020-12)
       --all-errors          report every error of a document, not only the first
+      --max-errors <n>      stop reading after reporting n errors
       --strict              unknown schema keywords are an error
       --format <text|json>  text (default), or json: one output unit per line
+      --errors-only         print the error lines only: no summary, no progress line
+  -q, --quiet               print only what makes the exit code 2 (usage, input, schema errors)
+      --no-color            no colour (NO_COLOR=1 too); colour is only ever used on a terminal
       --max-line-length <n> longest NDJSON line, in characters (default 67108864)
   -h, --help                show this help
+      --version             print the version
 
-Exit codes: 0 all valid, 1 some invalid, 2 usage, input or schema error.
+Exit codes: 0 all valid, 1 some document invalid, 2 usage, input or schema error (check-schema:
+2 for an invalid schema).
 `;
 
 const EXIT_VALID = 0;
 const EXIT_INVALID = 1;
-const EXIT_USAGE = 2;
+const EXIT_ERROR = 2;
 
 const DRAFTS: readonly Draft[] = ['draft4', 'draft6', 'draft7', 'draft2019-09', 'draft2020-12'];
 const NDJSON_EXTENSIONS = ['.ndjson', '.jsonl', '.ldjson', '.jsonlines'];
 const PROGRESS_MIN_FILE_SIZE = 10 * 1024 * 1024;
 const PROGRESS_INTERVAL_MS = 250;
 const READ_CHUNK_SIZE = 64 * 1024;
+/**
+ * Characters of a piped document (or a split NDJSON line) kept until its verdict, for the syntax
+ * pass after a schema error. Past this the pass runs alongside instead: memory stays bounded, and
+ * only a document this big pays for a second tokenizer.
+ */
+const KEPT_PREFIX_LIMIT = 4 * 1024 * 1024;
 
-/** A mistake in the command line or an unreadable input: exit code 2 with this message. */
+/** A mistake in the command line: exit code 2, with this message and a pointer to --help. */
 class UsageError extends Error {
   override readonly name = 'UsageError';
   readonly code: string;
@@ -56,11 +78,50 @@ class UsageError extends Error {
   }
 }
 
+/** A file that cannot be used (unreadable, not JSON, ...): exit code 2, reported where it is. */
+class FileError extends Error {
+  override readonly name = 'FileError';
+  readonly code: string;
+  /** `file` or `file:line:column`; the message is printed after it. */
+  readonly location: string;
+
+  constructor(code: string, location: string, message: string) {
+    super(message);
+    this.code = code;
+    this.location = location;
+  }
+}
+
 type OutputFormat = 'text' | 'json';
+
+/** How text is marked up on one output stream: ANSI SGR sequences on a terminal, nothing elsewhere. */
+interface Style {
+  red(text: string): string;
+  dim(text: string): string;
+}
+
+const PLAIN: Style = { red: (text) => text, dim: (text) => text };
+const ANSI: Style = { red: (text) => `\x1b[31m${text}\x1b[39m`, dim: (text) => `\x1b[2m${text}\x1b[22m` };
+
+/** What is printed, and how. */
+interface Output {
+  format: OutputFormat;
+  /** Print only what makes the exit code 2. */
+  quiet: boolean;
+  /** No summary and no progress line. */
+  errorsOnly: boolean;
+  maxErrors: number;
+  stdout: Style;
+  stderr: Style;
+}
 
 interface ValidateCommand {
   validator: Validator;
-  format: OutputFormat;
+  /** `validator` whose documents are read on past a schema error for a syntax error too (SyntaxCheckedSession). */
+  checked: Validator;
+  /** The schema `true`: a syntax-only check. Undefined with --all-errors, where the engine reads on itself. */
+  syntax: Validator | undefined;
+  output: Output;
   ndjson: boolean;
   allErrors: boolean;
   maxLineLength: number | undefined;
@@ -77,14 +138,33 @@ interface Tally {
 
 async function main(args: string[]): Promise<number> {
   const [command, ...rest] = args;
-  if (command === '-h' || command === '--help' || command === 'help') {
-    process.stdout.write(USAGE);
-    return EXIT_VALID;
-  }
+  if (command === '-h' || command === '--help' || command === 'help') return printHelp();
+  if (command === '--version') return printVersion();
   if (command === 'validate') return runValidate(rest);
   if (command === 'check-schema') return runCheckSchema(rest);
   const problem = command === undefined ? 'missing command' : `unknown command "${command}"`;
   throw new UsageError('cli.command', `${problem} (expected validate or check-schema)`);
+}
+
+function printHelp(): number {
+  process.stdout.write(USAGE);
+  return EXIT_VALID;
+}
+
+function printVersion(): number {
+  process.stdout.write(`${packageVersion()}\n`);
+  return EXIT_VALID;
+}
+
+/** The version in stream-schema's package.json: one directory up from adapters/cli.ts (run by tsx), two from dist/adapters/cli.js. */
+function packageVersion(): string {
+  for (const candidate of ['../package.json', '../../package.json']) {
+    const url = new URL(candidate, import.meta.url);
+    if (!existsSync(url)) continue;
+    const manifest = JSON.parse(readFileSync(url, 'utf8')) as { name?: unknown; version?: unknown };
+    if (manifest.name === 'stream-schema' && typeof manifest.version === 'string') return manifest.version;
+  }
+  throw new Error(`no package.json of stream-schema above ${fileURLToPath(import.meta.url)}`);
 }
 
 const OPTIONS = {
@@ -93,11 +173,20 @@ const OPTIONS = {
   ndjson: { type: 'boolean' },
   draft: { type: 'string' },
   'all-errors': { type: 'boolean' },
+  'max-errors': { type: 'string' },
   strict: { type: 'boolean' },
+  formats: { type: 'string' },
   format: { type: 'string' },
+  'errors-only': { type: 'boolean' },
+  quiet: { type: 'boolean', short: 'q' },
+  'no-color': { type: 'boolean' },
   'max-line-length': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean' },
 } as const;
+
+/** Options about documents, which check-schema has none of. */
+const VALIDATE_ONLY_OPTIONS = ['ndjson', 'all-errors', 'max-errors', 'errors-only', 'max-line-length'] as const;
 
 function parseCommandLine(args: string[]) {
   try {
@@ -107,24 +196,28 @@ function parseCommandLine(args: string[]) {
   }
 }
 
+type ParsedValues = ReturnType<typeof parseCommandLine>['values'];
+
 async function runValidate(args: string[]): Promise<number> {
   const { values, positionals } = parseCommandLine(args);
-  if (values.help) {
-    process.stdout.write(USAGE);
-    return EXIT_VALID;
-  }
+  if (values.help) return printHelp();
+  if (values.version) return printVersion();
   if (values.schema === undefined) throw new UsageError('cli.schema.missing', 'validate needs --schema <file>');
-  const format = parseFormat(values.format);
-  const compileOptions = readCompileOptions(values);
-  // A bad schema is a usage error here: reported on stderr, apart from the validation output.
-  const validator = compileOrReport(values.schema, compileOptions, format, process.stderr);
-  if (validator === undefined) return EXIT_USAGE;
+  const output = readOutput(values);
+  const compileOptions = readCompileOptions(values, values.schema);
+  // A bad schema is reported on stderr, apart from the validation output.
+  const validator = compileOrReport(values.schema, compileOptions, output.format, process.stderr, output.stderr);
+  if (validator === undefined) return EXIT_ERROR;
+  const allErrors = compileOptions.allErrors === true;
+  const syntax = allErrors ? undefined : compile(true);
   const command: ValidateCommand = {
     validator,
-    format,
+    checked: syntax === undefined ? validator : withSyntaxPass(validator, syntax),
+    syntax,
+    output,
     ndjson: values.ndjson === true,
-    allErrors: compileOptions.allErrors === true,
-    maxLineLength: parseMaxLineLength(values['max-line-length']),
+    allErrors,
+    maxLineLength: values['max-line-length'] === undefined ? undefined : parsePositiveInteger('--max-line-length', values['max-line-length']),
     inputs: positionals.length === 0 ? ['-'] : positionals,
   };
   return validateInputs(command);
@@ -132,27 +225,55 @@ async function runValidate(args: string[]): Promise<number> {
 
 async function runCheckSchema(args: string[]): Promise<number> {
   const { values, positionals } = parseCommandLine(args);
-  if (values.help) {
-    process.stdout.write(USAGE);
-    return EXIT_VALID;
-  }
+  if (values.help) return printHelp();
+  if (values.version) return printVersion();
+  const misplaced = VALIDATE_ONLY_OPTIONS.find((option) => values[option] !== undefined);
+  if (misplaced !== undefined) throw new UsageError('cli.arguments', `--${misplaced} applies to validate, not check-schema`);
   const schemaFile = values.schema ?? positionals[0];
   if (schemaFile === undefined) throw new UsageError('cli.schema.missing', 'check-schema needs a schema file');
-  const format = parseFormat(values.format);
-  const validator = compileOrReport(schemaFile, readCompileOptions(values), format, process.stdout);
-  if (validator === undefined) return EXIT_INVALID;
-  if (format === 'json') process.stdout.write(`${JSON.stringify({ file: schemaFile, valid: true, draft: validator.draft })}\n`);
+  const output = readOutput(values);
+  const validator = compileOrReport(schemaFile, readCompileOptions(values, schemaFile), output.format, process.stdout, output.stdout);
+  if (validator === undefined) return EXIT_ERROR;
+  if (output.quiet) return EXIT_VALID;
+  if (output.format === 'json') process.stdout.write(`${JSON.stringify({ file: schemaFile, valid: true, draft: validator.draft })}\n`);
   else process.stdout.write(`${schemaFile}: valid schema (${validator.draft})\n`);
   return EXIT_VALID;
 }
 
-type ParsedValues = ReturnType<typeof parseCommandLine>['values'];
+function readOutput(values: ParsedValues): Output {
+  const noColor = values['no-color'] === true;
+  return {
+    format: parseFormat(values.format),
+    quiet: values.quiet === true,
+    errorsOnly: values['errors-only'] === true,
+    maxErrors: values['max-errors'] === undefined ? Infinity : parsePositiveInteger('--max-errors', values['max-errors']),
+    stdout: styleFor(process.stdout, noColor),
+    stderr: styleFor(process.stderr, noColor),
+  };
+}
 
-function readCompileOptions(values: ParsedValues): CompileOptions {
-  const options: CompileOptions = { allErrors: values['all-errors'] === true, strict: values.strict === true };
+/** Colour on a terminal only, and not with --no-color or NO_COLOR (no-color.org: any non-empty value). */
+function styleFor(stream: NodeJS.WriteStream, noColor: boolean): Style {
+  const wanted = !noColor && !process.env.NO_COLOR && process.env.TERM !== 'dumb';
+  return wanted && stream.isTTY === true ? ANSI : PLAIN;
+}
+
+function readCompileOptions(values: ParsedValues, schemaFile: string): CompileOptions {
+  // The schema's own location is its base URI, so that its relative references name files beside it.
+  const options: CompileOptions = { allErrors: values['all-errors'] === true, strict: values.strict === true, baseUri: fileUrl(schemaFile) };
   if (values.draft !== undefined) options.draft = parseDraft(values.draft);
-  if (values.ref !== undefined) options.schemas = readReferencedSchemas(values.ref);
+  if (values.formats !== undefined) options.formats = parseFormats(values.formats);
+  options.schemas = values.ref === undefined ? {} : readReferencedSchemas(values.ref);
   return options;
+}
+
+function fileUrl(file: string): string {
+  return pathToFileURL(resolve(file)).href;
+}
+
+function parseFormats(formats: string): 'annotate' | 'assert' {
+  if (formats === 'annotate' || formats === 'assert') return formats;
+  throw new UsageError('cli.formats', `unknown --formats "${formats}" (expected annotate or assert)`);
 }
 
 function parseDraft(draft: string): Draft {
@@ -167,10 +288,9 @@ function parseFormat(format: string | undefined): OutputFormat {
   throw new UsageError('cli.format', `unknown --format "${format}" (expected text or json)`);
 }
 
-function parseMaxLineLength(text: string | undefined): number | undefined {
-  if (text === undefined) return undefined;
+function parsePositiveInteger(option: string, text: string): number {
   const value = Number(text);
-  if (!Number.isSafeInteger(value) || value < 1) throw new UsageError('cli.maxLineLength', `--max-line-length must be a positive integer, got "${text}"`);
+  if (!Number.isSafeInteger(value) || value < 1) throw new UsageError('cli.integer', `${option} must be a positive integer, got "${text}"`);
   return value;
 }
 
@@ -179,39 +299,101 @@ function readJsonFile(file: string): unknown {
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new UsageError('cli.file.unreadable', `cannot read ${file}: ${(error as Error).message}`);
+    throw new FileError('cli.file.unreadable', 'stream-schema', `cannot read ${file}: ${(error as Error).message}`);
   }
+  // RFC 8259 §8.1: a parser may ignore a byte order mark; JSON.parse does not.
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new UsageError('cli.schema.json', `${file} is not JSON: ${(error as Error).message}`);
+    throw notJsonError(file, text, error as Error);
   }
 }
 
+/**
+ * Where the text stops being JSON, found by our own tokenizer, which gives a line and a column
+ * (JSON.parse gives at best a character position). A repeated key stops the tokenizer first but
+ * is no error to JSON.parse, whose message is then the only one that names the problem.
+ */
+function notJsonError(file: string, text: string, parseError: Error): FileError {
+  const unit = compile(true).validateText(text).errors[0];
+  if (unit?.line === undefined || unit.column === undefined || unit.params?.code === 'syntax.duplicateKey') {
+    return new FileError('cli.file.json', file, `not JSON: ${parseError.message}`);
+  }
+  const message = unit.error.replace(` at line ${unit.line} column ${unit.column}`, '');
+  return new FileError('cli.file.json', `${file}:${unit.line}:${unit.column}`, `not JSON: ${message}`);
+}
+
+/** `--ref` files, by their `$id` (`id` in draft 4), resolved against their location. */
 function readReferencedSchemas(files: string[]): Record<string, unknown> {
   const schemas: Record<string, unknown> = {};
   for (const file of files) {
     const schema = readJsonFile(file);
-    const id = typeof schema === 'object' && schema !== null && '$id' in schema ? schema.$id : undefined;
-    if (typeof id !== 'string') throw new UsageError('cli.ref.id', `--ref ${file}: the schema has no string $id to be referenced by`);
-    schemas[id] = schema;
+    const record = typeof schema === 'object' && schema !== null ? (schema as Record<string, unknown>) : {};
+    const draft4 = typeof record.$schema === 'string' && record.$schema.includes('draft-04');
+    const id = draft4 ? record.id : record.$id;
+    // Files named by their location are read when referenced; --ref is for the others.
+    if (typeof id !== 'string') throw new FileError('cli.ref.id', file, `--ref: the schema has no string ${draft4 ? 'id' : '$id'} to be referenced by`);
+    schemas[resolveAgainst(id, fileUrl(file))] = schema;
   }
   return schemas;
 }
 
+/** `reference` resolved against `base`; as it is when it is no URI reference (compile then says so). */
+function resolveAgainst(reference: string, base: string): string {
+  try {
+    return new URL(reference, base).href;
+  } catch {
+    return reference;
+  }
+}
+
+/** Files read for references, at most: a schema that names more is surely a mistake. */
+const MAX_REFERENCED_FILES = 1000;
+
+/**
+ * Compile, reading each schema file a reference names that is not registered yet: compile says
+ * which URI it tried (SchemaError.unresolved), so the rules of base URIs stay in one place. Only
+ * `file:` URIs are read, never the network.
+ */
+function compileReadingFiles(schema: unknown, options: CompileOptions): Validator {
+  const schemas = { ...options.schemas };
+  for (let read = 0; ; read++) {
+    try {
+      return compile(schema, { ...options, schemas });
+    } catch (error) {
+      const file = error instanceof SchemaError ? referencedFile(error, schemas) : undefined;
+      if (file === undefined || read === MAX_REFERENCED_FILES) throw error;
+      schemas[file.uri] = readJsonFile(file.path);
+    }
+  }
+}
+
+/** The file an unresolved reference names, when it is a `file:` URI not read yet and a file is there. */
+function referencedFile(error: SchemaError, schemas: Record<string, unknown>): { uri: string; path: string } | undefined {
+  const uri = error.unresolved?.uri.split('#')[0];
+  if (uri === undefined || !uri.startsWith('file:') || uri in schemas) return undefined;
+  const path = fileURLToPath(uri);
+  try {
+    return statSync(path).isFile() ? { uri, path } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Compiles the schema file; a SchemaError is reported (with its pointer) and gives undefined. */
-function compileOrReport(schemaFile: string, options: CompileOptions, format: OutputFormat, output: NodeJS.WritableStream): Validator | undefined {
+function compileOrReport(schemaFile: string, options: CompileOptions, format: OutputFormat, output: NodeJS.WritableStream, style: Style): Validator | undefined {
   const schema = readJsonFile(schemaFile);
   try {
-    return compile(schema, options);
+    return compileReadingFiles(schema, options);
   } catch (error) {
     if (!(error instanceof SchemaError)) throw error;
     if (format === 'json') {
-      const unit = { file: schemaFile, valid: false, code: error.code, schemaLocation: error.schemaLocation, error: error.message };
+      const unit = { file: schemaFile, valid: false, code: error.code, schemaLocation: error.schemaLocation, error: error.message, ...(error.unresolved && { unresolved: error.unresolved }) };
       output.write(`${JSON.stringify(unit)}\n`);
     } else {
       // The message ends with the schema location: `... (at schema location "/properties/id/type")`.
-      output.write(`${schemaFile}: schema error: ${error.message} [${error.code}]\n`);
+      output.write(`${style.dim(`${schemaFile}:`)} ${style.red('schema error:')} ${error.message} ${style.dim(`[${error.code}]`)}\n`);
     }
     return undefined;
   }
@@ -219,18 +401,21 @@ function compileOrReport(schemaFile: string, options: CompileOptions, format: Ou
 
 async function validateInputs(command: ValidateCommand): Promise<number> {
   const tally: Tally = { files: 0, records: 0, invalid: 0, unreadable: 0 };
+  const errorLines = new ErrorLines(command.output);
   const started = performance.now();
   for (const input of command.inputs) {
+    if (errorLines.full) break;
     try {
-      await validateInput(command, input, tally);
+      await validateInput(command, input, tally, errorLines);
     } catch (error) {
       if (!isInputError(error)) throw error;
       tally.unreadable++;
       process.stderr.write(`stream-schema: cannot read ${displayName(input)}: ${error.message}\n`);
     }
   }
-  process.stderr.write(summary(tally, performance.now() - started));
-  if (tally.unreadable > 0) return EXIT_USAGE;
+  const { quiet, errorsOnly, stderr } = command.output;
+  if (!quiet && !errorsOnly) process.stderr.write(summary(tally, errorLines, performance.now() - started, stderr));
+  if (tally.unreadable > 0) return EXIT_ERROR;
   return tally.invalid > 0 ? EXIT_INVALID : EXIT_VALID;
 }
 
@@ -239,76 +424,232 @@ function isInputError(error: unknown): error is NodeJS.ErrnoException {
   return error instanceof Error && typeof (error as NodeJS.ErrnoException).code === 'string' && typeof (error as NodeJS.ErrnoException).syscall === 'string';
 }
 
-async function validateInput(command: ValidateCommand, input: string, tally: Tally): Promise<void> {
+async function validateInput(command: ValidateCommand, input: string, tally: Tally, errorLines: ErrorLines): Promise<void> {
   const name = displayName(input);
-  const size = input === '-' ? undefined : statSync(input).size;
+  const file = input === '-' ? undefined : statSync(input);
   const stream: Readable = input === '-' ? process.stdin : createReadStream(input, { highWaterMark: READ_CHUNK_SIZE });
-  const progress = size !== undefined && size > PROGRESS_MIN_FILE_SIZE && process.stderr.isTTY ? new Progress(name, size) : undefined;
+  const progress = showsProgress(command.output, file) ? new Progress(name, file.size, tally) : undefined;
   tally.files++;
-  if (command.ndjson || isNdjsonFile(input)) await validateNdjsonInput(command, name, stream, tally, progress);
-  else await validateDocumentInput(command, name, stream, tally);
-  progress?.clear();
+  try {
+    if (command.ndjson || isNdjsonFile(input)) await validateNdjsonInput(command, name, stream, tally, errorLines, progress);
+    else await validateDocumentInput(command, file?.isFile() === true ? input : undefined, name, stream, tally, errorLines);
+  } finally {
+    progress?.hide();
+  }
 }
 
-async function validateNdjsonInput(command: ValidateCommand, name: string, stream: Readable, tally: Tally, progress: Progress | undefined): Promise<void> {
-  let output = '';
-  const reader = new NdjsonRecordReader(command.validator, { maxLineLength: command.maxLineLength, allErrors: command.allErrors }, (record: NdjsonRecord) => {
+function showsProgress(output: Output, file: Stats | undefined): file is Stats {
+  return !output.quiet && !output.errorsOnly && file !== undefined && file.size > PROGRESS_MIN_FILE_SIZE && process.stderr.isTTY;
+}
+
+async function validateNdjsonInput(command: ValidateCommand, name: string, stream: Readable, tally: Tally, errorLines: ErrorLines, progress: Progress | undefined): Promise<void> {
+  const reader = new NdjsonRecordReader(command.checked, { maxLineLength: command.maxLineLength, allErrors: command.allErrors }, (record: NdjsonRecord) => {
     tally.records++;
     if (record.valid) return;
     tally.invalid++;
-    output += formatUnits(name, record.errors, command.format);
+    errorLines.add(name, record.errors);
+    if (errorLines.full) reader.stop();
   });
   for await (const chunk of stream) {
     reader.write(chunk as Uint8Array);
+    progress?.update((chunk as Uint8Array).length);
     // One write per chunk, not per error line; a slow reader of our output slows the reading down.
-    if (output.length > 0 && !process.stdout.write(output)) await once(process.stdout, 'drain');
-    output = '';
-    progress?.update((chunk as Uint8Array).length, tally);
+    await errorLines.flush(progress);
+    if (errorLines.full) return;
   }
   reader.end();
-  if (output.length > 0) process.stdout.write(output);
+  await errorLines.flush(progress);
 }
 
-async function validateDocumentInput(command: ValidateCommand, name: string, stream: Readable, tally: Tally): Promise<void> {
-  const session = command.validator.session();
+/**
+ * One JSON document. `rereadable` names a regular file, which the syntax pass after a schema
+ * error reads again from its start; a pipe cannot be read again, so its session keeps what the
+ * pass needs (SyntaxCheckedSession).
+ */
+async function validateDocumentInput(command: ValidateCommand, rereadable: string | undefined, name: string, stream: Readable, tally: Tally, errorLines: ErrorLines): Promise<void> {
+  const session = (rereadable === undefined ? command.checked : command.validator).session();
   for await (const chunk of stream) {
-    // Certainly invalid: the verdict is final, the rest of the document is not read
+    // Certainly invalid, and nothing more to learn from this stream: the rest is not read
     // (unless every error is wanted).
     if (!session.write(chunk as Uint8Array) && !command.allErrors) break;
   }
-  const result = session.end();
+  let result = session.end();
+  if (rereadable !== undefined && command.syntax !== undefined && needsSyntaxPass(result)) {
+    result = withInputErrors(result, await inputErrorsOfFile(rereadable, command.syntax));
+  }
   tally.records++;
   if (result.valid) return;
   tally.invalid++;
-  process.stdout.write(formatUnits(name, result.errors, command.format));
+  errorLines.add(name, result.errors);
+  await errorLines.flush(undefined);
 }
 
-function formatUnits(name: string, errors: readonly OutputUnit[], format: OutputFormat): string {
-  let text = '';
-  for (const unit of errors) text += format === 'json' ? formatUnitJson(name, unit) : formatUnitText(name, unit);
-  return text;
+/**
+ * A first-error validator stops reading at a document's first schema violation, so a syntax error
+ * after it goes unseen; with every error wanted the engine reads on and reports it itself.
+ */
+function needsSyntaxPass(result: Result): boolean {
+  return !result.valid && result.errors.length > 0 && result.errors.every((unit) => unit.kind === 'validation');
+}
+
+function withInputErrors(result: Result, inputErrors: readonly OutputUnit[]): Result {
+  return inputErrors.length === 0 ? result : { ...result, errors: [...result.errors, ...inputErrors] };
+}
+
+/** The syntax pass over a file read again from its start: its first syntax or limit error, if any. */
+async function inputErrorsOfFile(file: string, syntax: Validator): Promise<OutputUnit[]> {
+  const session = syntax.session();
+  for await (const chunk of createReadStream(file, { highWaterMark: READ_CHUNK_SIZE })) {
+    if (!session.write(chunk as Uint8Array)) break;
+  }
+  return session.end().errors;
+}
+
+/**
+ * `validator`, whose documents, when their first error is a schema violation, are also checked for
+ * a syntax error by `syntax` (the schema `true`): a whole text at once, a session's chunks through
+ * a SyntaxCheckedSession. Documents without a schema violation cost nothing more.
+ */
+function withSyntaxPass(validator: Validator, syntax: Validator): Validator {
+  const checkText = (result: Result, text: string | Uint8Array): Result => (needsSyntaxPass(result) ? withInputErrors(result, syntax.validateText(text).errors) : result);
+  return {
+    draft: validator.draft,
+    validate: (value) => validator.validate(value),
+    validateText: (text) => checkText(validator.validateText(text), text),
+    parseText: (text) => checkText(validator.parseText(text), text),
+    session: (options) => new SyntaxCheckedSession(validator, syntax, options),
+  };
+}
+
+/**
+ * A session that, after a schema violation, reads on with a syntax-only session to report the
+ * document's syntax error too. That session must see the document from its start: what was
+ * written before the verdict is kept and replayed to it, up to KEPT_PREFIX_LIMIT; past that it
+ * runs alongside. `write` returns false only once nothing more can be learnt.
+ */
+class SyntaxCheckedSession implements Session {
+  readonly #schema: Session;
+  readonly #syntaxValidator: Validator;
+  #kept: (string | Uint8Array)[] = [];
+  #keptLength = 0;
+  #syntax: Session | undefined;
+  #verdict: Result | undefined;
+  #result: Result | undefined;
+
+  constructor(validator: Validator, syntax: Validator, options?: SessionOptions) {
+    this.#schema = validator.session(options);
+    this.#syntaxValidator = syntax;
+  }
+
+  get failed(): boolean {
+    return this.#schema.failed;
+  }
+
+  get bytesRead(): number {
+    return this.#schema.bytesRead;
+  }
+
+  write(chunk: string | Uint8Array): boolean {
+    if (this.#verdict !== undefined) return this.#syntax !== undefined && this.#syntax.write(chunk);
+    this.#keep(chunk);
+    if (this.#schema.write(chunk)) return true;
+    this.#verdict = this.#schema.end();
+    if (!needsSyntaxPass(this.#verdict)) return false;
+    return !this.#startSyntaxPass().failed;
+  }
+
+  end(): Result {
+    if (this.#result !== undefined) return this.#result;
+    const verdict = this.#verdict ?? this.#schema.end();
+    this.#result = needsSyntaxPass(verdict) ? withInputErrors(verdict, this.#startSyntaxPass().end().errors) : verdict;
+    return this.#result;
+  }
+
+  #keep(chunk: string | Uint8Array): void {
+    if (this.#syntax !== undefined) {
+      this.#syntax.write(chunk);
+      return;
+    }
+    this.#kept.push(chunk);
+    this.#keptLength += chunk.length;
+    if (this.#keptLength > KEPT_PREFIX_LIMIT) this.#startSyntaxPass();
+  }
+
+  /** The syntax session, begun (and given what was kept) if it is not running yet. */
+  #startSyntaxPass(): Session {
+    if (this.#syntax !== undefined) return this.#syntax;
+    const syntax = this.#syntaxValidator.session();
+    for (const chunk of this.#kept) if (!syntax.write(chunk)) break;
+    this.#kept = [];
+    this.#keptLength = 0;
+    this.#syntax = syntax;
+    return syntax;
+  }
+}
+
+/** The error lines of validate on stdout: formatted, at most --max-errors of them, none with --quiet. */
+class ErrorLines {
+  readonly #output: Output;
+  #pending = '';
+  #reported = 0;
+
+  constructor(output: Output) {
+    this.#output = output;
+  }
+
+  /** --max-errors errors were reported: nothing more is read. */
+  get full(): boolean {
+    return this.#reported >= this.#output.maxErrors;
+  }
+
+  get reported(): number {
+    return this.#reported;
+  }
+
+  add(name: string, errors: readonly OutputUnit[]): void {
+    for (const unit of errors) {
+      if (this.full) return;
+      this.#reported++;
+      if (!this.#output.quiet) this.#pending += formatUnit(name, unit, this.#output);
+    }
+  }
+
+  /** Writes what was added; the progress line, on the same terminal, is cleared first and drawn again after. */
+  async flush(progress: Progress | undefined): Promise<void> {
+    if (this.#pending === '') return;
+    progress?.hide();
+    const drained = process.stdout.write(this.#pending);
+    this.#pending = '';
+    progress?.show();
+    if (!drained) await once(process.stdout, 'drain');
+  }
+}
+
+function formatUnit(name: string, unit: OutputUnit, output: Output): string {
+  return output.format === 'json' ? `${JSON.stringify({ file: name, ...unit })}\n` : formatUnitText(name, unit, output.stdout);
 }
 
 /** `file:line:column: kind: message (instance "/a/0", keyword "/properties/a/items/type")` */
-function formatUnitText(name: string, unit: OutputUnit): string {
+function formatUnitText(name: string, unit: OutputUnit, style: Style): string {
   let position = '';
   if (unit.line !== undefined) position += `:${unit.line}`;
   if (unit.line !== undefined && unit.column !== undefined) position += `:${unit.column}`;
   const keyword = unit.kind === 'validation' ? `, keyword "${unit.keywordLocation}"` : '';
-  return `${name}${position}: ${unit.kind}: ${unit.error} (instance "${unit.instanceLocation}"${keyword})\n`;
+  return `${style.dim(`${name}${position}:`)} ${style.red(`${unit.kind}:`)} ${unit.error} ${style.dim(`(instance "${unit.instanceLocation}"${keyword})`)}\n`;
 }
 
-function formatUnitJson(name: string, unit: OutputUnit): string {
-  return `${JSON.stringify({ file: name, ...unit })}\n`;
-}
-
-function summary(tally: Tally, elapsedMs: number): string {
+function summary(tally: Tally, errorLines: ErrorLines, elapsedMs: number, style: Style): string {
   const valid = tally.records - tally.invalid;
   const seconds = elapsedMs / 1000;
   const rate = seconds > 0 ? Math.round(tally.records / seconds) : tally.records;
-  const files = `${tally.files} ${tally.files === 1 ? 'file' : 'files'}`;
   const unreadable = tally.unreadable > 0 ? `, ${tally.unreadable} unreadable` : '';
-  return `${files}${unreadable}, ${tally.records} records: ${valid} valid, ${tally.invalid} invalid (${seconds.toFixed(2)} s, ${formatCount(rate)} records/s)\n`;
+  const invalid = tally.invalid > 0 ? style.red(`${tally.invalid} invalid`) : `${tally.invalid} invalid`;
+  const stopped = errorLines.full ? `, stopped by --max-errors after ${counted(errorLines.reported, 'error')}` : '';
+  return `${counted(tally.files, 'file')}${unreadable}, ${counted(tally.records, 'record')}: ${valid} valid, ${invalid}${stopped} (${seconds.toFixed(2)} s, ${formatCount(rate)} records/s)\n`;
+}
+
+function counted(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
 
 function isNdjsonFile(input: string): boolean {
@@ -320,32 +661,46 @@ function displayName(input: string): string {
   return input === '-' ? '<stdin>' : input;
 }
 
-/** One self-overwriting stderr line for big files on a terminal: bytes, records/s, invalid count. */
+/**
+ * One self-overwriting stderr line for big files on a terminal: bytes, records/s, invalid count.
+ * Anything else written to the terminal meanwhile is written between `hide` and `show`, so that
+ * it starts on a line of its own and the progress line follows it.
+ */
 class Progress {
   readonly #name: string;
   readonly #size: number;
+  readonly #tally: Tally;
   readonly #started = performance.now();
   #bytes = 0;
-  #lastShown = 0;
+  /** The first chunk draws the line at once. */
+  #lastShown = -Infinity;
 
-  constructor(name: string, size: number) {
+  constructor(name: string, size: number, tally: Tally) {
     this.#name = name;
     this.#size = size;
+    this.#tally = tally;
   }
 
-  update(bytes: number, tally: Tally): void {
+  update(bytes: number): void {
     this.#bytes += bytes;
     const now = performance.now();
     if (now - this.#lastShown < PROGRESS_INTERVAL_MS) return;
     this.#lastShown = now;
-    const seconds = (now - this.#started) / 1000;
-    const rate = seconds > 0 ? Math.round(tally.records / seconds) : 0;
-    const percent = Math.floor((this.#bytes / this.#size) * 100);
-    process.stderr.write(`\r\x1b[K${this.#name}: ${formatBytes(this.#bytes)} / ${formatBytes(this.#size)} (${percent}%), ${formatCount(rate)} records/s, ${tally.invalid} invalid`);
+    this.show();
   }
 
-  clear(): void {
-    process.stderr.write('\r\x1b[K');
+  /** Clears the line, the cursor at its start. */
+  hide(): void {
+    if (this.#lastShown !== -Infinity) process.stderr.write('\r\x1b[K');
+  }
+
+  /** Draws the line, with the numbers as they are now, over whatever the current line holds. */
+  show(): void {
+    if (this.#lastShown === -Infinity) return;
+    const seconds = (performance.now() - this.#started) / 1000;
+    const rate = seconds > 0 ? Math.round(this.#tally.records / seconds) : 0;
+    const percent = Math.floor((this.#bytes / this.#size) * 100);
+    process.stderr.write(`\r\x1b[K${this.#name}: ${formatBytes(this.#bytes)} / ${formatBytes(this.#size)} (${percent}%), ${formatCount(rate)} records/s, ${this.#tally.invalid} invalid`);
   }
 }
 
@@ -380,7 +735,8 @@ main(process.argv.slice(2)).then(
   },
   (error: unknown) => {
     if (error instanceof UsageError) process.stderr.write(`stream-schema: ${error.message}\nRun "stream-schema --help" for usage.\n`);
+    else if (error instanceof FileError) process.stderr.write(`${error.location}: ${error.message}\n`);
     else process.stderr.write(`stream-schema: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exitCode = EXIT_USAGE;
+    process.exitCode = EXIT_ERROR;
   },
 );

@@ -11,7 +11,7 @@ import {escapePointerToken, parsePointer, resolvePointer} from './pointer.js';
 import {newNode, setKeywords, type CompiledKeyword, type DraftTable, type KeywordContext, type KeywordDefinition, type Resource, type SchemaNode} from './schema.js';
 import {literalNode} from './literal.js';
 import type {CompileOptions, Draft} from './types.js';
-import {DEFAULT_BASE_URI, resolveUri, splitFragment, withoutFragment} from './uri.js';
+import {DEFAULT_BASE_URI, absoluteUri, closestUris, resolveUri, splitFragment, withoutFragment} from './uri.js';
 
 /** Where a schema object sits: its resource, its base URI and its pointers. */
 interface Place {
@@ -63,15 +63,26 @@ class Compiler {
   private readonly scanned = new Set<string>();
   private readonly formatsByDraft = new Map<Draft, ReadonlyMap<string, FormatCheck>>();
   private readonly touchedResources = new Set<ResourceRecord>();
+  /**
+   * The URI the root schema was retrieved from (options.baseUri), else a placeholder: the base of
+   * its relative references unless its own `$id` says otherwise (2020-12 core §9.1.1, RFC 3986 §5.1).
+   */
+  private readonly rootUri: string;
 
   constructor(private readonly options: CompileOptions) {
     if (options.draft !== undefined && !DRAFT_NAMES.has(options.draft)) {
       throw new SchemaError('schema.option.draft', '', `unknown draft "${options.draft}" (expected one of ${[...DRAFT_NAMES].join(', ')})`);
     }
     this.rootDraft = draftTables[options.draft ?? 'draft2020-12'];
+    this.rootUri = DEFAULT_BASE_URI;
+    if (options.baseUri !== undefined) {
+      const absolute = typeof options.baseUri === 'string' ? absoluteUri(options.baseUri) : undefined;
+      if (absolute === undefined) throw new SchemaError('schema.option.baseUri', '', `baseUri ${JSON.stringify(options.baseUri)} is not an absolute URI`);
+      this.rootUri = withoutFragment(absolute);
+    }
     for (const [uri, document] of Object.entries(metaSchemas)) this.documents.set(uri, document);
     for (const [uri, document] of Object.entries(options.schemas ?? {})) {
-      const absolute = resolveUri(uri, DEFAULT_BASE_URI);
+      const absolute = resolveUri(uri, this.rootUri);
       if (absolute === undefined) throw new SchemaError('schema.option.schemas', uri, `"${uri}" in options.schemas is not a URI`);
       this.documents.set(withoutFragment(absolute), document);
     }
@@ -80,7 +91,7 @@ class Compiler {
   compileRoot(schema: unknown): SchemaNode {
     const draft = this.options.draft !== undefined ? this.rootDraft : this.draftOf(schema, this.rootDraft);
     this.rootDraft = draft;
-    this.scanDocument(schema, DEFAULT_BASE_URI, draft);
+    this.scanDocument(schema, this.rootUri, draft);
     const root = this.compileNode(schema);
     this.compileDynamicAnchors();
     return root;
@@ -183,7 +194,7 @@ class Compiler {
   private scanId(schema: Record<string, unknown>, id: string, place: Place): Place {
     const base = place.resource.uri;
     const absolute = resolveUri(id, base);
-    if (absolute === undefined) throw new SchemaError('schema.id.invalid', location(place), `"${id}" is not a valid URI reference`);
+    if (absolute === undefined) throw new SchemaError('schema.id.invalid', this.location(place), `"${id}" is not a valid URI reference`);
     const {resource: uri, fragment} = splitFragment(absolute);
     if (uri === withoutFragment(base) && id.startsWith('#')) {
       place.resource.anchors.set(fragment, schema);
@@ -216,11 +227,32 @@ class Compiler {
 
   // ---- references ----
 
-  /** Resolve an absolute URI (with fragment) to a compiled node. */
-  resolveReference(uri: string, from: string): SchemaNode {
+  /** Resolve `reference`, made absolute as `uri` against `base`, to a compiled node. */
+  resolveReference(reference: string, uri: string, base: string, from: string): SchemaNode {
     const target = this.lookup(uri);
-    if (target === undefined) throw new SchemaError('schema.ref.unresolved', from, `cannot resolve reference "${uri}"`);
+    if (target === undefined) throw this.unresolved(reference, uri, base, from);
     return this.compileNode(target.value, target.place);
+  }
+
+  /** A reference that leads nowhere: what it tried, against which base, and what is there instead. */
+  private unresolved(reference: string, uri: string, base: string, from: string): SchemaError {
+    const {resource: resourceUri, fragment} = splitFragment(uri);
+    const document = this.resources.get(resourceUri)?.json ?? this.findDocument(resourceUri);
+    let missing: string;
+    let registered: string[];
+    if (document === undefined) {
+      missing = 'no schema is registered under that URI';
+      registered = closestUris(resourceUri, [...new Set([...this.resources.keys(), ...this.documents.keys()])]);
+    } else if (fragment.startsWith('/')) {
+      missing = `"${resourceUri}" has nothing at "#${fragment}"`;
+      registered = closestUris(uri, locationsBeside(document, resourceUri, fragment));
+    } else {
+      missing = `"${resourceUri}" has no anchor "${fragment}"`;
+      registered = closestUris(uri, [...(this.resources.get(resourceUri)?.anchors.keys() ?? [])].map((anchor) => `${resourceUri}#${anchor}`));
+    }
+    const against = reference === uri ? '' : ` (resolved against the base "${base}")`;
+    const closest = registered.length === 0 ? '' : `; registered and close: ${registered.map((near) => `"${near}"`).join(', ')}`;
+    return new SchemaError('schema.ref.unresolved', from, `cannot resolve reference "${reference}": tried "${uri}"${against}; ${missing}${closest}`, {reference, uri, base, registered});
   }
 
   private lookup(uri: string): {value: unknown; place: Place | undefined} | undefined {
@@ -264,7 +296,7 @@ class Compiler {
     const place = (isObject(schema) ? this.places.get(schema) : undefined) ?? givenPlace ?? this.fallbackPlace();
     if (typeof schema === 'boolean') return booleanNode(schema, place.resource, place.resource.uri + '#' + place.pointer);
     if (!isObject(schema)) {
-      throw new SchemaError('schema.shape', location(place), 'a schema must be an object or a boolean');
+      throw new SchemaError('schema.shape', this.location(place), 'a schema must be an object or a boolean');
     }
     const cached = this.nodes.get(schema);
     if (cached !== undefined) return cached;
@@ -278,8 +310,13 @@ class Compiler {
   }
 
   private fallbackPlace(): Place {
-    const resource = this.resources.get(DEFAULT_BASE_URI)!;
-    return {resource, pointer: '', documentPointer: '', documentUri: DEFAULT_BASE_URI, draft: resource.draft};
+    const resource = this.resources.get(this.rootUri)!;
+    return {resource, pointer: '', documentPointer: '', documentUri: this.rootUri, draft: resource.draft};
+  }
+
+  /** Where a place is, for SchemaError: a pointer in the root document, else URI and pointer. */
+  location(place: Place): string {
+    return place.documentUri === this.rootUri ? place.documentPointer : place.documentUri + '#' + place.documentPointer;
   }
 
   private compileKeywords(node: SchemaNode, schema: Record<string, unknown>, place: Place): void {
@@ -311,7 +348,7 @@ class Compiler {
     const draft = place.draft;
     for (const name of Object.keys(schema)) {
       if (draft.keywords.has(name) || draft.annotations.has(name)) continue;
-      throw new SchemaError('schema.keyword.unknown', location(place) + '/' + escapePointerToken(name), `unknown keyword "${name}" (strict mode)`);
+      throw new SchemaError('schema.keyword.unknown', this.location(place) + '/' + escapePointerToken(name), `unknown keyword "${name}" (strict mode)`);
     }
   }
 
@@ -322,7 +359,7 @@ class Compiler {
     const base = place.resource.uri;
     return {
       schema,
-      location: location(keywordPlace),
+      location: compiler.location(keywordPlace),
       draft: place.draft,
       options: this.options,
       formats: this.formats(place.draft.name),
@@ -336,23 +373,23 @@ class Compiler {
         const value = schema[sibling];
         const siblingPlace = below(place, '/' + escapePointerToken(sibling));
         if (typeof value !== 'boolean' && !isObject(value)) {
-          throw new SchemaError('schema.keyword.invalid', location(siblingPlace), `"${sibling}": must be a schema (an object or a boolean)`);
+          throw new SchemaError('schema.keyword.invalid', compiler.location(siblingPlace), `"${sibling}": must be a schema (an object or a boolean)`);
         }
         return compiler.compileNode(value, siblingPlace);
       },
       resolve(ref: string): string {
         const absolute = resolveUri(ref, base);
-        if (absolute === undefined) throw new SchemaError('schema.ref.invalid', location(keywordPlace), `"${ref}" is not a valid URI reference`);
+        if (absolute === undefined) throw new SchemaError('schema.ref.invalid', compiler.location(keywordPlace), `"${ref}" is not a valid URI reference`);
         return absolute;
       },
       reference(ref: string): SchemaNode {
-        return compiler.resolveReference(this.resolve(ref), location(keywordPlace));
+        return compiler.resolveReference(ref, this.resolve(ref), base, compiler.location(keywordPlace));
       },
       literal(value: unknown, relativePath: string): SchemaNode {
         return literalNode(value, place.resource, absoluteLocation + relativePath);
       },
       fail(reason: string, relativePath = ''): never {
-        throw new SchemaError('schema.keyword.invalid', location(keywordPlace) + relativePath, `"${name}": ${reason}`);
+        throw new SchemaError('schema.keyword.invalid', compiler.location(keywordPlace) + relativePath, `"${name}": ${reason}`);
       },
     };
   }
@@ -388,8 +425,23 @@ function below(place: Place, relativePath: string): Place {
   return {...place, pointer: place.pointer + relativePath, documentPointer: place.documentPointer + relativePath};
 }
 
-function location(place: Place): string {
-  return place.documentUri === DEFAULT_BASE_URI ? place.documentPointer : place.documentUri + '#' + place.documentPointer;
+/**
+ * The locations beside where the JSON pointer `fragment` stops resolving in `document`: the
+ * members of the last container it reached, as URIs under `resourceUri`.
+ */
+function locationsBeside(document: unknown, resourceUri: string, fragment: string): string[] {
+  const tokens = parsePointer(fragment);
+  if (tokens === undefined) return [];
+  let value = document;
+  let pointer = '';
+  for (const token of tokens) {
+    const next = resolvePointer(value, [token]);
+    if (next === undefined) break;
+    value = next;
+    pointer += '/' + escapePointerToken(token);
+  }
+  if (value === null || typeof value !== 'object') return [];
+  return Object.keys(value).map((key) => `${resourceUri}#${pointer}/${escapePointerToken(key)}`);
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -1,5 +1,17 @@
 // Error classes. Each has a stable `code` and says where: a schema pointer, or a byte position.
 
+/** What a `schema.ref.unresolved` tried. */
+export interface UnresolvedReference {
+  /** The reference as written. */
+  readonly reference: string;
+  /** The absolute URI it resolved to, and looked up. */
+  readonly uri: string;
+  /** The base URI it was resolved against. */
+  readonly base: string;
+  /** Registered URIs that come close (schemas, anchors or locations), closest first. */
+  readonly registered: readonly string[];
+}
+
 /** A schema that cannot be compiled. Thrown by `compile` only. */
 export class SchemaError extends Error {
   override readonly name = 'SchemaError';
@@ -7,11 +19,14 @@ export class SchemaError extends Error {
   readonly code: string;
   /** JSON pointer of the offending schema location (prefixed by the resource URI when not the root). */
   readonly schemaLocation: string;
+  /** `schema.ref.unresolved` only. */
+  readonly unresolved: UnresolvedReference | undefined;
 
-  constructor(code: string, schemaLocation: string, reason: string) {
+  constructor(code: string, schemaLocation: string, reason: string, unresolved?: UnresolvedReference) {
     super(`${reason} (at schema location "${schemaLocation}")`);
     this.code = code;
     this.schemaLocation = schemaLocation;
+    this.unresolved = unresolved;
   }
 }
 

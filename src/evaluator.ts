@@ -49,7 +49,11 @@ function passNeedsNoReport(via: CompiledKeyword): boolean {
   return via.definition.ignoresPassingMembers === true && via.definition.keepsFailedMembers !== true;
 }
 
-/** A run deeper than this in one chain of in-place applications means a `$ref` cycle that never descends. */
+/**
+ * A chain of in-place applications deeper than this at one location is taken for a cycle. Cycles
+ * through static references are found at their first repetition (Run.repeatsAncestor); this bounds
+ * those through `$dynamicRef`/`$recursiveRef`, whose target can change once around the loop.
+ */
 const MAX_IN_PLACE_DEPTH = 2000;
 
 const FALSE_KEYWORD: CompiledKeyword = {
@@ -70,6 +74,11 @@ export class Run {
   kind: Kind | 0 = 0;
   settled = false;
   failed = false;
+  /**
+   * Failed by a `limit.recursion` before anything else failed it: whoever this run comes to count
+   * for fails the same way, whatever its keyword would make of a failure (see notifyParent).
+   */
+  limited = false;
   errors: OutputUnit[] | null = null;
   /** Per-keyword state, by keyword index, for keywords that remember something. */
   states: unknown[] | null = null;
@@ -116,6 +125,7 @@ export class Run {
     this.kind = 0;
     this.settled = false;
     this.failed = false;
+    this.limited = false;
     this.errors = null;
     this.states = null;
     this.evaluatedProperties = null;
@@ -150,9 +160,6 @@ export class Run {
   /** Apply `node` at this same instance location (in-place applicators). Only from `begin`. */
   applyInPlace(node: SchemaNode, keyword: CompiledKeyword, slot: number, viaPath: string): Run {
     const sub = new Run(this.evaluator, node, this, keyword, slot, viaPath, this.depth, true);
-    if (sub.inPlaceDepth > MAX_IN_PLACE_DEPTH) {
-      throw new InputError('limit', 'limit.recursion', `schema recursion does not descend into the instance (at ${node.absoluteLocation})`, this.evaluator.position());
-    }
     if (sub.decideBoolean()) return sub;
     (this.subs ??= []).push(sub);
     this.evaluator.current.push(sub);
@@ -200,14 +207,55 @@ export class Run {
     if (!this.evaluator.allErrors) this.settle();
   }
 
-  /** Fail with the errors of a subschema run (it already says what went wrong). */
+  /**
+   * Fail with the errors of a subschema run (it already says what went wrong). A limited child
+   * makes this run limited unless it had failed already: with allErrors it goes on after a
+   * failure, which in the first-error mode would have settled it before the child started.
+   */
   failWith(child: Run): void {
+    if (child.limited && !this.failed) this.limited = true;
     if (child.errors !== null) {
       if (this.errors === null) this.errors = child.errors.slice();
       else for (const unit of child.errors) this.errors.push(unit);
     }
     this.failed = true;
-    if (!this.evaluator.allErrors) this.settle();
+    // A limited run stops even when all errors are wanted: what it started may loop again.
+    if (!this.evaluator.allErrors || this.limited) this.settle();
+  }
+
+  /**
+   * 2020-12 core §9.4.1: a schema that applies itself at the same instance location never ends,
+   * and its outcome is undefined. The run fails with a `limit` error (recorded even in a quiet
+   * run) that counts wherever the run comes to count, and nowhere else.
+   */
+  private failRecursion(): void {
+    const unit: OutputUnit = {
+      kind: 'limit',
+      keyword: 'limit',
+      keywordLocation: this.location(),
+      absoluteKeywordLocation: this.node.absoluteLocation,
+      instanceLocation: this.evaluator.pointer(this.depth),
+      error: `schema recursion does not descend into the instance (at ${this.node.absoluteLocation})`,
+      params: {code: 'limit.recursion'},
+    };
+    this.evaluator.stamp(unit);
+    this.errors = [unit];
+    this.failed = true;
+    this.limited = true;
+    this.settle();
+  }
+
+  /**
+   * An in-place ancestor at this location applies this run's node, and no `$dynamicRef` or
+   * `$recursiveRef` lies between: this run would do what it did, forever.
+   */
+  private repeatsAncestor(): boolean {
+    for (let run: Run = this; run.inPlaceDepth > 0; ) {
+      if (run.via!.definition.followsDynamicScope === true) return false;
+      run = run.parent!;
+      if (run.node === this.node) return true;
+    }
+    return false;
   }
 
   /** Take on a subschema run's errors without failing (e.g. the branches of a failed `anyOf`). */
@@ -272,14 +320,28 @@ export class Run {
   /** Tell the keyword that started this run how it went (called by Evaluator.report). */
   notifyParent(): void {
     const parent = this.parent;
-    if (parent === null) this.evaluator.rootSettled(this);
-    else if (!parent.settled) this.via!.definition.result!(parent, this.via!, this);
+    if (parent === null) {
+      this.evaluator.rootSettled(this);
+      return;
+    }
+    if (parent.settled) return;
+    const via = this.via!;
+    // A limit counts where the run counts: for most keywords, now, whatever they make of a failure
+    // (`not` would pass). A speculative run's keyword hears of it as a failure and fails with it
+    // once the run comes to count (KeywordDefinition.speculative).
+    if (this.limited && !parent.failed && via.definition.speculative?.(this.slot) !== true) parent.failWith(this);
+    else via.definition.result!(parent, via, this);
   }
 
   // ---- events, called by the Evaluator ----
 
   begin(kind: Kind): void {
     this.kind = kind;
+    // Found when the run starts, not when it is applied: a run abandoned before it starts finds nothing.
+    if (this.inPlaceDepth > 0 && (this.inPlaceDepth > MAX_IN_PLACE_DEPTH || this.repeatsAncestor())) {
+      this.failRecursion();
+      return;
+    }
     if (kind === OBJECT && this.collectsProperties) this.evaluatedProperties = new Set();
     else if (kind === ARRAY && this.collectsItems) this.evaluatedItems = new EvaluatedItems();
     const hooks = this.node.begin;

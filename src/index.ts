@@ -2,7 +2,6 @@
 // compile() loads the schema once; a Validator checks parsed values (value mode) or JSON text
 // (streaming mode) with the same keyword code.
 
-import {flushable, none} from 'stream-chain/defs.js';
 import {Assembler, TeeSink} from './assembler.js';
 import {compileSchema} from './compile.js';
 import {InputError, NO_POSITION} from './errors.js';
@@ -16,7 +15,7 @@ import {ChunkDecoder} from './utf8.js';
 import {walkValue} from './walker.js';
 
 export {SchemaError, InputError} from './errors.js';
-export type {InputPosition} from './errors.js';
+export type {InputPosition, UnresolvedReference} from './errors.js';
 export type * from './types.js';
 export {defaultLimits} from './tokenizer.js';
 
@@ -121,7 +120,7 @@ class CompiledValidator implements Validator {
     return new StreamSession(evaluator, this.limits, parse, members ? () => new TextChecker(this.root, evaluator, this.limits, this.checkerCache) : undefined);
   }
 
-  /** A fresh evaluator, for a token consumer (see `tokenConsumer`). */
+  /** A fresh evaluator, for a document given as tokens (see `tokenValidator`). */
   evaluator(): Evaluator {
     return new Evaluator(this.root, this.allErrors);
   }
@@ -247,15 +246,24 @@ class StreamSession implements Session {
   }
 }
 
-/** The stream-json tokens the consumer understands (packed or streamed values). */
+/** A stream-json token: `{name, value}` (packed or streamed values). */
 export type StreamJsonToken = {name: string; value?: unknown};
 
+/** Validates the tokens of one document as a stream-json parser emits them (see `tokenValidator`). */
+export interface TokenValidator {
+  /** The next token; false once the document is certainly invalid (later tokens are ignored then). */
+  push(token: StreamJsonToken): boolean;
+  /** The document's tokens have all been pushed: its verdict. */
+  end(): Result;
+}
+
 /**
- * A stage for a stream-chain pipeline after stream-json's `parser()`: give it every token; when the
- * stream ends (`none`), it returns the Result. Works with packed values, streamed values or both.
+ * One document's validation from stream-json's tokens, with packed values, streamed values or
+ * both: what `stream-schema/stream-json`'s `tokenConsumer` puts in a stream-chain pipeline.
+ * Malformed JSON is the parser's to report; a repeated key is still refused.
  */
-export function tokenConsumer(validator: Validator): (token: StreamJsonToken | typeof none) => Result | typeof none {
-  if (!(validator instanceof CompiledValidator)) throw new TypeError('tokenConsumer needs a validator made by compile()');
+export function tokenValidator(validator: Validator): TokenValidator {
+  if (!(validator instanceof CompiledValidator)) throw new TypeError('tokenValidator needs a validator made by compile()');
   const evaluator = validator.evaluator();
   evaluator.reset(null, true);
   let pieces = '';
@@ -268,58 +276,63 @@ export function tokenConsumer(validator: Validator): (token: StreamJsonToken | t
     pending = undefined;
     pieces = '';
   };
-  return flushable((token: StreamJsonToken | typeof none): Result | typeof none => {
-    try {
-      if (token === none) {
+  const deliver = (token: StreamJsonToken): void => {
+    switch (token.name) {
+      case 'startString':
+      case 'startKey':
+      case 'startNumber':
         deliverPending();
-        return verdict(evaluator, inputError);
-      }
-      if (evaluator.failed && !validator.allErrors) return none;
-      switch (token.name) {
-        case 'startString':
-        case 'startKey':
-        case 'startNumber':
-          deliverPending();
-          pieces = '';
-          return none;
-        case 'stringChunk':
-        case 'numberChunk':
-          pieces += token.value as string;
-          return none;
-        case 'endString':
-          pending = 'string';
-          return none;
-        case 'endKey':
-          pending = 'key';
-          return none;
-        case 'endNumber':
-          pending = 'number';
-          return none;
-        case 'stringValue':
-        case 'keyValue':
-        case 'numberValue':
-          // The packed value supersedes the pieces streamed just before it.
-          pending = undefined;
-          pieces = '';
-          (evaluator[token.name] as (text: string) => void)(token.value as string);
-          return none;
-        case 'startObject':
-        case 'endObject':
-        case 'startArray':
-        case 'endArray':
-        case 'nullValue':
-        case 'trueValue':
-        case 'falseValue':
-          deliverPending();
-          evaluator[token.name]();
-          return none;
-        default:
-          return none;
-      }
+        pieces = '';
+        return;
+      case 'stringChunk':
+      case 'numberChunk':
+        pieces += token.value as string;
+        return;
+      case 'endString':
+        pending = 'string';
+        return;
+      case 'endKey':
+        pending = 'key';
+        return;
+      case 'endNumber':
+        pending = 'number';
+        return;
+      case 'stringValue':
+      case 'keyValue':
+      case 'numberValue':
+        // The packed value supersedes the pieces streamed just before it.
+        pending = undefined;
+        pieces = '';
+        evaluator[token.name](token.value as string);
+        return;
+      case 'startObject':
+      case 'endObject':
+      case 'startArray':
+      case 'endArray':
+      case 'nullValue':
+      case 'trueValue':
+      case 'falseValue':
+        deliverPending();
+        evaluator[token.name]();
+        return;
+    }
+  };
+  const guarded = (work: () => void): void => {
+    try {
+      work();
     } catch (error) {
       if (!(error instanceof InputError)) throw error;
       inputError ??= error;
-      return none;
     }
-  });
+  };
+  return {
+    push(token: StreamJsonToken): boolean {
+      if (inputError === undefined && !(evaluator.failed && !validator.allErrors)) guarded(() => deliver(token));
+      return inputError === undefined && !evaluator.failed;
+    },
+    end(): Result {
+      if (inputError === undefined) guarded(deliverPending);
+      return verdict(evaluator, inputError);
+    },
+  };
 }

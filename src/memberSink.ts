@@ -17,9 +17,9 @@ import type {TokenSink} from './types.js';
 
 /**
  * `worthIt`: code units left in the text below which a member value is not judged apart: one that
- * does not end within the text is tokenized twice. Small chunks (a document in a few writes) then
- * cost 5-9% more per document instead of less (measured on the engine benchmark's records cut in
- * two). Tests set it to 0, to judge apart wherever possible.
+ * does not end within the text is tokenized twice, so small chunks (a document in a few writes)
+ * would cost more per document instead of less (docs/decisions.md, "Sessions: member values
+ * judged apart"). Tests set it to 0, to judge apart wherever possible.
  */
 export const memberValues = {worthIt: 2048};
 
@@ -29,15 +29,28 @@ export class MemberSink implements TokenSink {
   /** Objects and arrays open within that value. */
   private depth = 0;
   private tokenizer!: Tokenizer;
+  /** Where each object or array open within that value began (Tokenizer.unitOffset), by depth. */
+  private readonly openedAt: number[] = [];
+  /**
+   * Where the objects and arrays began that were open when a value judged apart was replayed.
+   * Each of them holds the point where the checker gave up (a failure, something it cannot judge,
+   * the end of the text): judged apart in turn, it would give up there too and be replayed again,
+   * and a value nested n deep would cost n passes over the text. They go to the evaluator.
+   */
+  private readonly givenUp = new Set<number>();
+  /** The last of givenUp: past it, none of them can come again. */
+  private lastGivenUp = -1;
   /** Called by the tokenizer as it replays: the rest goes to the evaluator. */
   private readonly backToEvaluator = (): void => {
     this.apart = false;
+    this.rememberGivenUp();
   };
   /** The same for an item: its bracket comes again, and goes to the evaluator this time. */
   private replayedItem = false;
   private readonly itemBackToEvaluator = (): void => {
     this.apart = false;
     this.replayedItem = true;
+    this.rememberGivenUp();
   };
 
   /** Made on the first value judged apart: a small document may have none. */
@@ -73,16 +86,44 @@ export class MemberSink implements TokenSink {
 
   startObject(): void {
     if (!this.apart && !this.itemApart()) return this.evaluator.startObject();
-    this.depth++;
+    if (this.opensGivenUp()) return;
     this.checker.startObject();
     this.afterToken();
   }
 
   startArray(): void {
     if (!this.apart && !this.itemApart()) return this.evaluator.startArray();
-    this.depth++;
+    if (this.opensGivenUp()) return;
     this.checker.startArray();
     this.afterToken();
+  }
+
+  /**
+   * An object or array opens within the value judged apart. If it is the value itself (a member's,
+   * after its key) and an earlier replay gave it up, replay at once: the evaluator takes it.
+   */
+  private opensGivenUp(): boolean {
+    const at = this.tokenizer.unitOffset;
+    if (this.depth === 0 && this.wasGivenUp(at)) {
+      this.tokenizer.replay();
+      return true;
+    }
+    this.openedAt[this.depth++] = at;
+    return false;
+  }
+
+  private rememberGivenUp(): void {
+    for (let depth = 0; depth < this.depth; depth++) this.givenUp.add(this.openedAt[depth]!);
+    if (this.depth > 0) this.lastGivenUp = Math.max(this.lastGivenUp, this.openedAt[this.depth - 1]!);
+  }
+
+  private wasGivenUp(at: number): boolean {
+    if (this.lastGivenUp < 0) return false;
+    if (at <= this.lastGivenUp) return this.givenUp.has(at);
+    // The input only moves on: none of them comes again.
+    this.givenUp.clear();
+    this.lastGivenUp = -1;
+    return false;
   }
 
   /**
@@ -95,7 +136,7 @@ export class MemberSink implements TokenSink {
       this.replayedItem = false;
       return false;
     }
-    if (this.tokenizer.remaining < memberValues.worthIt) return false;
+    if (this.tokenizer.remaining < memberValues.worthIt || this.wasGivenUp(this.tokenizer.unitOffset)) return false;
     const evaluator = this.evaluator;
     if (!evaluator.inArray() || evaluator.stopped) return false;
     evaluator.announceItem();

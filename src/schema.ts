@@ -166,6 +166,15 @@ export interface KeywordDefinition<V = any> {
    */
   discardsErrors?(slot: number): boolean;
   /**
+   * The subschema run in `slot` starts before it is known to apply (`then`/`else` until `if`
+   * settles, `dependentSchemas` until the trigger arrives, `unevaluated*` candidates). `result`
+   * hears of its `limit.recursion` as of a failure, and fails the run with it (`failWith`) only
+   * once it comes to count. Any other keyword's run fails with a limited subschema run at once.
+   */
+  speculative?(slot: number): boolean;
+  /** The subschema it applies depends on the dynamic scope (`$dynamicRef`, `$recursiveRef`). */
+  readonly followsDynamicScope?: boolean;
+  /**
    * Applies subschemas at the same location whose annotations count for `unevaluated*` (allOf,
    * $ref, if/then/else, dependentSchemas...). Without such a sibling, `unevaluated*` can decide
    * as each key or item arrives.

@@ -134,10 +134,6 @@ class Scope {
   }
 }
 
-const NO_SCOPE = new Scope(null, null);
-/** The scope of a member value judged apart: what lies outside it is not known. */
-const PARTIAL_SCOPE = new Scope(null, null, true);
-
 // ---- scalars ----
 
 const ALL = 0;
@@ -164,6 +160,8 @@ export class ScalarPlan {
   kinds = -1;
   /** A keyword acts that the checker cannot ask. */
   unsure = false;
+  /** scalarHeight by the dynamic scope the node is applied in, once asked. */
+  heights: Map<Scope, number> | undefined = undefined;
 }
 
 /** An Outline that keeps only what applies to scalars: the in-place applicators. */
@@ -213,6 +211,36 @@ function scalarPlanOf(node: SchemaNode): ScalarPlan {
     else plan.unsure = true;
   }
   return (node.textPlan = plan);
+}
+
+/**
+ * How many in-place applications deep a scalar's evaluation can go from `node` applied in
+ * `scope`, every branch counted; MAX_IN_PLACE for a node that applies itself again (or a
+ * `$dynamicRef` whose scope is not known). The evaluator starts every branch, so a cycle below
+ * `node` may be its `limit.recursion` even where passesScalar would stop early (an `anyOf` branch
+ * passed, an `allOf` branch failed): such a scalar is the evaluator's to judge.
+ */
+function scalarHeight(node: SchemaNode, scope: Scope, path: Set<SchemaNode>): number {
+  if (node.bool !== undefined) return 0;
+  const plan = node.textPlan ?? scalarPlanOf(node);
+  if (plan.applications.length === 0) return 1;
+  const known = plan.heights?.get(scope);
+  if (known !== undefined) return known;
+  if (path.has(node)) return MAX_IN_PLACE;
+  path.add(node);
+  const inner = scope.enter(node.resource);
+  let below = 0;
+  for (const {mode, nodes, resolve} of plan.applications) {
+    if (mode === DYNAMIC) {
+      below = inner.partial ? MAX_IN_PLACE : Math.max(below, scalarHeight(resolve!(inner.resources()), inner, path));
+      continue;
+    }
+    for (const applied of nodes) if (applied !== undefined) below = Math.max(below, scalarHeight(applied, inner, path));
+  }
+  path.delete(node);
+  const height = Math.min(below + 1, MAX_IN_PLACE);
+  (plan.heights ??= new Map()).set(scope, height);
+  return height;
 }
 
 // ---- containers ----
@@ -470,8 +498,8 @@ class Shape {
 /** Builds a shape from the applications at a location: the Outline keywords describe themselves to. */
 class ShapeBuilder implements Outline {
   private target: Target = DOCUMENT;
-  /** The dynamic scope of the node being applied (its own resource entered). */
-  private scope: Scope = NO_SCOPE;
+  /** The dynamic scope of the node being applied (its own resource entered); set by apply before any outline call. */
+  private scope!: Scope;
   private depth = 0;
   /** The conditions under which the application being added counts (see holds). */
   private condition: number[] = [];
@@ -496,6 +524,9 @@ class ShapeBuilder implements Outline {
       shape.arrayFails.push(target);
       return;
     }
+    // An unsure shape is left to the evaluator: building on would only cost (a cycle whose nodes
+    // have two branches each doubles at every level).
+    if (shape.unsure) return;
     if (this.depth >= MAX_IN_PLACE) {
       shape.unsure = true;
       return;
@@ -735,6 +766,13 @@ export class CheckerCache {
   /** Members for values judged apart (beginValue): by their one node, or by their nodes' ids. */
   readonly valuesOfNode = new Map<SchemaNode, Member>();
   readonly values = new Map<string, Member>();
+  /**
+   * The scopes everything starts from: a document's, and a member value's judged apart (what lies
+   * outside it is not known). They intern the scopes entered from them by resource, so they belong
+   * to one schema: module-level ones kept every schema that ever checked a container alive.
+   */
+  readonly documentScope = new Scope(null, null);
+  readonly partialScope = new Scope(null, null, true);
 }
 
 export class TextChecker implements TokenSink {
@@ -784,7 +822,7 @@ export class TextChecker implements TokenSink {
     private readonly limits: Required<Limits>,
     private readonly cache: CheckerCache = new CheckerCache(),
   ) {
-    this.root = new Member(-1, [rootNode], [DOCUMENT], [NO_SCOPE]);
+    this.root = new Member(-1, [rootNode], [DOCUMENT], [cache.documentScope]);
     this.top = this.root;
     this.pending = this.root;
   }
@@ -806,7 +844,7 @@ export class TextChecker implements TokenSink {
     const {valuesOfNode} = this.cache;
     let member = valuesOfNode.get(node);
     if (member === undefined) {
-      member = new Member(-1, [node], [DOCUMENT], [PARTIAL_SCOPE]);
+      member = new Member(-1, [node], [DOCUMENT], [this.cache.partialScope]);
       if (valuesOfNode.size < MAX_SHAPES) valuesOfNode.set(node, member);
     }
     return member;
@@ -818,7 +856,7 @@ export class TextChecker implements TokenSink {
     const {values} = this.cache;
     let member = values.get(signature);
     if (member === undefined) {
-      member = new Member(-1, nodes.slice(), nodes.map(() => DOCUMENT), nodes.map(() => PARTIAL_SCOPE));
+      member = new Member(-1, nodes.slice(), nodes.map(() => DOCUMENT), nodes.map(() => this.cache.partialScope));
       if (values.size < MAX_SHAPES) values.set(signature, member);
     }
     return member;
@@ -1042,7 +1080,7 @@ export class TextChecker implements TokenSink {
     for (let i = 0; i < accepts.length; i++) if (!accepts[i]!(acceptsKeywords[i]!, kind, evaluator)) return false;
     const {applications} = plan;
     if (applications.length === 0) return true;
-    if (depth >= MAX_IN_PLACE) {
+    if (depth >= MAX_IN_PLACE || (depth === 0 && (plan.heights?.get(scope) ?? scalarHeight(node, scope, new Set())) >= MAX_IN_PLACE)) {
       this.giveUp('bounds');
       return false;
     }

@@ -15,6 +15,14 @@ export interface Limits {
   maxProperties?: number;
   /** Longest number literal, in characters (default 4096). */
   maxNumberLength?: number;
+  /**
+   * `'reject'`: a number whose double, as `JSON.parse` reads it, is not the value judged in kind
+   * (±Infinity beyond the double range, or 0 for a text that is not zero) is a
+   * `limit.number.inexact` error; RFC 8259 §6 allows limits on the range of numbers. Rounding
+   * within the range (9007199254740993) is not refused. Default `'allow'`: every number is judged
+   * exactly on its text. Applies to text; a parsed value's numbers are doubles already.
+   */
+  inexactNumbers?: 'allow' | 'reject';
 }
 
 export interface CompileOptions {
@@ -22,6 +30,12 @@ export interface CompileOptions {
   draft?: Draft;
   /** Other schema documents by absolute URI, for `$ref`. Nothing is ever fetched. */
   schemas?: Record<string, unknown>;
+  /**
+   * The absolute URI the schema was retrieved from (e.g. its file's `file:` URL): relative
+   * references resolve against it unless the schema's own `$id` says otherwise. Default: a
+   * placeholder, `stream-schema:///root.json`.
+   */
+  baseUri?: string;
   /** Collect every error instead of stopping at the first (default false). */
   allErrors?: boolean;
   /** Unknown keywords are a SchemaError (default false: ignored, as the spec says). */

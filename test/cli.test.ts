@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync, createWriteStream } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, createWriteStream } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { after, describe, it } from 'node:test';
 import { once } from 'node:events';
+import { runInTerminal, screenLines, type TerminalRun } from './support/terminal.js';
 
 const TEST_TIMEOUT = { timeout: 60_000 };
 const CHILD_TIMEOUT_MS = 45_000;
@@ -17,10 +19,13 @@ interface Run {
   stderr: string;
 }
 
+/** The environment without what turns colour off, so that only a test's own choice does. */
+const ENV = { ...process.env, NO_COLOR: undefined, TERM: 'xterm-256color' };
+
 /** Runs the CLI as a child process, from the project root, killed if it outlives the test. */
-function run(args: string[], input?: string): Promise<Run> {
+function run(args: string[], input?: string, env: NodeJS.ProcessEnv = ENV): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...CLI, ...args], { cwd: ROOT, timeout: CHILD_TIMEOUT_MS, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...CLI, ...args], { cwd: ROOT, env, timeout: CHILD_TIMEOUT_MS, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));
@@ -58,6 +63,35 @@ const strictSchemaFile = join(directory, 'strict.schema.json');
 writeFileSync(strictSchemaFile, JSON.stringify({ type: 'object', propertees: {} }));
 const notJsonFile = join(directory, 'not-json.json');
 writeFileSync(notJsonFile, '{ "type": ');
+const multilineNotJsonFile = join(directory, 'not-json-multiline.json');
+writeFileSync(multilineNotJsonFile, '{\n  "type": "object",\n  "properties": {,}\n}\n');
+const bomSchemaFile = join(directory, 'bom.schema.json');
+writeFileSync(bomSchemaFile, '\ufeff{"type": "object"}');
+// A draft-07 schema with $id beside $ref at the root (ignored there), naming a sibling file that
+// names another; and one naming a file that is not there.
+mkdirSync(join(directory, 'defs'));
+const catalogSchemaFile = join(directory, 'catalog.schema.json');
+writeFileSync(catalogSchemaFile, JSON.stringify({ $schema: 'http://json-schema.org/draft-07/schema#', $id: 'https://example.com/elsewhere/catalog.json', $ref: 'defs/positive.json#/definitions/positive' }));
+writeFileSync(join(directory, 'defs', 'positive.json'), JSON.stringify({ definitions: { positive: { type: 'integer', minimum: 1, not: { $ref: 'thirteen.json' } } } }));
+writeFileSync(join(directory, 'defs', 'thirteen.json'), JSON.stringify({ const: 13 }));
+const danglingSchemaFile = join(directory, 'dangling.schema.json');
+writeFileSync(danglingSchemaFile, JSON.stringify({ $ref: 'missing.json' }));
+const remoteSchemaFile = join(directory, 'remote.schema.json');
+writeFileSync(remoteSchemaFile, JSON.stringify({ $ref: 'http://127.0.0.1:9/never.json' }));
+const dateSchemaFile = join(directory, 'date.schema.json');
+writeFileSync(dateSchemaFile, JSON.stringify({ type: 'string', format: 'date' }));
+// For the syntax pass: a document whose first error is a schema violation, then malformed.
+const closedSchemaFile = join(directory, 'closed.schema.json');
+writeFileSync(closedSchemaFile, JSON.stringify({ properties: { p: { type: 'array' } }, additionalProperties: false }));
+const MALFORMED_DOCUMENT = '{"a": 1,\n "b": }';
+const malformedDocumentFile = join(directory, 'malformed.json');
+writeFileSync(malformedDocumentFile, MALFORMED_DOCUMENT);
+// Line 3 is longer than the CLI's 64 KB reads, so it arrives in pieces.
+const LONG_LINE = `{"p": ["${'x'.repeat(70_000)}"], "a": 1, "b": }`;
+const malformedLinesFile = join(directory, 'malformed.ndjson');
+writeFileSync(malformedLinesFile, `{"p": []}\n{"a": 1, "b": }\n${LONG_LINE}\n`);
+const noIdFile = join(directory, 'defs', 'no-id.json');
+writeFileSync(noIdFile, JSON.stringify({ type: 'string' }));
 
 after(() => rmSync(directory, { recursive: true, force: true }));
 
@@ -143,21 +177,48 @@ describe('stream-schema validate', { concurrency: 2 }, () => {
       run(['validate', validFile]),
       run(['validate', '--schema', schemaFile, '--colour', validFile]),
       run(['validate', '--schema', schemaFile, '--format', 'xml', validFile]),
+      run(['validate', '--schema', schemaFile, '--max-errors', '0', validFile]),
+      run(['check-schema', '--max-errors', '3', schemaFile]),
     ]);
     for (const result of results) {
       assert.equal(result.code, 2, result.stderr);
       assert.match(result.stderr, /^stream-schema: .*\nRun "stream-schema --help" for usage\.\n$/);
     }
     assert.match(results[2].stderr, /validate needs --schema/);
+    assert.match(results[5].stderr, /--max-errors must be a positive integer, got "0"/);
+    assert.match(results[6].stderr, /--max-errors applies to validate, not check-schema/);
   });
 
   it('exits 2 on a schema error, naming its location', TEST_TIMEOUT, async () => {
     const bad = await run(['validate', '--schema', badSchemaFile, validFile]);
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /schema error: .*schema location "\/properties\/id\/type"/);
-    const notJson = await run(['validate', '--schema', notJsonFile, validFile]);
-    assert.equal(notJson.code, 2);
-    assert.match(notJson.stderr, /is not JSON/);
+  });
+
+  it('names the line and column where a schema file stops being JSON, without a usage hint', TEST_TIMEOUT, async () => {
+    const [validate, check, reference] = await Promise.all([
+      run(['validate', '--schema', notJsonFile, validFile]),
+      run(['check-schema', multilineNotJsonFile]),
+      run(['validate', '--schema', orderSchemaFile, '--ref', notJsonFile, validFile]),
+    ]);
+    assert.deepEqual([validate.code, check.code, reference.code], [2, 2, 2]);
+    assert.equal(validate.stderr, `${notJsonFile}:1:11: not JSON: Unexpected end of input, expected a value\n`);
+    assert.equal(check.stderr, `${multilineNotJsonFile}:3:18: not JSON: Unexpected character ',', expected a string key or '}'\n`);
+    assert.equal(reference.stderr, validate.stderr);
+  });
+
+  it('reads a schema file that opens with a byte order mark', TEST_TIMEOUT, async () => {
+    const { code, stdout } = await run(['check-schema', bomSchemaFile]);
+    assert.equal(code, 0, stdout);
+  });
+
+  it('says a schema file cannot be read, without a usage hint', TEST_TIMEOUT, async () => {
+    const missing = join(directory, 'no-such-schema.json');
+    const results = await Promise.all([run(['validate', '--schema', missing, validFile]), run(['check-schema', missing])]);
+    for (const { code, stderr } of results) {
+      assert.equal(code, 2);
+      assert.match(stderr, /^stream-schema: cannot read .*no-such-schema\.json: ENOENT[^\n]*\n$/);
+    }
   });
 
   it('exits 2 when an input cannot be read, after validating the others', TEST_TIMEOUT, async () => {
@@ -171,6 +232,136 @@ describe('stream-schema validate', { concurrency: 2 }, () => {
     const { code, stdout } = await run(['--help']);
     assert.equal(code, 0);
     assert.match(stdout, /stream-schema validate --schema/);
+    for (const option of ['--quiet', '--errors-only', '--max-errors', '--no-color', '--version']) assert.match(stdout, new RegExp(`^ .*${option}`, 'm'));
+    assert.match(stdout, /Exit codes: 0 all valid, 1 some document invalid, 2 usage, input or schema error/);
+  });
+
+  it('says "1 record" and "1 file", not "1 records"', TEST_TIMEOUT, async () => {
+    const { code, stderr } = await run(['validate', '--schema', schemaFile, documentFile]);
+    assert.equal(code, 0, stderr);
+    assert.match(stderr, /^1 file, 1 record: 1 valid, 0 invalid \(/);
+  });
+
+  it('prints the version of package.json with --version, from the source and from the build', TEST_TIMEOUT, async () => {
+    const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    const [global, inCommand] = await Promise.all([run(['--version']), run(['validate', '--version'])]);
+    assert.deepEqual([global.code, global.stdout, inCommand.stdout], [0, `${version}\n`, `${version}\n`]);
+    // Built as `npm run build` builds dist/: one directory below the root, so the CLI is two below package.json.
+    const build = mkdtempSync(join(ROOT, '.cli-build-'));
+    try {
+      const tsc = spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json', '--outDir', build], { cwd: ROOT, encoding: 'utf8' });
+      const built = join(build, 'adapters/cli.js');
+      assert.ok(existsSync(built), `tsc emitted no adapters/cli.js: ${tsc.stdout}${tsc.stderr}`);
+      const fromBuild = spawnSync(process.execPath, [built, '--version'], { cwd: directory, encoding: 'utf8' });
+      assert.deepEqual([fromBuild.status, fromBuild.stdout], [0, `${version}\n`], fromBuild.stderr);
+    } finally {
+      rmSync(build, { recursive: true, force: true });
+    }
+  });
+
+  it('prints nothing with --quiet but what makes the exit code 2', TEST_TIMEOUT, async () => {
+    const [invalid, unreadable, validSchema, invalidSchema] = await Promise.all([
+      run(['validate', '-q', '--schema', schemaFile, mixedFile]),
+      run(['validate', '--quiet', '--schema', schemaFile, join(directory, 'missing.ndjson'), mixedFile]),
+      run(['check-schema', '--quiet', schemaFile]),
+      run(['check-schema', '--quiet', badSchemaFile]),
+    ]);
+    assert.deepEqual(invalid, { code: 1, stdout: '', stderr: '' });
+    assert.equal(unreadable.code, 2);
+    assert.equal(unreadable.stdout, '');
+    assert.match(unreadable.stderr, /^stream-schema: cannot read .*missing\.ndjson: ENOENT[^\n]*\n$/);
+    assert.deepEqual(validSchema, { code: 0, stdout: '', stderr: '' });
+    assert.equal(invalidSchema.code, 2);
+    assert.match(invalidSchema.stdout, /schema error: /);
+  });
+
+  it('prints the error lines alone with --errors-only', TEST_TIMEOUT, async () => {
+    const [errorsOnly, full] = await Promise.all([run(['validate', '--errors-only', '--schema', schemaFile, mixedFile]), run(['validate', '--schema', schemaFile, mixedFile])]);
+    assert.equal(errorsOnly.code, 1);
+    assert.equal(errorsOnly.stderr, '');
+    assert.equal(lines(errorsOnly.stdout).length, 2);
+    assert.equal(errorsOnly.stdout, full.stdout);
+  });
+
+  it('stops reading after --max-errors errors, and says so', TEST_TIMEOUT, async () => {
+    const [one, oneOfAll, enough] = await Promise.all([
+      run(['validate', '--max-errors', '1', '--schema', schemaFile, mixedFile, badDocumentFile]),
+      run(['validate', '--max-errors', '1', '--all-errors', '--schema', schemaFile, '--ndjson', '-'], '{"id":0,"tag":"long"}\n'),
+      run(['validate', '--max-errors', '3', '--schema', schemaFile, mixedFile]),
+    ]);
+    assert.equal(one.code, 1);
+    assert.deepEqual(lines(one.stdout).map((line) => /^\S+?\.jsonl:(\d+):/.exec(line)?.[1]), ['2']);
+    assert.match(one.stderr, /^1 file, 2 records: 1 valid, 1 invalid, stopped by --max-errors after 1 error \(/);
+    assert.equal(lines(oneOfAll.stdout).length, 1);
+    assert.equal(lines(enough.stdout).length, 2);
+    assert.doesNotMatch(enough.stderr, /stopped/);
+  });
+});
+
+describe('a syntax error after the first schema violation', { concurrency: 2 }, () => {
+  it('is reported too for a JSON file', TEST_TIMEOUT, async () => {
+    const { code, stdout } = await run(['validate', '--schema', closedSchemaFile, malformedDocumentFile]);
+    assert.equal(code, 1);
+    assert.deepEqual(lines(stdout), [
+      `${malformedDocumentFile}:1:4: validation: must NOT have additional property "a" (instance "/a", keyword "/additionalProperties")`,
+      `${malformedDocumentFile}:2:7: syntax: Unexpected character '}' at line 2 column 7, expected a value (instance "")`,
+    ]);
+  });
+
+  it('is reported too for a document read from stdin', TEST_TIMEOUT, async () => {
+    const [piped, file] = await Promise.all([run(['validate', '--schema', closedSchemaFile, '-'], MALFORMED_DOCUMENT), run(['validate', '--schema', closedSchemaFile, malformedDocumentFile])]);
+    assert.equal(piped.code, 1);
+    assert.equal(piped.stdout, file.stdout.replaceAll(malformedDocumentFile, '<stdin>'));
+  });
+
+  it('is reported too for an NDJSON line, whole in a chunk or split across chunks', TEST_TIMEOUT, async () => {
+    const { code, stdout } = await run(['validate', '--schema', closedSchemaFile, '--format', 'json', malformedLinesFile]);
+    assert.equal(code, 1);
+    const units = lines(stdout).map((line) => JSON.parse(line));
+    assert.deepEqual(
+      units.map((unit) => [unit.line, unit.kind, unit.column]),
+      [
+        [2, 'validation', 4],
+        [2, 'syntax', 15],
+        [3, 'validation', LONG_LINE.indexOf('"a"') + 3],
+        [3, 'syntax', LONG_LINE.length],
+      ],
+    );
+  });
+
+  it('is reported for a piped document bigger than what is kept for the pass, whether the violation comes early or late', TEST_TIMEOUT, async () => {
+    // Over the 4 MiB the CLI keeps of a pipe before the verdict (KEPT_PREFIX_LIMIT): a late
+    // violation finds the syntax pass already running alongside, an early one starts it from what was kept.
+    const strings = Array.from({ length: 5 }, () => `"${'x'.repeat(1024 * 1024)}"`).join(',');
+    const early = `{"a": 1, "p": [${strings}], "b": }`;
+    const late = `{"p": [${strings}], "a": 1, "b": }`;
+    for (const document of [early, late]) {
+      const { code, stdout } = await run(['validate', '--schema', closedSchemaFile, '--format', 'json', '-'], document);
+      assert.equal(code, 1);
+      const units = lines(stdout).map((line) => JSON.parse(line));
+      assert.deepEqual(
+        units.map((unit) => [unit.kind, unit.column]),
+        [
+          ['validation', document.indexOf('"a"') + 3],
+          ['syntax', document.length],
+        ],
+      );
+    }
+  });
+
+  it('adds nothing to a well-formed document, and is reported once with --all-errors', TEST_TIMEOUT, async () => {
+    const [wellFormed, allErrors] = await Promise.all([
+      run(['validate', '--schema', closedSchemaFile, '--format', 'json', '-'], '{"a": 1, "b": 2}'),
+      run(['validate', '--all-errors', '--schema', closedSchemaFile, '--format', 'json', malformedDocumentFile]),
+    ]);
+    assert.deepEqual(
+      lines(wellFormed.stdout).map((line) => JSON.parse(line).kind),
+      ['validation'],
+    );
+    assert.deepEqual(
+      lines(allErrors.stdout).map((line) => JSON.parse(line).kind),
+      ['validation', 'validation', 'syntax'],
+    );
   });
 });
 
@@ -181,12 +372,12 @@ describe('stream-schema check-schema', { concurrency: 2 }, () => {
     assert.equal(stdout, 'examples/event.schema.json: valid schema (draft2020-12)\n');
   });
 
-  it('reports a bad schema with its pointer and exits 1', TEST_TIMEOUT, async () => {
+  it('reports a bad schema with its pointer and exits 2, as validate does', TEST_TIMEOUT, async () => {
     const text = await run(['check-schema', badSchemaFile]);
-    assert.equal(text.code, 1);
+    assert.equal(text.code, 2);
     assert.match(text.stdout, /schema error: .*\(at schema location "\/properties\/id\/type"\) \[schema\.[\w.]+\]/);
     const json = await run(['check-schema', '--format', 'json', badSchemaFile]);
-    assert.equal(json.code, 1);
+    assert.equal(json.code, 2);
     const unit = JSON.parse(json.stdout);
     assert.equal(unit.valid, false);
     assert.equal(unit.schemaLocation, '/properties/id/type');
@@ -195,16 +386,54 @@ describe('stream-schema check-schema', { concurrency: 2 }, () => {
 
   it('finds referenced schema documents given with --ref', TEST_TIMEOUT, async () => {
     const without = await run(['check-schema', orderSchemaFile]);
-    assert.equal(without.code, 1);
+    assert.equal(without.code, 2);
     const withRef = await run(['validate', '--schema', orderSchemaFile, '--ref', itemSchemaFile, '--ndjson', '-'], '[{"sku":"A"}]\n[{}]\n');
     assert.equal(withRef.code, 1, withRef.stderr);
     assert.match(withRef.stdout, /^<stdin>:2:\d+: validation: .*instance "\/0"/);
   });
 
+  it('resolves relative references against the schema file and reads the files they name', TEST_TIMEOUT, async () => {
+    const { code, stdout, stderr } = await run(['validate', '--schema', catalogSchemaFile, '--ndjson', '-'], '3\n0\n13\n');
+    assert.equal(code, 1, stderr);
+    assert.deepEqual(lines(stdout).map((line) => /^<stdin>:(\d+):/.exec(line)?.[1]), ['2', '3']);
+    assert.match(stderr, /3 records: 1 valid, 2 invalid/);
+    assert.equal((await run(['check-schema', catalogSchemaFile])).code, 0);
+  });
+
+  it('names the file a reference tried, and the base, when it is not there', TEST_TIMEOUT, async () => {
+    const { code, stdout } = await run(['check-schema', '--format', 'json', danglingSchemaFile]);
+    assert.equal(code, 2);
+    const unit = JSON.parse(stdout);
+    assert.equal(unit.code, 'schema.ref.unresolved');
+    assert.equal(unit.unresolved.uri, pathToFileURL(join(directory, 'missing.json')).href);
+    assert.equal(unit.unresolved.base, pathToFileURL(danglingSchemaFile).href);
+    assert.equal((await run(['validate', '--schema', danglingSchemaFile, '-'], '1')).code, 2);
+  });
+
+  it('never fetches a reference from the network', TEST_TIMEOUT, async () => {
+    const { code, stdout } = await run(['check-schema', '--format', 'json', remoteSchemaFile]);
+    assert.equal(code, 2);
+    assert.equal(JSON.parse(stdout).unresolved.uri, 'http://127.0.0.1:9/never.json');
+  });
+
+  it('refuses a --ref file without $id: nothing could reference it but its location, which is read anyway', TEST_TIMEOUT, async () => {
+    const { code, stderr } = await run(['validate', '--schema', orderSchemaFile, '--ref', noIdFile, '-'], '[]');
+    assert.equal(code, 2);
+    assert.match(stderr, /no string \$id/);
+  });
+
+  it('checks format with --formats assert only', TEST_TIMEOUT, async () => {
+    assert.equal((await run(['validate', '--schema', dateSchemaFile, '-'], '"2020-13-45"')).code, 0);
+    const asserted = await run(['validate', '--schema', dateSchemaFile, '--formats', 'assert', '-'], '"2020-13-45"');
+    assert.equal(asserted.code, 1, asserted.stderr);
+    assert.match(asserted.stdout, /format "date"/);
+    assert.equal((await run(['validate', '--schema', dateSchemaFile, '--formats', 'strict', '-'], '"x"')).code, 2);
+  });
+
   it('rejects unknown keywords with --strict only', TEST_TIMEOUT, async () => {
     assert.equal((await run(['check-schema', strictSchemaFile])).code, 0);
     const strict = await run(['check-schema', '--strict', strictSchemaFile]);
-    assert.equal(strict.code, 1);
+    assert.equal(strict.code, 2);
     assert.match(strict.stdout, /propertees/);
   });
 
@@ -214,35 +443,93 @@ describe('stream-schema check-schema', { concurrency: 2 }, () => {
   });
 });
 
-const hasScript = spawnSync('script', ['--version']).status === 0;
+/** A file over the 10 MB progress threshold with an invalid record every 5,001 lines. */
+const bigFile = join(directory, 'big.ndjson');
+const BIG_BLOCK = '{"id":1,"tag":"abc"}\n'.repeat(5000) + '{"id":0}\n';
+let bigRun: Promise<TerminalRun> | undefined;
 
-describe('progress line', () => {
-  it('shows bytes, records/s and the invalid count on a terminal for files over 10 MB', { ...TEST_TIMEOUT, skip: hasScript ? false : 'needs script(1) for a pseudo-terminal' }, async () => {
-    const bigFile = join(directory, 'big.ndjson');
-    const out = createWriteStream(bigFile);
-    const block = '{"id":1,"tag":"abc"}\n'.repeat(5000) + '{"id":0}\n';
-    for (let written = 0; written < 11 * 1024 * 1024; written += block.length) {
-      if (!out.write(block)) await once(out, 'drain');
-    }
-    out.end();
-    await once(out, 'close');
-    const command = [process.execPath, ...CLI, 'validate', '--schema', schemaFile, bigFile].map((part) => `'${part}'`).join(' ');
-    // script(1) gives the child a terminal; its stdout (and so ours) is the terminal's output.
-    const { stdout } = await runScript(command);
-    assert.match(stdout, /big\.ndjson: [\d.]+ (KB|MB) \/ 11\.\d MB \(\d+%\), [\d,]+ records\/s, \d+ invalid/);
-    assert.match(stdout, /records: \d+ valid, \d+ invalid/);
+async function writeBigFile(): Promise<number> {
+  const out = createWriteStream(bigFile);
+  let blocks = 0;
+  for (let written = 0; written < 11 * 1024 * 1024; written += BIG_BLOCK.length, blocks++) {
+    if (!out.write(BIG_BLOCK)) await once(out, 'drain');
+  }
+  out.end();
+  await once(out, 'close');
+  return blocks;
+}
+
+let bigFileBlocks = 0;
+
+/** The CLI over the big file on a terminal, run once for the tests that read its output. */
+function runBigFileInTerminal(): Promise<TerminalRun> {
+  bigRun ??= writeBigFile().then((blocks) => {
+    bigFileBlocks = blocks;
+    return inTerminal(['validate', '--schema', schemaFile, bigFile]);
+  });
+  return bigRun;
+}
+
+function inTerminal(args: string[], env: NodeJS.ProcessEnv = ENV): Promise<TerminalRun> {
+  return runInTerminal([process.execPath, ...CLI, ...args], { cwd: ROOT, env, timeout: CHILD_TIMEOUT_MS });
+}
+
+const PROGRESS = /big\.ndjson: [\d.]+ (KB|MB) \/ 11\.\d MB \(\d+%\), [\d,]+ records\/s, \d+ invalid/;
+const BIG_FILE_ERROR = /^\S*big\.ndjson:\d+:7: validation: must be >= 1 \(instance "\/id", keyword "\/properties\/id\/minimum"\)$/;
+
+describe('on a terminal', { concurrency: 2 }, () => {
+  it('shows bytes, records/s and the invalid count for files over 10 MB', TEST_TIMEOUT, async () => {
+    const { code, output } = await runBigFileInTerminal();
+    assert.equal(code, 1);
+    assert.match(output, PROGRESS);
+    assert.match(screenLines(output).at(-1) ?? '', /^1 file, \d+ records: \d+ valid, \d+ invalid \(/);
+  });
+
+  it('clears the progress line before an error line and draws it again after', TEST_TIMEOUT, async () => {
+    const { output } = await runBigFileInTerminal();
+    // The first chunk draws the progress line and holds an invalid record: an error line is
+    // always written while the progress line is on the screen.
+    assert.match(output, new RegExp(`${PROGRESS.source}[^\\n]*big\\.ndjson:5001:7:(\x1b\\[22m)? (\x1b\\[31m)?validation`));
+    const shown = screenLines(output);
+    const errorLines = shown.filter((line) => line.includes('validation:'));
+    assert.equal(errorLines.length, bigFileBlocks);
+    for (const line of errorLines) assert.match(line, BIG_FILE_ERROR);
+    // Cleared for good at the end: no line left showing progress but the summary.
+    assert.deepEqual(
+      shown.filter((line) => line.includes('records/s')),
+      shown.slice(-1),
+    );
+    assert.match(shown[shown.length - 1], /^1 file, \d+ records: \d+ valid, \d+ invalid \(/);
+    // Drawn again right after an error line.
+    assert.match(output, new RegExp(`minimum"\\)(\x1b\\[22m)?\\r?\\n\\r\x1b\\[K\\S*${PROGRESS.source}`));
+  });
+
+  it('colours error lines: red for the kind of error, dim for locations', TEST_TIMEOUT, async () => {
+    const [coloured, piped] = await Promise.all([inTerminal(['validate', '--schema', schemaFile, mixedFile]), run(['validate', '--schema', schemaFile, mixedFile])]);
+    assert.equal(coloured.code, 1);
+    assert.match(coloured.output, /\x1b\[2m[^\x1b]*mixed\.jsonl:2:\d+:\x1b\[22m \x1b\[31mvalidation:\x1b\[39m /);
+    assert.match(coloured.output, /\x1b\[31m2 invalid\x1b\[39m/);
+    // The same text as when piped, once the colours are drawn.
+    assert.deepEqual(
+      screenLines(coloured.output).filter((line) => line.includes('mixed.jsonl:')),
+      lines(piped.stdout),
+    );
+  });
+
+  it('uses no colour with --no-color or a non-empty NO_COLOR, nor when piped', TEST_TIMEOUT, async () => {
+    const args = ['validate', '--schema', schemaFile, mixedFile];
+    const [flag, variable, emptyVariable, piped] = await Promise.all([
+      inTerminal([...args, '--no-color']),
+      inTerminal(args, { ...ENV, NO_COLOR: '1' }),
+      inTerminal(args, { ...ENV, NO_COLOR: '' }),
+      run(args),
+    ]);
+    for (const output of [flag.output, variable.output, piped.stdout, piped.stderr]) assert.doesNotMatch(output, /\x1b/);
+    assert.match(flag.output, /mixed\.jsonl:2:\d+: validation: /);
+    // no-color.org: NO_COLOR counts only when it is not empty.
+    assert.match(emptyVariable.output, /\x1b\[31mvalidation:/);
   });
 });
-
-function runScript(command: string): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('script', ['-qefc', command, '/dev/null'], { cwd: ROOT, timeout: CHILD_TIMEOUT_MS, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr: '' }));
-  });
-}
 
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');

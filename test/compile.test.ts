@@ -107,6 +107,71 @@ describe('references', () => {
   });
 });
 
+describe('baseUri: the URI the root schema was retrieved from (2020-12 core §9.1.1)', () => {
+  const sibling = {definitions: {positive: {type: 'integer', minimum: 1}}};
+
+  test('relative references resolve against it', () => {
+    const validator = compile({$ref: 'b.json#/definitions/positive'}, {baseUri: 'file:///schemas/a.json', schemas: {'file:///schemas/b.json': sibling}});
+    assert.equal(validator.validate(3).valid, true);
+    assert.equal(validator.validate(0).valid, false);
+  });
+
+  test('draft 7: an $id beside $ref at the root is ignored, so the retrieval URI is the base', () => {
+    const schema = {$schema: 'http://json-schema.org/draft-07/schema#', $id: 'https://example.com/elsewhere/a.json', $ref: 'b.json#/definitions/positive'};
+    const validator = compile(schema, {baseUri: 'file:///schemas/a.json', schemas: {'file:///schemas/b.json': sibling}});
+    assert.equal(validator.validate(0).valid, false);
+    // Without it, the placeholder base cannot find the sibling: what the catalog's six schemas met.
+    assert.equal(schemaError(schema, {schemas: {'file:///schemas/b.json': sibling}}).code, 'schema.ref.unresolved');
+  });
+
+  test("where the draft honours the root's own $id, that $id is the base", () => {
+    const schema = {$id: 'https://example.com/schemas/a.json', $ref: 'b.json#/definitions/positive'};
+    const validator = compile(schema, {baseUri: 'file:///elsewhere/a.json', schemas: {'https://example.com/schemas/b.json': sibling}});
+    assert.equal(validator.validate(0).valid, false);
+    const relative = {$id: 'v2/a.json', $ref: 'b.json#/definitions/positive'};
+    assert.equal(compile(relative, {baseUri: 'https://example.com/schemas/a.json', schemas: {'https://example.com/schemas/v2/b.json': sibling}}).validate(0).valid, false);
+  });
+
+  test('relative keys of options.schemas resolve against it too', () => {
+    const validator = compile({$ref: 'b.json#/definitions/positive'}, {baseUri: 'file:///schemas/a.json', schemas: {'b.json': sibling}});
+    assert.equal(validator.validate(0).valid, false);
+  });
+
+  test('schema locations in the root stay pointers; a relative or non-string baseUri is a SchemaError', () => {
+    assert.equal(schemaError({properties: {a: {type: 3}}}, {baseUri: 'file:///schemas/a.json'}).schemaLocation, '/properties/a/type');
+    assert.equal(schemaError({}, {baseUri: 'a.json'}).code, 'schema.option.baseUri');
+    assert.equal(schemaError({}, {baseUri: 7 as unknown as string}).code, 'schema.option.baseUri');
+  });
+});
+
+describe('an unresolved reference says what it tried, against which base, and what comes close', () => {
+  test('a document registered under another URI with the same file name', () => {
+    const error = schemaError({$ref: 'b.json'}, {baseUri: 'file:///schemas/a.json', schemas: {'https://example.com/schemas/b.json': {}}});
+    assert.deepEqual(error.unresolved, {reference: 'b.json', uri: 'file:///schemas/b.json', base: 'file:///schemas/a.json', registered: ['https://example.com/schemas/b.json', 'file:///schemas/a.json']});
+    assert.match(error.message, /tried "file:\/\/\/schemas\/b\.json" \(resolved against the base "file:\/\/\/schemas\/a\.json"\)/);
+    assert.match(error.message, /registered and close: "https:\/\/example\.com\/schemas\/b\.json"/);
+  });
+
+  test('a pointer that stops resolving: the locations beside where it stopped', () => {
+    const error = schemaError({$ref: '#/definitions/adress', definitions: {address: {}, person: {}}});
+    assert.deepEqual(error.unresolved?.registered, ['stream-schema:///root.json#/definitions/address']);
+    assert.match(error.message, /has nothing at "#\/definitions\/adress"/);
+  });
+
+  test('an anchor: the anchors of that resource that come close', () => {
+    const error = schemaError({$ref: '#nod', $defs: {node: {$anchor: 'node'}}});
+    assert.deepEqual(error.unresolved?.registered, ['stream-schema:///root.json#node']);
+    assert.match(error.message, /has no anchor "nod"/);
+  });
+
+  test('nothing close: nothing suggested', () => {
+    const error = schemaError({$ref: 'https://example.com/nowhere.json'});
+    assert.deepEqual(error.unresolved?.registered, []);
+    assert.equal(error.unresolved?.uri, 'https://example.com/nowhere.json');
+    assert.match(error.message, /no schema is registered under that URI/);
+  });
+});
+
 describe('drafts', () => {
   test('draft 4 rejects an empty required', () => {
     assert.match(schemaError({required: []}, {draft: 'draft4'}).message, /at least one element/);

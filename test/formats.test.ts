@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { after, describe, it } from 'node:test';
+import fc from 'fast-check';
 import { fileURLToPath } from 'node:url';
 import { isDate, isDateTime, isTime } from '../src/formats/date-time.js';
 import { isDuration } from '../src/formats/duration.js';
@@ -21,6 +22,7 @@ import { isUriTemplate } from '../src/formats/uri-template.js';
 import { isIri, isIriReference, isUri, isUriReference } from '../src/formats/uri.js';
 import { isUuid } from '../src/formats/uuid.js';
 import type { Draft } from '../src/types.js';
+import { property } from './support/property.js';
 
 const suiteRoot =
   process.env['JSON_SCHEMA_TEST_SUITE'] ??
@@ -190,6 +192,15 @@ describe('hostname.ts', () => {
     assert.equal(isIdnHostname('Bücher.example'), false);
     assert.equal(isIdnHostname('bu\u0308cher.example'), false);
   });
+
+  it('rejects an idn-hostname too long for its A-label form before reading its labels', () => {
+    // "xn--" and one octet per code point: 59 code points is the most a U-label can have.
+    const longest = 'ü'.repeat(35);
+    assert.equal(isIdnHostname(`${longest}.example`), true);
+    assert.equal(isIdnHostname(`${'ü'.repeat(60)}.example`), false);
+    assert.equal(isIdnHostname(`${longest}.`.repeat(8) + 'example'), false);
+    assert.equal(isIdnHostname('\u0661\u0627'.repeat(50_000)), false);
+  });
 });
 
 describe('idna-properties.ts', () => {
@@ -253,6 +264,11 @@ describe('ip.ts', () => {
     assert.equal(isIpv6('1::2::3'), false);
     assert.equal(isIpv6('1.2.3.4::'), false);
   });
+
+  it('accepts the longest text form and nothing longer', () => {
+    assert.equal(isIpv6('ffff:ffff:ffff:ffff:ffff:ffff:255.255.255.255'), true);
+    assert.equal(isIpv6('0ffff:ffff:ffff:ffff:ffff:ffff:255.255.255.255'), false);
+  });
 });
 
 describe('json-pointer.ts', () => {
@@ -276,6 +292,48 @@ describe('regex.ts', () => {
     assert.equal(isRegex('^\\p{L}+$'), true);
     assert.equal(isRegex('\\a'), false);
     assert.equal(isRegex('(?<n>a)\\k<m>'), false);
+  });
+
+  it('judges property escapes by their names and values', () => {
+    assert.equal(isRegex('\\p{Script=Greek}\\P{Lu}\\p{gc=Letter}'), true);
+    assert.equal(isRegex('\\p{Greek}'), false);
+    assert.equal(isRegex('\\p{Script=Elvish}'), false);
+    assert.equal(isRegex('\\p{lu}'), false);
+    assert.equal(isRegex('\\p{}'), false);
+    assert.equal(isRegex('\\p{L'), false);
+  });
+
+  it('keeps a property escape where only a class escape may stand', () => {
+    // ECMA-262 §22.2.1.1: in Unicode mode a class range may not end at a class escape.
+    assert.equal(isRegex('[\\p{L}-z]'), false);
+    assert.equal(isRegex('[a-\\P{L}]'), false);
+    assert.equal(isRegex('[\\p{L}\\-z]'), true);
+    assert.equal(isRegex('\\p{L}{2}'), true);
+  });
+
+  it('reads an escaped backslash before p{…} as text', () => {
+    // `\\p{L}` is a backslash then "p{L}", where "{L}" is a broken quantifier in Unicode mode.
+    assert.equal(isRegex('\\\\p{L}'), false);
+    assert.equal(isRegex('\\\\\\p{L}'), true);
+  });
+
+  it('agrees with the engine on patterns built from property escapes and what surrounds them', () => {
+    const engine = (pattern: string): boolean => {
+      try {
+        new RegExp(pattern, 'u');
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    const pieces = ['\\p{L}', '\\P{Nd}', '\\p{sc=Grek}', '\\p{Foo}', '\\p{L', '\\p', '\\\\', '\\', '[', ']', '[^', '-', '(', ')', '{', '}', '{1,2}', 'a', '|', '*', 'p{L}', '\\d', '(?<n>', '\\k<n>'];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 10 }), (parts) => {
+        const pattern = parts.join('');
+        assert.equal(isRegex(pattern), engine(pattern), pattern);
+      }),
+      property(2000),
+    );
   });
 });
 

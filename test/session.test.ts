@@ -295,3 +295,14 @@ describe('parse: the session assembles the value as JSON.parse would', () => {
     assert.equal(broken.end().value, undefined);
   });
 });
+
+describe('bytesRead says how far a session read', () => {
+  test('through the byte that made a syntax error, even in the first write', () => {
+    for (const text of ['{"a":1,}', '[1,2] x', '"\u00e9\u00e9" 1']) {
+      const session = compile({}).session();
+      session.write(Buffer.from(text));
+      const {errors} = session.end();
+      assert.equal(session.bytesRead, errors[0]!.offset! + 1, text);
+    }
+  });
+});

@@ -1,11 +1,17 @@
-// tokenConsumer (src/index.ts): validating tokens that a stream-json pipeline already produces.
+// tokenConsumer (adapters/stream-json.ts): validating tokens that a stream-json pipeline already produces.
 
 import assert from 'node:assert/strict';
+import {spawnSync} from 'node:child_process';
+import {mkdtempSync, writeFileSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import {join} from 'node:path';
+import {fileURLToPath} from 'node:url';
 import {Readable} from 'node:stream';
 import {describe, test} from 'node:test';
 import chain from 'stream-chain';
 import {parser} from 'stream-json';
-import {compile, tokenConsumer} from '../src/index.js';
+import {tokenConsumer} from '../adapters/stream-json.js';
+import {compile} from '../src/index.js';
 import type {Result} from '../src/types.js';
 
 const schema = {
@@ -62,4 +68,27 @@ test('a repeated key is a syntax error here too', async () => {
 
 test('a validator from elsewhere is refused', () => {
   assert.throws(() => tokenConsumer({} as never), TypeError);
+});
+
+describe('the stream-json example: a file through stream-json\'s parser into tokenConsumer', () => {
+  const example = fileURLToPath(new URL('../examples/stream-json.ts', import.meta.url));
+  const run = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', example, ...args], {encoding: 'utf8'});
+
+  test('reports the invalid item of examples/order.json and exits 1', () => {
+    const {status, stdout} = run();
+    assert.equal(status, 1);
+    assert.match(stdout, /order\.json: must be >= 1 \(instance "\/items\/1\/quantity"\)/);
+  });
+
+  test('passes a valid document and exits 0; a malformed one is the parser\'s error, exit 2', () => {
+    const directory = mkdtempSync(join(tmpdir(), 'stream-schema-stream-json-'));
+    const valid = join(directory, 'valid.json');
+    writeFileSync(valid, '{"orderId": "ord_7", "items": [{"sku": "A", "quantity": 1}]}');
+    const malformed = join(directory, 'malformed.json');
+    writeFileSync(malformed, '{"orderId": ');
+    assert.equal(run(valid).status, 0);
+    const broken = run(malformed);
+    assert.equal(broken.status, 2);
+    assert.match(broken.stderr, /malformed\.json: /);
+  });
 });

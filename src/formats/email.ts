@@ -73,6 +73,8 @@ function isMailbox(value: string, grammar: MailboxGrammar): boolean {
   // A quoted local part may contain "@"; the domain never does.
   const at = value.lastIndexOf('@');
   if (at <= 0) return false;
+  // Each UTF-16 code unit is at least one octet: a long local part is rejected before it is encoded.
+  if (at > maxLocalPartOctets) return false;
   const localPart = value.slice(0, at);
   const domain = value.slice(at + 1);
   if (utf8.encode(localPart).length > maxLocalPartOctets) return false;

@@ -7,6 +7,15 @@ import { aLabelOf, hasAcePrefix, isAscii, isLdhLabel, isULabel, uLabelOfALabel }
 /** RFC 1034 §3.1: 255 octets on the wire, which is 253 characters in dotted text without a final dot. */
 const maxNameLength = 253;
 const maxLabelLength = 63;
+/**
+ * A name is at most 253 octets in its A-label form, and each code point is at least one octet of
+ * that form (RFC 3492 §3.1: Punycode writes each code point as a basic code point or as at least
+ * one digit); a code point is at most two UTF-16 code units. Longer text is rejected before its
+ * labels are looked at: the RFC 5892 contextual rules read a whole label per code point.
+ */
+const maxIdnNameUnits = 2 * maxNameLength;
+/** The same for a label: "xn--" and at least one octet per code point fit in 63 octets. */
+const maxULabelUnits = 2 * (maxLabelLength - 'xn--'.length);
 
 /** RFC 3490 §3.1 (kept by RFC 5895 §2): label separators in internationalized names. */
 const idnLabelSeparators = /[.\u3002\uff0e\uff61]/;
@@ -39,7 +48,7 @@ function labelForms(label: string): { uLabel: string; aLabel: string } | undefin
     const uLabel = uLabelOfAsciiLabel(label);
     return uLabel === undefined ? undefined : { uLabel, aLabel: label };
   }
-  if (!isULabel(label)) return undefined;
+  if (label.length > maxULabelUnits || !isULabel(label)) return undefined;
   const aLabel = aLabelOf(label);
   return aLabel.length > maxLabelLength ? undefined : { uLabel: label, aLabel };
 }
@@ -49,7 +58,7 @@ function labelForms(label: string): { uLabel: string; aLabel: string } | undefin
  * U-label (RFC 5891 §5), at most 253 characters in A-label form, and the RFC 5893 Bidi Rule.
  */
 export function isIdnHostname(value: string): boolean {
-  if (value.length === 0) return false;
+  if (value.length === 0 || value.length > maxIdnNameUnits) return false;
   const uLabels: string[] = [];
   const aLabels: string[] = [];
   for (const label of value.split(idnLabelSeparators)) {

@@ -6,6 +6,8 @@
 const decOctet = '(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])';
 const ipv4Pattern = new RegExp(`^${decOctet}\\.${decOctet}\\.${decOctet}\\.${decOctet}$`);
 const hexGroupPattern = /^[0-9a-fA-F]{1,4}$/;
+/** The longest form: six groups of four hex digits and a dotted quad ("ffff:…:ffff:255.255.255.255"). */
+const maxIpv6Length = 6 * 5 + 15;
 
 export function isIpv4(value: string): boolean {
   return ipv4Pattern.test(value);
@@ -34,6 +36,7 @@ function withIpv4TailAsHex(value: string): string | undefined {
  * No zone identifier (that is RFC 6874's URI syntax, not an address) and no prefix length.
  */
 export function isIpv6(value: string): boolean {
+  if (value.length > maxIpv6Length) return false;
   const address = withIpv4TailAsHex(value);
   if (address === undefined) return false;
   const compression = address.indexOf('::');

@@ -30,6 +30,7 @@ const newState = (): DependenciesState => new DependenciesState();
 export const dependencies: KeywordDefinition<DependenciesValue> = {
   name: 'dependencies',
   annotatesInPlace: true,
+  speculative: () => true,
   subschemas: 'schemaOrStringArrayMap',
   compile(value, context) {
     if (!isObject(value)) throw context.fail('must be an object whose values are schemas or arrays of strings');

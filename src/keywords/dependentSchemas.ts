@@ -66,6 +66,7 @@ const newState = (): DependentSchemasState => new DependentSchemasState();
 export const dependentSchemas: KeywordDefinition<DependentSchemas> = {
   name: 'dependentSchemas',
   annotatesInPlace: true,
+  speculative: () => true,
   subschemas: 'schemaMap',
   compile(value, context) {
     expectSchemaMap(value, context);

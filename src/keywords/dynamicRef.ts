@@ -33,6 +33,7 @@ function target(reference: DynamicReference, scope: Iterable<Resource>): SchemaN
 
 export const dynamicRef: KeywordDefinition<DynamicReference> = {
   name: '$dynamicRef',
+  followsDynamicScope: true,
   annotatesInPlace: true,
   startsRunsOnScalars: true,
   compile(value, context) {

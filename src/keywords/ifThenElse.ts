@@ -34,6 +34,7 @@ export const ifThenElse: KeywordDefinition<Conditional> = {
   annotatesInPlace: true,
   startsRunsOnScalars: true,
   discardsErrors: (slot) => slot === IF,
+  speculative: (slot) => slot !== IF,
   subschemas: 'schema',
   compile(value, context) {
     expectSchema(value, context);

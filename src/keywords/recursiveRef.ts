@@ -18,6 +18,7 @@ function target(initial: SchemaNode, scope: Iterable<Resource>): SchemaNode {
 
 export const recursiveRef: KeywordDefinition<SchemaNode> = {
   name: '$recursiveRef',
+  followsDynamicScope: true,
   annotatesInPlace: true,
   startsRunsOnScalars: true,
   compile: compileReference,

@@ -24,6 +24,7 @@ function failFor(run: Run, keyword: CompiledKeyword<Unevaluated>, index: number,
 export const unevaluatedItems: KeywordDefinition<Unevaluated> = {
   name: 'unevaluatedItems',
   keepsFailedMembers: true,
+  speculative: () => true,
   subschemas: 'schema',
   compile(value, context) {
     expectSchema(value, context);

@@ -30,6 +30,7 @@ function failFor(run: Run, keyword: CompiledKeyword<Unevaluated>, name: string, 
 export const unevaluatedProperties: KeywordDefinition<Unevaluated> = {
   name: 'unevaluatedProperties',
   keepsFailedMembers: true,
+  speculative: () => true,
   subschemas: 'schema',
   compile(value, context) {
     expectSchema(value, context);

@@ -1,0 +1,63 @@
+// Each format check on a 100 KB string built against it, and each way of feeding a session 64 KB
+// of deep nesting (maxDepth 100,000): the best wall time of a few runs, against the 50 ms target
+// (docs/decisions.md, "Format checks and sessions stay linear"). test/linear.test.ts asserts the
+// growth on the same inputs; this prints the figures.
+//
+//   npm run build && node --import tsx benchmarks/linear-time.ts
+
+import {formatsFor} from '../dist/src/formats/index.js';
+import {compile, type Validator} from '../dist/src/index.js';
+import {adversarialFormatInputs, deepDocuments} from '../test/support/adversarial.js';
+import {best} from './support.js';
+
+const TARGET_MS = 50;
+const FORMAT_LENGTH = 100_000;
+const SESSION_BYTES = 64 * 1024;
+
+function printRows(title: string, rows: readonly (readonly [string, number])[]): number {
+  console.log(`\n${title}`);
+  console.log('| input | best ms | target |');
+  console.log('|---|---:|---:|');
+  let missed = 0;
+  for (const [name, milliseconds] of rows) {
+    const met = milliseconds < TARGET_MS;
+    if (!met) missed++;
+    console.log(`| ${name} | ${milliseconds.toFixed(1)} | < ${TARGET_MS} ${met ? 'met' : 'NOT met'} |`);
+  }
+  return missed;
+}
+
+function formatRows(): [string, number][] {
+  const rows: [string, number][] = [];
+  for (const [name, check] of formatsFor('draft2020-12')) {
+    // A fresh salt each run: the regex engine caches patterns by their text.
+    let salt = 0;
+    rows.push([name, best(() => (check(adversarialFormatInputs(FORMAT_LENGTH, salt++)[name]!) ? 1 : 0), 5)]);
+  }
+  return rows;
+}
+
+function feed(validator: Validator, input: string | Uint8Array, chunk: number, parse = false): number {
+  const session = validator.session({parse});
+  for (let at = 0; at < input.length; at += chunk) session.write(input.slice(at, at + chunk));
+  return session.end().valid ? 1 : 0;
+}
+
+function sessionRows(): [string, number][] {
+  const limits = {maxDepth: 100_000};
+  const anything = compile({}, {limits});
+  const recursive = compile({type: ['array', 'object', 'number'], items: {$ref: '#'}, additionalProperties: {$ref: '#'}}, {limits});
+  const rows: [string, number][] = [];
+  for (const [shape, text] of Object.entries(deepDocuments(SESSION_BYTES))) {
+    const bytes = Buffer.from(text);
+    const validator = shape === 'arrays around a string' ? recursive : anything;
+    rows.push([`${shape}: one write`, best(() => feed(validator, text, text.length), 5)]);
+    rows.push([`${shape}: one Buffer`, best(() => feed(validator, bytes, bytes.length), 5)]);
+    rows.push([`${shape}: 4 KiB chunks`, best(() => feed(validator, bytes, 4096), 5)]);
+    rows.push([`${shape}: parse: true`, best(() => feed(validator, bytes, bytes.length, true), 5)]);
+  }
+  return rows;
+}
+
+const missed = printRows(`format checks, ${FORMAT_LENGTH / 1000} KB adversarial strings`, formatRows()) + printRows(`sessions, ${SESSION_BYTES / 1024} KiB of nesting, maxDepth 100,000`, sessionRows());
+console.log(`\n${missed === 0 ? 'every input' : `${missed} inputs NOT`} under ${TARGET_MS} ms`);
