@@ -1,7 +1,7 @@
-// Isolation of request bodies in the Express and Koa adapters: a route's validateBody compiles its
+// Isolation of request bodies in the Express, Koa, Fastify and web adapters: a route compiles its
 // schema once and judges every body with that validator, whole bodies by parseText and chunked
 // ones by a session. Over one keep-alive connection, after bodies that were malformed, cut off,
-// past a limit or not UTF-8, each body must get the answer (status and body) that a validateBody
+// past a limit or not UTF-8, each body must get the answer (status and body) that a validator
 // made for that request alone gives.
 
 import assert from 'node:assert/strict';
@@ -12,29 +12,44 @@ import {describe, test} from 'node:test';
 import Router from '@koa/router';
 import express from 'express';
 import fc from 'fast-check';
+import Fastify, {type FastifyReply, type FastifyRequest} from 'fastify';
 import Koa from 'koa';
 import * as expressAdapter from '../adapters/express.js';
+import {streamSchema} from '../adapters/fastify.js';
 import type {BodyOptions} from '../adapters/http-body.js';
 import * as koaAdapter from '../adapters/koa.js';
+import * as web from '../adapters/web.js';
+import type {Result} from '../src/types.js';
 import {aimedTreeArbitrary, chunk, chunkingArbitrary, describeBytes, documentArbitrary, schemaCases, type Chunking, type SchemaCase} from './support/arbitraries.js';
 import {property} from './support/property.js';
 
 const TIMEOUT = {timeout: 120_000};
 
-/** `/shared` judges every body with one validateBody; `/fresh` makes a validateBody for each request. */
-type AppFactory = (schema: unknown, options: BodyOptions) => {listen(port: number, host: string): Server};
+/**
+ * An app with the route under test, `/shared`, whose one validator judges every body, and routes
+ * that judge each body as if it were the first: Express and Koa make a validateBody per request on
+ * `/fresh`; Fastify, whose routes are fixed once it listens, has one route per body
+ * (`/fresh/<index>`). Each fresh one is given its own copy of the schema, so that no cache keyed
+ * by the schema object hands it an already-used validator.
+ */
+type AppFactory = (schema: unknown, options: BodyOptions, bodies: number) => Promise<Server>;
 
-function expressApp(schema: unknown, options: BodyOptions): express.Express {
+async function listening(server: Server): Promise<Server> {
+  if (!server.listening) await once(server, 'listening');
+  return server;
+}
+
+async function expressApp(schema: unknown, options: BodyOptions): Promise<Server> {
   const app = express();
   app.set('env', 'test');
   const echo: express.RequestHandler = (req, res) => void res.type('json').send(JSON.stringify({body: req.body}));
   app.post('/shared', expressAdapter.validateBody(schema as object, options), echo);
-  app.post('/fresh', (req, res, next) => expressAdapter.validateBody(schema as object, options)(req, res, next), echo);
+  app.post('/fresh/:index', (req, res, next) => expressAdapter.validateBody(structuredClone(schema) as object, options)(req, res, next), echo);
   app.use(expressAdapter.problemHandler());
-  return app;
+  return listening(app.listen(0, '127.0.0.1'));
 }
 
-function koaApp(schema: unknown, options: BodyOptions): Koa {
+async function koaApp(schema: unknown, options: BodyOptions): Promise<Server> {
   const app = new Koa();
   app.silent = true;
   app.use(koaAdapter.problemHandler());
@@ -45,14 +60,26 @@ function koaApp(schema: unknown, options: BodyOptions): Koa {
   const router = new Router();
   router.post('/shared', koaAdapter.validateBody(schema as object, options), echo);
   // The context as validateBody names it (its `request.body` is what it sets).
-  router.post('/fresh', (ctx, next) => koaAdapter.validateBody(schema as object, options)(ctx as never, next), echo);
+  router.post('/fresh/:index', (ctx, next) => koaAdapter.validateBody(structuredClone(schema) as object, options)(ctx as never, next), echo);
   app.use(router.routes());
-  return app;
+  return listening(app.listen(0, '127.0.0.1'));
+}
+
+async function fastifyApp(schema: unknown, options: BodyOptions, bodies: number): Promise<Server> {
+  const app = Fastify();
+  const {type: _type, invalidStatus: _invalidStatus, ...pluginOptions} = options;
+  app.register(streamSchema, pluginOptions);
+  const echo = async (request: FastifyRequest, reply: FastifyReply): Promise<string> => reply.type('application/json').send(JSON.stringify({body: request.body}));
+  app.post('/shared', {schema: {body: schema}}, echo);
+  for (let index = 0; index < bodies; index++) app.post(`/fresh/${index}`, {schema: {body: structuredClone(schema)}}, echo);
+  await app.listen({port: 0, host: '127.0.0.1'});
+  return app.server;
 }
 
 const frameworks: [string, AppFactory][] = [
   ['Express', expressApp],
   ['Koa', koaApp],
+  ['Fastify', fastifyApp],
 ];
 
 /** A running app and a client that sends everything over one keep-alive connection (while the server keeps it). */
@@ -71,9 +98,7 @@ interface Answer {
 /** A whole body with its Content-Length (parseText), or chunked pieces (a session). */
 type Framing = {contentLength: true} | {contentLength: false; chunking: Chunking};
 
-async function start(app: {listen(port: number, host: string): Server}): Promise<Client> {
-  const server = app.listen(0, '127.0.0.1');
-  await once(server, 'listening');
+async function start(server: Server): Promise<Client> {
   let connections = 0;
   server.on('connection', () => connections++);
   const {port} = server.address() as AddressInfo;
@@ -137,11 +162,12 @@ const adminBody = new TextEncoder().encode('{"name":"x","role":"admin"}');
 const cutInsideData = new TextEncoder().encode('{"role":"user","data":{"n":1,');
 
 describe('over HTTP, the admin body is refused with 422 after a body cut off inside a nested member', () => {
-  for (const [name, app] of frameworks) {
+  // Fastify answers a schema violation with its own 400; its route is in the property below.
+  for (const [name, app] of frameworks.filter(([framework]) => framework !== 'Fastify')) {
     for (const contentLength of [true, false]) {
       const framing: Framing = contentLength ? {contentLength} : {contentLength, chunking: {cuts: [9], every: 0, afterHighBytes: false, singleBytes: false, strings: false}};
       test(`${name}, ${contentLength ? 'with Content-Length' : 'chunked'}: 422, 400, then 422 again on one connection`, TIMEOUT, async () => {
-        const client = await start(app(accountSchema, {}));
+        const client = await start(await app(accountSchema, {}, 0));
         try {
           assert.equal((await client.post('/shared', adminBody, framing)).status, 422);
           assert.equal((await client.post('/shared', cutInsideData, framing)).status, 400);
@@ -176,16 +202,16 @@ function scenarioArbitrary(): fc.Arbitrary<HttpScenario> {
   );
 }
 
-describe('validateBody tells every body on a keep-alive connection what a fresh validateBody tells it', () => {
+describe('a route tells every body on a keep-alive connection what a fresh validator tells it', () => {
   for (const [name, app] of frameworks) {
     test(`${name}: malformed, cut-off, over-limit and non-UTF-8 bodies before valid and invalid ones`, TIMEOUT, async () => {
       await fc.assert(
         fc.asyncProperty(scenarioArbitrary(), async ({schemaCase, bodies}) => {
-          const shared = await start(app(schemaCase.schema, bodyOptions(schemaCase)));
-          const fresh = await start(app(schemaCase.schema, bodyOptions(schemaCase)));
+          const shared = await start(await app(schemaCase.schema, bodyOptions(schemaCase), bodies.length));
+          const fresh = await start(await app(schemaCase.schema, bodyOptions(schemaCase), bodies.length));
           try {
             for (const [index, {bytes, framing, shown}] of bodies.entries()) {
-              const expected = await fresh.post('/fresh', bytes, framing);
+              const expected = await fresh.post(`/fresh/${index}`, bytes, framing);
               const actual = await shared.post('/shared', bytes, framing);
               const before = bodies.slice(0, index).map((body) => body.shown);
               assert.deepEqual(actual, expected, `body ${index} (${shown}) after ${JSON.stringify(before)}`);
@@ -198,4 +224,72 @@ describe('validateBody tells every body on a keep-alive connection what a fresh 
       );
     });
   }
+});
+
+// ---------------------------------------------------------------------------------------------
+// The web adapter: validateRequest and validationSink keep one validator per schema object (and
+// options), so every Request or stream given the same schema object shares it.
+
+/** A Request's outcome as its caller sees it: the value, or the refusal as problemResponse answers it. */
+async function requestOutcome(work: () => Promise<unknown>): Promise<{value: string} | {status: number; body: string}> {
+  try {
+    return {value: JSON.stringify(await work())};
+  } catch (error) {
+    const response = web.problemResponse(error);
+    return {status: response.status, body: await response.text()};
+  }
+}
+
+function webRequest(bytes: Uint8Array, framing: Framing): Request {
+  const headers: Record<string, string> = {'content-type': 'application/json'};
+  if (framing.contentLength) return new Request('http://localhost/', {method: 'POST', headers: {...headers, 'content-length': String(bytes.length)}, body: bytes.slice()});
+  const pieces = chunk(bytes, framing.chunking).map((piece) => (typeof piece === 'string' ? new TextEncoder().encode(piece) : piece));
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      const piece = pieces.shift();
+      if (piece === undefined) controller.close();
+      else controller.enqueue(piece);
+    },
+  });
+  return new Request('http://localhost/', {method: 'POST', headers, body, duplex: 'half'} as RequestInit);
+}
+
+async function sinkOutcome(sink: WritableStream<Uint8Array> & {readonly result: Promise<Result>}, pieces: Uint8Array[]): Promise<Result> {
+  const writer = sink.getWriter();
+  // A sink refuses at the first certainly bad byte: the writes after it reject, as does close().
+  for (const piece of pieces) await writer.write(piece).catch(() => undefined);
+  await writer.close().catch(() => undefined);
+  return sink.result;
+}
+
+describe('the web adapter tells every body what a fresh validator tells it', () => {
+  test('validateRequest: Requests with one schema object, after malformed, cut-off and over-limit ones', TIMEOUT, async () => {
+    await fc.assert(
+      fc.asyncProperty(scenarioArbitrary(), async ({schemaCase, bodies}) => {
+        const options = bodyOptions(schemaCase) as web.RequestOptions;
+        for (const [index, {bytes, framing, shown}] of bodies.entries()) {
+          const expected = await requestOutcome(() => web.validateRequest(webRequest(bytes, framing), structuredClone(schemaCase.schema), options));
+          const actual = await requestOutcome(() => web.validateRequest(webRequest(bytes, framing), schemaCase.schema, options));
+          assert.deepEqual(actual, expected, `body ${index} (${shown}) after ${JSON.stringify(bodies.slice(0, index).map((body) => body.shown))}`);
+        }
+      }),
+      property(25),
+    );
+  });
+
+  test('validationSink: documents written to sinks of one schema object, one after another', TIMEOUT, async () => {
+    await fc.assert(
+      fc.asyncProperty(scenarioArbitrary(), async ({schemaCase, bodies}) => {
+        for (const [index, {bytes, framing, shown}] of bodies.entries()) {
+          const pieces = chunk(bytes, framing.contentLength ? {cuts: [], every: 0, afterHighBytes: false, singleBytes: false, strings: false} : framing.chunking).map((piece) =>
+            typeof piece === 'string' ? new TextEncoder().encode(piece) : piece,
+          );
+          const expected = await sinkOutcome(web.validationSink(structuredClone(schemaCase.schema), schemaCase.options), pieces);
+          const actual = await sinkOutcome(web.validationSink(schemaCase.schema, schemaCase.options), pieces);
+          assert.deepStrictEqual(actual, expected, `document ${index} (${shown}) after ${JSON.stringify(bodies.slice(0, index).map((body) => body.shown))}`);
+        }
+      }),
+      property(20),
+    );
+  });
 });
