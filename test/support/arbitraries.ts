@@ -561,7 +561,7 @@ export function aimedTreeArbitrary(schema: Fragment): fc.Arbitrary<JsonTree> {
  * nudged off it; with a `family`, mostly its members and their nudges, so that the documents of a
  * sequence share their structure (a broken document and a near miss of the same shape).
  */
-function treeArbitrary(schema: Fragment, family: readonly JsonTree[] = []): fc.Arbitrary<JsonTree> {
+export function treeArbitrary(schema: Fragment, family: readonly JsonTree[] = []): fc.Arbitrary<JsonTree> {
   const aimed = aimedTreeArbitrary(schema);
   const nudged = (trees: fc.Arbitrary<JsonTree>): fc.Arbitrary<JsonTree> => fc.tuple(trees, positionArbitrary, fc.nat()).map(([tree, at, how]) => nudge(tree, at, how));
   if (family.length === 0) return fc.oneof({weight: 2, arbitrary: jsonTreeArbitrary}, {weight: 3, arbitrary: aimed}, {weight: 3, arbitrary: nudged(aimed)});
