@@ -10,6 +10,7 @@ import {once} from 'node:events';
 import {mkdtempSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
+import {pathToFileURL} from 'node:url';
 import {finished} from 'node:stream/promises';
 import {after, describe, test} from 'node:test';
 import fc from 'fast-check';
@@ -18,7 +19,7 @@ import {NdjsonRecordReader, type NdjsonReaderOptions, type NdjsonRecord} from '.
 import {validateNdjson} from '../adapters/rxjs.js';
 import {jsonValidator, ndjsonValidator} from '../adapters/stream.js';
 import {compile} from '../src/index.js';
-import type {Result} from '../src/types.js';
+import type {Result, Validator} from '../src/types.js';
 import {aimedTreeArbitrary, chunk, chunkingArbitrary, describeBytes, positionArbitrary, documentArbitrary, schemaCases, type Chunking, type SchemaCase} from './support/arbitraries.js';
 import {property} from './support/property.js';
 
@@ -96,12 +97,12 @@ function lineSpans(bytes: Uint8Array): [start: number, end: number][] {
  * every other line blanked (spaces, same length: the chunks cut it at the same places, and line
  * numbers and positions stay the same), read by a freshly compiled validator.
  */
-function freshRecords(schemaCase: SchemaCase, input: NdjsonInput, reader: NdjsonReaderOptions): NdjsonRecord[] {
+function freshRecords(schemaCase: SchemaCase, input: NdjsonInput, reader: NdjsonReaderOptions, freshValidator = (): Validator => compile(schemaCase.schema, schemaCase.options)): NdjsonRecord[] {
   const records: NdjsonRecord[] = [];
   lineSpans(input.bytes).forEach(([start, end], index) => {
     const alone = input.bytes.map((byte, at) => (byte === LINE_FEED || (at >= start && at < end) ? byte : SPACE));
     const found: NdjsonRecord[] = [];
-    const fresh = new NdjsonRecordReader(compile(schemaCase.schema, schemaCase.options), reader, (record) => found.push(record));
+    const fresh = new NdjsonRecordReader(freshValidator(), reader, (record) => found.push(record));
     for (const piece of chunk(alone, input.chunking)) fresh.write(piece);
     fresh.end();
     records.push(...found.filter((record) => record.line === index + 1));
@@ -208,24 +209,68 @@ async function runCli(args: string[]): Promise<CliRun> {
   return {code, stdout, stderr};
 }
 
-/** What the CLI prints for a document file, judged by a fresh validator as the CLI reads it (one chunk, up to 64 KiB). */
-function freshDocumentResult(schemaCase: SchemaCase, bytes: Uint8Array): Result {
-  const session = compile(schemaCase.schema, schemaCase.options).session();
+/** The CLI reports a schema violation's document with its syntax error too, if it has one (unless --all-errors reads on anyway). */
+function needsSyntaxPass(result: Result): boolean {
+  return !result.valid && result.errors.length > 0 && result.errors.every((unit) => unit.kind === 'validation');
+}
+
+/**
+ * A validator as the CLI judges with it, made for one input alone: the schema's, compiled with the
+ * CLI's options, and, after a schema violation, the syntax pass's errors (the schema `true`) of
+ * the same text.
+ */
+function freshCliValidator(schemaCase: SchemaCase, schemaFile: string): Validator {
+  const {draft, allErrors, formats} = schemaCase.options;
+  const validator = compile(schemaCase.schema, {draft, allErrors, formats, strict: false, baseUri: pathToFileURL(schemaFile).href, schemas: {}});
+  if (allErrors === true) return validator;
+  const syntax = compile(true);
+  const withSyntaxErrors = (result: Result, errorsOfSyntax: () => Result['errors']): Result => (needsSyntaxPass(result) ? {...result, errors: [...result.errors, ...errorsOfSyntax()]} : result);
+  return {
+    draft: validator.draft,
+    validate: (value) => validator.validate(value),
+    validateText: (text) => withSyntaxErrors(validator.validateText(text), () => syntax.validateText(text).errors),
+    parseText: (text) => withSyntaxErrors(validator.parseText(text), () => syntax.validateText(text).errors),
+    session: (options) => {
+      const written: (string | Uint8Array)[] = [];
+      const session = validator.session(options);
+      return {
+        write: (chunk) => (written.push(chunk), session.write(chunk)),
+        end: () =>
+          withSyntaxErrors(session.end(), () => {
+            const alone = syntax.session();
+            for (const chunk of written) alone.write(chunk);
+            return alone.end().errors;
+          }),
+        get failed() {
+          return session.failed;
+        },
+        get bytesRead() {
+          return session.bytesRead;
+        },
+      };
+    },
+  };
+}
+
+/** What the CLI reports for a document file, judged by a fresh validator as the CLI reads it (one chunk, up to 64 KiB). */
+function freshDocumentResult(validator: Validator, bytes: Uint8Array): Result {
+  const session = validator.session();
   session.write(bytes);
   return session.end();
 }
 
 describe('the CLI validates every input with one validator as a fresh one would', () => {
   test('NDJSON files and JSON documents on one command line, broken ones among them', {timeout: 120_000}, async () => {
-    // The CLI offers neither limits nor format assertion.
-    const scenarios = scenarioArbitrary(schemaCases({limits: false, formats: false}), {min: 4, max: 8}).chain((scenario) =>
+    // The CLI has no option for limits.
+    const scenarios = scenarioArbitrary(schemaCases({limits: false, formats: true}), {min: 4, max: 8}).chain((scenario) =>
       fc.record({scenario: fc.constant(scenario), documents: fc.array(documentArbitrary(scenario.schemaCase), {minLength: 2, maxLength: 6}), order: fc.array(fc.nat(), {minLength: 8, maxLength: 8})}),
     );
     await fc.assert(
       fc.asyncProperty(scenarios, async ({scenario, documents, order}) => {
         const {schemaCase} = scenario;
         const run = mkdtempSync(join(directory, 'run-'));
-        writeFileSync(join(run, 'schema.json'), JSON.stringify(schemaCase.schema));
+        const schemaFile = join(run, 'schema.json');
+        writeFileSync(schemaFile, JSON.stringify(schemaCase.schema));
         const reader: NdjsonReaderOptions = {allErrors: schemaCase.options.allErrors};
         // Documents and NDJSON files mixed on the command line, in a generated order.
         const files = [
@@ -234,14 +279,16 @@ describe('the CLI validates every input with one validator as a fresh one would'
         ]
           .map((file, index) => ({...file, rank: order[index % order.length]! * 100 + index}))
           .sort((a, b) => a.rank - b.rank);
+        const wholeFile: Chunking = {cuts: [], every: 0, afterHighBytes: false, singleBytes: false, strings: false};
         let invalid = 0;
         let records = 0;
         let expected = '';
         for (const file of files) {
           writeFileSync(file.name, file.bytes);
+          const fresh = (): Validator => freshCliValidator(schemaCase, schemaFile);
           const results: {valid: boolean; errors: Result['errors']}[] = file.ndjson
-            ? freshRecords(schemaCase, {bytes: file.bytes, chunking: {cuts: [], every: 0, afterHighBytes: false, singleBytes: false, strings: false}}, reader)
-            : [freshDocumentResult(schemaCase, file.bytes)];
+            ? freshRecords(schemaCase, {bytes: file.bytes, chunking: wholeFile}, reader, fresh)
+            : [freshDocumentResult(fresh(), file.bytes)];
           for (const result of results) {
             records++;
             if (result.valid) continue;
@@ -249,11 +296,11 @@ describe('the CLI validates every input with one validator as a fresh one would'
             for (const unit of result.errors) expected += `${JSON.stringify({file: file.name, ...unit})}\n`;
           }
         }
-        const args = ['validate', '--schema', join(run, 'schema.json'), '--format', 'json', '--draft', schemaCase.options.draft!];
+        const args = ['validate', '--schema', schemaFile, '--format', 'json', '--draft', schemaCase.options.draft!, '--formats', schemaCase.options.formats!];
         if (schemaCase.options.allErrors === true) args.push('--all-errors');
         const {code, stdout, stderr} = await runCli([...args, ...files.map((file) => file.name)]);
         assert.equal(stdout, expected, `stdout of ${files.map((file) => `${file.name}: ${describeBytes(file.bytes)}`).join('\n')}`);
-        assert.match(stderr, new RegExp(`${records} records: ${records - invalid} valid, ${invalid} invalid`));
+        assert.match(stderr, new RegExp(`${records} records?: ${records - invalid} valid, ${invalid} invalid`));
         assert.equal(code, invalid > 0 ? 1 : 0, stderr);
       }),
       {...property(3), endOnFailure: true},
