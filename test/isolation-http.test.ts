@@ -20,7 +20,7 @@ import type {BodyOptions} from '../adapters/http-body.js';
 import * as koaAdapter from '../adapters/koa.js';
 import * as web from '../adapters/web.js';
 import type {Result} from '../src/types.js';
-import {aimedTreeArbitrary, chunk, chunkingArbitrary, describeBytes, documentArbitrary, schemaCases, type Chunking, type SchemaCase} from './support/arbitraries.js';
+import {chunk, chunkingArbitrary, describeBytes, documentArbitrary, familyCases, type Chunking, type SchemaCase} from './support/arbitraries.js';
 import {property} from './support/property.js';
 
 const TIMEOUT = {timeout: 120_000};
@@ -188,18 +188,16 @@ interface HttpScenario {
 }
 
 function scenarioArbitrary(): fc.Arbitrary<HttpScenario> {
-  return schemaCases().chain((schemaCase) =>
-    fc.array(aimedTreeArbitrary(schemaCase.schema), {minLength: 1, maxLength: 2}).chain((family) => {
-      // Most bodies come whole with their Content-Length (parseText); the others chunked (a session).
-      const framing = fc.oneof({weight: 3, arbitrary: fc.constant<Framing>({contentLength: true})}, {weight: 1, arbitrary: chunkingArbitrary.map((chunking): Framing => ({contentLength: false, chunking}))});
-      const body = fc.tuple(documentArbitrary(schemaCase, family), framing).map(([document, framing]) => {
-        // An empty body is no body at all (a 400 of the adapter's own, not the validator's).
-        const bytes = document.bytes.length === 0 ? Uint8Array.of(0x20) : document.bytes;
-        return {bytes, framing, shown: `${document.kind} ${describeBytes(bytes)}${framing.contentLength ? '' : ', chunked'}`};
-      });
-      return fc.record({schemaCase: fc.constant(schemaCase), bodies: fc.array(body, {minLength: 2, maxLength: 12})});
-    }),
-  );
+  return familyCases().chain(({schemaCase, family}) => {
+    // Most bodies come whole with their Content-Length (parseText); the others chunked (a session).
+    const framing = fc.oneof({weight: 3, arbitrary: fc.constant<Framing>({contentLength: true})}, {weight: 1, arbitrary: chunkingArbitrary.map((chunking): Framing => ({contentLength: false, chunking}))});
+    const body = fc.tuple(documentArbitrary(schemaCase, family), framing).map(([document, framing]) => {
+      // An empty body is no body at all (a 400 of the adapter's own, not the validator's).
+      const bytes = document.bytes.length === 0 ? Uint8Array.of(0x20) : document.bytes;
+      return {bytes, framing, shown: `${document.kind} ${describeBytes(bytes)}${framing.contentLength ? '' : ', chunked'}`};
+    });
+    return fc.record({schemaCase: fc.constant(schemaCase), bodies: fc.array(body, {minLength: 2, maxLength: 12})});
+  });
 }
 
 describe('a route tells every body on a keep-alive connection what a fresh validator tells it', () => {

@@ -20,7 +20,7 @@ import {validateNdjson} from '../adapters/rxjs.js';
 import {jsonValidator, ndjsonValidator} from '../adapters/stream.js';
 import {compile} from '../src/index.js';
 import type {Result, Validator} from '../src/types.js';
-import {aimedTreeArbitrary, chunk, chunkingArbitrary, describeBytes, positionArbitrary, documentArbitrary, schemaCases, type Chunking, type SchemaCase} from './support/arbitraries.js';
+import {chunk, familyCases, chunkingArbitrary, describeBytes, positionArbitrary, documentArbitrary, schemaCases, type Chunking, type SchemaCase} from './support/arbitraries.js';
 import {property} from './support/property.js';
 
 const LINE_FEED = 0x0a;
@@ -65,17 +65,15 @@ function oneLine(bytes: Uint8Array): Uint8Array {
 }
 
 function scenarioArbitrary(schemaCaseArbitrary: fc.Arbitrary<SchemaCase>, inputs: {min: number; max: number}): fc.Arbitrary<NdjsonScenario> {
-  return schemaCaseArbitrary.chain((schemaCase) =>
-    fc.array(aimedTreeArbitrary(schemaCase.schema), {minLength: 1, maxLength: 2}).chain((family) =>
-      fc.record({
-        schemaCase: fc.constant(schemaCase),
-        inputs: fc.array(inputArbitrary(schemaCase, family), {minLength: inputs.min, maxLength: inputs.max}),
-        interleaving: fc.array(fc.nat(), {minLength: 1, maxLength: 20}),
-        reader: fc
-          .record({parse: fc.boolean(), maxLineLength: fc.oneof({weight: 4, arbitrary: fc.constant(undefined)}, {weight: 1, arbitrary: fc.integer({min: 4, max: 200})})})
-          .map((options) => ({...options, allErrors: schemaCase.options.allErrors})),
-      }),
-    ),
+  return familyCases(schemaCaseArbitrary).chain(({schemaCase, family}) =>
+    fc.record({
+      schemaCase: fc.constant(schemaCase),
+      inputs: fc.array(inputArbitrary(schemaCase, family), {minLength: inputs.min, maxLength: inputs.max}),
+      interleaving: fc.array(fc.nat(), {minLength: 1, maxLength: 20}),
+      reader: fc
+        .record({parse: fc.boolean(), maxLineLength: fc.oneof({weight: 4, arbitrary: fc.constant(undefined)}, {weight: 1, arbitrary: fc.integer({min: 4, max: 200})})})
+        .map((options) => ({...options, allErrors: schemaCase.options.allErrors})),
+    }),
   );
 }
 

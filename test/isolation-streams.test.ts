@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import {textStreamValidator} from '../adapters/text-stream.js';
 import {compile, tokenValidator, type StreamJsonToken} from '../src/index.js';
 import type {Result, Validator} from '../src/types.js';
-import {aimedTreeArbitrary, chunk, chunkingArbitrary, documentArbitrary, positionArbitrary, schemaCases, treeArbitrary, type JsonTree, type SchemaCase} from './support/arbitraries.js';
+import {chunk, chunkingArbitrary, documentArbitrary, familyCases, positionArbitrary, treeArbitrary, type JsonTree, type SchemaCase} from './support/arbitraries.js';
 import {property} from './support/property.js';
 
 /** What one document's writer sees: each write's answer, then the verdict (none when it was abandoned). */
@@ -44,14 +44,8 @@ function writeAlternately<Piece>(writers: Writer<Piece>[], pieces: Piece[][], ab
 
 describe('text-stream: validators of one schema object, written alternately', () => {
   test('each document gets what a validator of its own gets, after cut-off and malformed ones', () => {
-    const scenarios = schemaCases().chain((schemaCase) =>
-      fc.array(aimedTreeArbitrary(schemaCase.schema), {minLength: 1, maxLength: 2}).chain((family) =>
-        fc.record({
-          schemaCase: fc.constant(schemaCase),
-          documents: fc.array(fc.tuple(documentArbitrary(schemaCase, family), chunkingArbitrary, fc.boolean(), fc.boolean()), {minLength: 2, maxLength: 6}),
-          interleaving: fc.array(fc.nat(), {minLength: 1, maxLength: 20}),
-        }),
-      ),
+    const scenarios = familyCases().chain(({schemaCase, family}) =>
+      fc.record({schemaCase: fc.constant(schemaCase), documents: fc.array(fc.tuple(documentArbitrary(schemaCase, family), chunkingArbitrary, fc.boolean(), fc.boolean()), {minLength: 2, maxLength: 6}), interleaving: fc.array(fc.nat(), {minLength: 1, maxLength: 20})}),
     );
     fc.assert(
       fc.property(scenarios, ({schemaCase, documents, interleaving}) => {
@@ -122,14 +116,8 @@ function tokenDocumentArbitrary(schemaCase: SchemaCase, family: readonly JsonTre
 
 describe('stream-json: tokenValidator documents of one compiled validator', () => {
   test('each document gets what a validator of its own gets, after unfinished ones and repeated keys, written alternately', () => {
-    const scenarios = schemaCases().chain((schemaCase) =>
-      fc.array(aimedTreeArbitrary(schemaCase.schema), {minLength: 1, maxLength: 2}).chain((family) =>
-        fc.record({
-          schemaCase: fc.constant(schemaCase),
-          documents: fc.array(fc.tuple(tokenDocumentArbitrary(schemaCase, family), fc.boolean()), {minLength: 2, maxLength: 6}),
-          interleaving: fc.array(fc.nat(), {minLength: 1, maxLength: 20}),
-        }),
-      ),
+    const scenarios = familyCases().chain(({schemaCase, family}) =>
+      fc.record({schemaCase: fc.constant(schemaCase), documents: fc.array(fc.tuple(tokenDocumentArbitrary(schemaCase, family), fc.boolean()), {minLength: 2, maxLength: 6}), interleaving: fc.array(fc.nat(), {minLength: 1, maxLength: 20})}),
     );
     fc.assert(
       fc.property(scenarios, ({schemaCase, documents, interleaving}) => {

@@ -557,6 +557,14 @@ export function aimedTreeArbitrary(schema: Fragment): fc.Arbitrary<JsonTree> {
 }
 
 /**
+ * A schema case with its family: one or two instances of its schema, which the documents of one
+ * sequence are mostly variants of (a broken document and a near miss of the same shape).
+ */
+export function familyCases(cases: fc.Arbitrary<SchemaCase> = schemaCaseArbitrary): fc.Arbitrary<{schemaCase: SchemaCase; family: JsonTree[]}> {
+  return cases.chain((schemaCase) => fc.record({schemaCase: fc.constant(schemaCase), family: fc.array(aimedTreeArbitrary(schemaCase.schema), {minLength: 1, maxLength: 2})}));
+}
+
+/**
  * Trees for documents of `schema`: schema-agnostic JSON, instances aimed at the schema, and those
  * nudged off it; with a `family`, mostly its members and their nudges, so that the documents of a
  * sequence share their structure (a broken document and a near miss of the same shape).

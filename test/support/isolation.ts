@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import {compile} from '../../src/index.js';
 import {property} from './property.js';
 import type {Result, Session, Validator} from '../../src/types.js';
-import {aimedTreeArbitrary, chunk, chunkingArbitrary, Document, documentArbitrary, HostileValue, valueArbitrary, type Chunking, type JsonTree, type SchemaCase} from './arbitraries.js';
+import {chunk, familyCases, chunkingArbitrary, Document, documentArbitrary, HostileValue, valueArbitrary, type Chunking, type JsonTree, type SchemaCase} from './arbitraries.js';
 
 export type Task =
   | {entry: 'validate'; value: HostileValue}
@@ -48,15 +48,12 @@ export function scenarioArbitrary(
   entries: readonly Entry[],
   options: {minTasks?: number; maxTasks?: number; interleave: boolean},
 ): fc.Arbitrary<Scenario> {
-  // The documents of one sequence are mostly variants of one or two instances of the schema.
-  return schemaCaseArbitrary.chain((schemaCase) =>
-    fc.array(aimedTreeArbitrary(schemaCase.schema), {minLength: 1, maxLength: 2}).chain((family) =>
-      fc.record({
-        schemaCase: fc.constant(schemaCase),
-        tasks: fc.array(taskArbitrary(schemaCase, entries, family), {minLength: options.minTasks ?? 2, maxLength: options.maxTasks ?? 8}),
-        interleaving: options.interleave ? fc.array(fc.nat(), {minLength: 1, maxLength: 40}) : fc.constant([]),
-      }),
-    ),
+  return familyCases(schemaCaseArbitrary).chain(({schemaCase, family}) =>
+    fc.record({
+      schemaCase: fc.constant(schemaCase),
+      tasks: fc.array(taskArbitrary(schemaCase, entries, family), {minLength: options.minTasks ?? 2, maxLength: options.maxTasks ?? 8}),
+      interleaving: options.interleave ? fc.array(fc.nat(), {minLength: 1, maxLength: 40}) : fc.constant([]),
+    }),
   );
 }
 
