@@ -13,6 +13,8 @@ import {compile} from '../src/index.js';
 import type {OutputUnit, Result, Session, Validator} from '../src/types.js';
 import {
   BOM,
+  strictStart,
+  LeadingBom,
   HttpError,
   aborted,
   bodyCompileOptions,
@@ -22,7 +24,6 @@ import {
   errorFromResult,
   httpStatusOf,
   internalError,
-  isJsonWhitespace,
   isUtf8,
   mediaTypeTest,
   parseContentType,
@@ -267,6 +268,11 @@ export function lingeringClose(socket: Socket): void {
   };
 }
 
+/** The same bytes as a Buffer, without a copy. */
+function asBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
 /**
  * One request body in flight: the listeners, the counters, the timers, and the single hand-over
  * of the outcome. Every listener and timer runs through #guarded, so nothing thrown while reading
@@ -294,10 +300,8 @@ class BodyStream {
   #fed = 0;
   /** The same bytes, kept to be parsed once the session has found them valid. */
   readonly #text: Buffer[] = [];
-  /** Bytes of a leading UTF-8 BOM matched so far; -1 once past the start of the body. */
-  #bomMatched = 0;
-  /** The body began with a BOM, which the session was not given (`verify` gets it). */
-  #bomSkipped = false;
+  /** A leading UTF-8 BOM, which the session is not given (`verify` gets it). */
+  readonly #bom = new LeadingBom();
   /** body-parser's `strict`: the first non-whitespace byte must open an object or an array. */
   #awaitingFirstByte: boolean;
 
@@ -401,7 +405,7 @@ class BodyStream {
 
   /** Passes decoded body bytes to the session; false once the request has been rejected. */
   #feed(chunk: Buffer): boolean {
-    const text = this.#bomMatched >= 0 ? this.#skipBom(chunk) : chunk;
+    const text = asBuffer(this.#bom.strip(chunk));
     if (text.length === 0) return true;
     this.#fed += text.length;
     this.#text.push(text);
@@ -417,45 +421,15 @@ class BodyStream {
 
   /** `text` is the first chunk, past any byte order mark, and Content-Length says nothing follows. */
   #isWholeBody(text: Buffer): boolean {
-    return this.#source === this.#req && this.#bomMatched === -1 && this.#fed === text.length && this.#length === this.#received;
-  }
-
-  /**
-   * RFC 8259 §8.1 lets a parser ignore a byte order mark; body-parser does (its decoder strips it),
-   * so a body that `express.json()` took is not refused here. The three bytes may arrive apart.
-   */
-  #skipBom(chunk: Buffer): Buffer {
-    let index = 0;
-    while (index < chunk.length && this.#bomMatched < BOM.length && chunk[index] === BOM[this.#bomMatched]) {
-      index++;
-      this.#bomMatched++;
-    }
-    if (this.#bomMatched === BOM.length) {
-      this.#bomMatched = -1;
-      this.#bomSkipped = true;
-      return chunk.subarray(index);
-    }
-    if (index === chunk.length) return chunk.subarray(index);
-    // Not a BOM after all: give back the bytes held from earlier chunks.
-    const held = Buffer.from(BOM.slice(0, this.#bomMatched - index));
-    this.#bomMatched = -1;
-    return held.length === 0 ? chunk : Buffer.concat([held, chunk]);
-  }
-
-  /** A body that ended as the start of a BOM: the bytes #skipBom held back, not yet fed. */
-  #heldBom(): Buffer {
-    return Buffer.from(BOM.slice(0, this.#bomMatched));
+    return this.#source === this.#req && this.#bom.decided && this.#fed === text.length && this.#length === this.#received;
   }
 
   #checkFirstByte(chunk: Buffer): boolean {
-    let index = 0;
-    while (index < chunk.length && isJsonWhitespace(chunk[index]!)) index++;
-    if (index === chunk.length) return true;
+    const start = strictStart(chunk, this.#fed - chunk.length);
+    if (start === undefined) return true;
     this.#awaitingFirstByte = false;
-    const first = chunk[index];
-    if (first === 0x7b || first === 0x5b) return true;
-    const offset = this.#fed - chunk.length + index;
-    this.#reject(parseFailed([syntaxUnit('strict mode: the body must be an object or an array', offset)]));
+    if (start === null) return true;
+    this.#reject(start);
     return false;
   }
 
@@ -482,7 +456,8 @@ class BodyStream {
     if (this.#usesParseText()) return this.#validator.parseText(this.#text[0]!);
     if (this.#heldWhole()) return this.#validator.validateText(this.#text[0]!);
     const session = (this.#session ??= this.#validator.session());
-    if (this.#bomMatched > 0) session.write(this.#heldBom());
+    const held = this.#bom.held();
+    if (held.length > 0) session.write(held);
     return session.end();
   }
 
@@ -512,8 +487,8 @@ class BodyStream {
   #verify(): HttpError | undefined {
     const verify = this.#settings.verify;
     if (verify === undefined) return undefined;
-    const pieces = this.#bomSkipped ? [Buffer.from(BOM), ...this.#text] : [...this.#text];
-    if (this.#bomMatched > 0) pieces.push(this.#heldBom());
+    const pieces: Uint8Array[] = this.#bom.skipped ? [Uint8Array.from(BOM), ...this.#text] : [...this.#text];
+    pieces.push(this.#bom.held());
     try {
       verify(this.#req, this.#res, Buffer.concat(pieces), 'utf-8');
     } catch (thrown) {

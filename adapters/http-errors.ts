@@ -477,6 +477,66 @@ export function encodingUnsupported(encoding: string): HttpError {
 /** The UTF-8 byte order mark. */
 export const BOM = [0xef, 0xbb, 0xbf];
 
+/**
+ * A byte order mark at the start of a body, whose three bytes may arrive in different chunks.
+ * RFC 8259 §8.1 lets a parser ignore it, and body-parser does (its decoder strips it), so a body
+ * that `express.json()` took is not refused.
+ */
+export class LeadingBom {
+  /** BOM bytes matched so far; -1 once the body's start is decided. */
+  #matched = 0;
+  /** The body started with a whole BOM, which `strip` removed. */
+  skipped = false;
+
+  /** Whether the body's first bytes have decided it (a BOM or not). */
+  get decided(): boolean {
+    return this.#matched === -1;
+  }
+
+  /** The chunk past a leading BOM; bytes held back from earlier chunks that were not one come first. */
+  strip(chunk: Uint8Array): Uint8Array {
+    if (this.#matched === -1) return chunk;
+    let index = 0;
+    while (index < chunk.length && this.#matched < BOM.length && chunk[index] === BOM[this.#matched]) {
+      index++;
+      this.#matched++;
+    }
+    if (this.#matched === BOM.length) {
+      this.#matched = -1;
+      this.skipped = true;
+      return chunk.subarray(index);
+    }
+    if (index === chunk.length) return chunk.subarray(index);
+    // Not a BOM after all: give back the bytes held from earlier chunks.
+    const held = BOM.slice(0, this.#matched - index);
+    this.#matched = -1;
+    if (held.length === 0) return chunk;
+    const joined = new Uint8Array(held.length + chunk.length);
+    joined.set(held);
+    joined.set(chunk, held.length);
+    return joined;
+  }
+
+  /** The start of a BOM held back when the body ended (it was not one after all): not yet fed. */
+  held(): Uint8Array {
+    return Uint8Array.from(BOM.slice(0, Math.max(0, this.#matched)));
+  }
+}
+
+/**
+ * body-parser's `strict`: the first byte past whitespace must open an object or an array. Given a
+ * chunk that starts `offset` bytes into the body: undefined while it holds only whitespace, null
+ * once the start is allowed, else the 400 to answer.
+ */
+export function strictStart(chunk: Uint8Array, offset: number): HttpError | null | undefined {
+  let index = 0;
+  while (index < chunk.length && isJsonWhitespace(chunk[index]!)) index++;
+  if (index === chunk.length) return undefined;
+  const first = chunk[index];
+  if (first === 0x7b || first === 0x5b) return null;
+  return parseFailed([syntaxUnit('strict mode: the body must be an object or an array', offset + index)]);
+}
+
 /** JSON whitespace, RFC 8259 §2. */
 export function isJsonWhitespace(byte: number): boolean {
   return byte === 0x20 || byte === 0x09 || byte === 0x0a || byte === 0x0d;

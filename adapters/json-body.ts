@@ -4,7 +4,7 @@
 // Requests and web streams through it on any runtime.
 
 import type {Result, Session, Validator} from '../src/types.js';
-import {BOM, errorFromResult, isJsonWhitespace, parseFailed, syntaxUnit, tooLarge, type HttpError} from './http-errors.js';
+import {LeadingBom, errorFromResult, strictStart, tooLarge, type HttpError} from './http-errors.js';
 
 export interface JsonBodySettings {
   /** Most bytes to accept; Infinity for no limit. */
@@ -34,8 +34,8 @@ export class JsonBody {
   #fed = 0;
   /** The same bytes, when `keepText`. */
   readonly #text: Uint8Array[] = [];
-  /** Bytes of a leading UTF-8 BOM matched so far; -1 once past the start of the body. */
-  #bomMatched = 0;
+  /** A leading UTF-8 BOM, which the session is not given. */
+  readonly #bom = new LeadingBom();
   #awaitingFirstByte: boolean;
 
   constructor(validator: Validator, settings: JsonBodySettings, length?: number) {
@@ -75,7 +75,8 @@ export class JsonBody {
       return withValue ? this.#validator.parseText(text) : this.#validator.validateText(text);
     }
     const session = (this.#session ??= this.#validator.session());
-    if (this.#bomMatched > 0) session.write(Uint8Array.from(BOM.slice(0, this.#bomMatched)));
+    const held = this.#bom.held();
+    if (held.length > 0) session.write(held);
     return session.end();
   }
 
@@ -92,7 +93,7 @@ export class JsonBody {
   }
 
   #feed(chunk: Uint8Array): HttpError | undefined {
-    const text = this.#bomMatched >= 0 ? this.#skipBom(chunk) : chunk;
+    const text = this.#bom.strip(chunk);
     if (text.length === 0) return undefined;
     this.#fed += text.length;
     if (this.#settings.keepText) this.#text.push(text);
@@ -109,46 +110,17 @@ export class JsonBody {
 
   /** `text` is the first chunk, past any BOM, and the announced length says nothing follows. */
   #isWholeBody(text: Uint8Array): boolean {
-    return this.#settings.keepText && this.#bomMatched === -1 && this.#fed === text.length && this.#length === this.#received;
+    return this.#settings.keepText && this.#bom.decided && this.#fed === text.length && this.#length === this.#received;
   }
 
   #heldWhole(): boolean {
     return this.#session === undefined && this.#fed > 0;
   }
 
-  /**
-   * RFC 8259 §8.1 lets a parser ignore a byte order mark, and body-parser does, so a body that
-   * `express.json()` takes is not refused here. Its three bytes may arrive in different chunks.
-   */
-  #skipBom(chunk: Uint8Array): Uint8Array {
-    let index = 0;
-    while (index < chunk.length && this.#bomMatched < BOM.length && chunk[index] === BOM[this.#bomMatched]) {
-      index++;
-      this.#bomMatched++;
-    }
-    if (this.#bomMatched === BOM.length) {
-      this.#bomMatched = -1;
-      return chunk.subarray(index);
-    }
-    if (index === chunk.length) return chunk.subarray(index);
-    // Not a BOM after all: give back the bytes held from earlier chunks.
-    const held = BOM.slice(0, this.#bomMatched - index);
-    this.#bomMatched = -1;
-    if (held.length === 0) return chunk;
-    const joined = new Uint8Array(held.length + chunk.length);
-    joined.set(held);
-    joined.set(chunk, held.length);
-    return joined;
-  }
-
   #checkFirstByte(text: Uint8Array): HttpError | undefined {
-    let index = 0;
-    while (index < text.length && isJsonWhitespace(text[index]!)) index++;
-    if (index === text.length) return undefined;
+    const start = strictStart(text, this.#fed - text.length);
+    if (start === undefined) return undefined;
     this.#awaitingFirstByte = false;
-    const first = text[index];
-    if (first === 0x7b || first === 0x5b) return undefined;
-    const offset = this.#fed - text.length + index;
-    return parseFailed([syntaxUnit('strict mode: the body must be an object or an array', offset)]);
+    return start ?? undefined;
   }
 }
