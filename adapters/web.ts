@@ -94,7 +94,7 @@ export async function validateRequest(request: Request, schema: unknown, options
   const jsonBody = new JsonBody(validator, settings.body, decoder === undefined ? length : undefined);
   const deadline = new Deadline(settings.timeout, () => jsonBody.received);
   try {
-    await readAll(decoder === undefined ? new BodySource(body) : new DecodedSource(body, decoder), jsonBody, deadline);
+    await readAll(decoder === undefined ? new BodySource(body) : new DecodedSource(body, decoder, settings.body.limit), jsonBody, deadline);
   } finally {
     deadline.clear();
   }
@@ -236,8 +236,16 @@ class DecodedSource implements Source {
   #bodyFailed = false;
   /** The compressed chunk being read and written, one at a time. */
   #feeding: Promise<void> | undefined;
+  /**
+   * `limit` bounds the bytes read as well as the bytes decoded, as in the Node middleware: a
+   * stream of empty gzip members decodes to nothing while the upload goes on and on.
+   */
+  readonly #limit: number;
+  #read = 0;
+  #tooLarge: HttpError | undefined;
 
-  constructor(body: ReadableStream<Uint8Array>, decoder: DecompressionStream) {
+  constructor(body: ReadableStream<Uint8Array>, decoder: DecompressionStream, limit: number) {
+    this.#limit = limit;
     this.#body = body.getReader();
     this.#decoded = decoder.readable.getReader();
     this.#writer = decoder.writable.getWriter();
@@ -273,6 +281,13 @@ class DecodedSource implements Source {
       this.#bodyDone = true;
       return void this.#writer.close().catch(ignore);
     }
+    this.#read += next.value.byteLength;
+    if (this.#read > this.#limit) {
+      this.#bodyDone = true;
+      this.#tooLarge = tooLarge(this.#limit, this.#read);
+      // The decoded side errors with it, and `read` reports it (see failure).
+      return void this.#writer.abort(this.#tooLarge).catch(ignore);
+    }
     try {
       // Body chunks are never views of a SharedArrayBuffer, which a decoder may refuse.
       await this.#writer.write(next.value as Uint8Array<ArrayBuffer>);
@@ -290,6 +305,10 @@ class DecodedSource implements Source {
 
   failure(thrown: unknown, received: number): HttpError {
     if (this.#bodyFailed) return aborted(received);
+    if (this.#tooLarge !== undefined) {
+      this.stop(this.#tooLarge);
+      return closingConnection(this.#tooLarge);
+    }
     const message = thrown instanceof Error ? thrown.message : String(thrown);
     const refusal = parseFailed([syntaxUnit(`the body could not be decoded: ${message}`, received)]);
     // The decoder stopped on the bytes; the rest of the body is left unread.
