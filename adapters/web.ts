@@ -78,7 +78,11 @@ export type RequestOptions = BodyParsingOptions<Request>;
 export function validateRequest<const S extends JSONSchema, T = FromSchema<S>>(request: Request, schema: S, options?: RequestOptions): Promise<T>;
 export function validateRequest(request: Request, schema: Validator | boolean | object, options?: RequestOptions): Promise<unknown>;
 export async function validateRequest(request: Request, schema: unknown, options: RequestOptions = {}): Promise<unknown> {
-  // A compiled validator keeps the limits it was compiled with, `inexactNumbers` among them.
+  // A compiled validator keeps the limits it was compiled with, `inexactNumbers` among them: the
+  // option beside one would be silently ignored, so it is refused like any compile option.
+  if (isValidator(schema) && options.inexactNumbers !== undefined) {
+    throw new TypeError('a compiled validator takes no inexactNumbers option: give limits.inexactNumbers to compile()');
+  }
   const validator = validatorFor(schema, isValidator(schema) ? compileOptions(options) : bodyCompileOptions(options));
   const settings = requestSettings(options);
   const length = contentLength(request);

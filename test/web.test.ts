@@ -390,6 +390,8 @@ describe('hostile bodies through one compiled validator', SUITE_TIMEOUT, () => {
 
   it('a compiled validator takes no compile options', async () => {
     await assert.rejects(validateRequest(post('{}'), validator, {limits: {maxDepth: 2}}), TypeError);
+    // Nor inexactNumbers, which would otherwise be silently ignored: the validator's limits decide.
+    await assert.rejects(validateRequest(post('{}'), validator, {inexactNumbers: 'reject'}), TypeError);
   });
 });
 
