@@ -78,7 +78,11 @@ export type RequestOptions = BodyParsingOptions<Request>;
 export function validateRequest<const S extends JSONSchema, T = FromSchema<S>>(request: Request, schema: S, options?: RequestOptions): Promise<T>;
 export function validateRequest(request: Request, schema: Validator | boolean | object, options?: RequestOptions): Promise<unknown>;
 export async function validateRequest(request: Request, schema: unknown, options: RequestOptions = {}): Promise<unknown> {
-  // A compiled validator keeps the limits it was compiled with, `inexactNumbers` among them.
+  // A compiled validator keeps the limits it was compiled with, `inexactNumbers` among them: the
+  // option beside one would be silently ignored, so it is refused like any compile option.
+  if (isValidator(schema) && options.inexactNumbers !== undefined) {
+    throw new TypeError('a compiled validator takes no inexactNumbers option: give limits.inexactNumbers to compile()');
+  }
   const validator = validatorFor(schema, isValidator(schema) ? compileOptions(options) : bodyCompileOptions(options));
   const settings = requestSettings(options);
   const length = contentLength(request);
@@ -94,7 +98,7 @@ export async function validateRequest(request: Request, schema: unknown, options
   const jsonBody = new JsonBody(validator, settings.body, decoder === undefined ? length : undefined);
   const deadline = new Deadline(settings.timeout, () => jsonBody.received);
   try {
-    await readAll(decoder === undefined ? new BodySource(body) : new DecodedSource(body, decoder), jsonBody, deadline);
+    await readAll(decoder === undefined ? new BodySource(body) : new DecodedSource(body, decoder, settings.body.limit), jsonBody, deadline);
   } finally {
     deadline.clear();
   }
@@ -236,8 +240,16 @@ class DecodedSource implements Source {
   #bodyFailed = false;
   /** The compressed chunk being read and written, one at a time. */
   #feeding: Promise<void> | undefined;
+  /**
+   * `limit` bounds the bytes read as well as the bytes decoded, as in the Node middleware: a
+   * stream of empty gzip members decodes to nothing while the upload goes on and on.
+   */
+  readonly #limit: number;
+  #read = 0;
+  #tooLarge: HttpError | undefined;
 
-  constructor(body: ReadableStream<Uint8Array>, decoder: DecompressionStream) {
+  constructor(body: ReadableStream<Uint8Array>, decoder: DecompressionStream, limit: number) {
+    this.#limit = limit;
     this.#body = body.getReader();
     this.#decoded = decoder.readable.getReader();
     this.#writer = decoder.writable.getWriter();
@@ -273,6 +285,13 @@ class DecodedSource implements Source {
       this.#bodyDone = true;
       return void this.#writer.close().catch(ignore);
     }
+    this.#read += next.value.byteLength;
+    if (this.#read > this.#limit) {
+      this.#bodyDone = true;
+      this.#tooLarge = tooLarge(this.#limit, this.#read);
+      // The decoded side errors with it, and `read` reports it (see failure).
+      return void this.#writer.abort(this.#tooLarge).catch(ignore);
+    }
     try {
       // Body chunks are never views of a SharedArrayBuffer, which a decoder may refuse.
       await this.#writer.write(next.value as Uint8Array<ArrayBuffer>);
@@ -290,6 +309,10 @@ class DecodedSource implements Source {
 
   failure(thrown: unknown, received: number): HttpError {
     if (this.#bodyFailed) return aborted(received);
+    if (this.#tooLarge !== undefined) {
+      this.stop(this.#tooLarge);
+      return closingConnection(this.#tooLarge);
+    }
     const message = thrown instanceof Error ? thrown.message : String(thrown);
     const refusal = parseFailed([syntaxUnit(`the body could not be decoded: ${message}`, received)]);
     // The decoder stopped on the bytes; the rest of the body is left unread.

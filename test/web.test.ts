@@ -256,6 +256,18 @@ describe('validateRequest on fetch Requests', SUITE_TIMEOUT, () => {
     assert.ok(seen.pulled < chunks.length, `pulled ${seen.pulled} of ${chunks.length}`);
   });
 
+  it('limit bounds the compressed bytes read too: empty gzip members are 413 once past it', async () => {
+    // Each member decodes to nothing, so only the bytes read can stop the upload.
+    const member = gzipSync('');
+    const chunks = Array.from({length: 4000}, () => member);
+    const {request, seen} = postChunks(chunks, {...JSON_HEADERS, 'content-encoding': 'gzip'});
+    const error = await refusal(request, {}, {limit: 16 * KiB});
+    assert.equal(error.status, 413);
+    assert.equal(error.type, 'entity.too.large');
+    await cancelled(seen);
+    assert.ok(seen.pulled * member.length <= 16 * KiB + 2 * member.length, `pulled ${seen.pulled} members of ${member.length} bytes`);
+  });
+
   it('Content-Length over limit: 413 before a byte is pulled', async () => {
     const {request, seen} = postChunks([bytes('{}')], {...JSON_HEADERS, 'content-length': String(200 * KiB)});
     const error = await refusal(request, {});
@@ -378,6 +390,8 @@ describe('hostile bodies through one compiled validator', SUITE_TIMEOUT, () => {
 
   it('a compiled validator takes no compile options', async () => {
     await assert.rejects(validateRequest(post('{}'), validator, {limits: {maxDepth: 2}}), TypeError);
+    // Nor inexactNumbers, which would otherwise be silently ignored: the validator's limits decide.
+    await assert.rejects(validateRequest(post('{}'), validator, {inexactNumbers: 'reject'}), TypeError);
   });
 });
 
