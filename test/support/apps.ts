@@ -11,7 +11,7 @@ import * as koaAdapter from '../../adapters/koa.js';
 /** What the route's handler answers: given the validated body and a request header reader. */
 export type Handler = (body: unknown, header: (name: string) => string) => {status: number; body: string};
 
-export function expressRoute(path: string, schema: unknown, options: BodyOptions, handle: Handler): express.Express {
+export function expressRoute(path: string, schema: boolean | object, options: BodyOptions, handle: Handler): express.Express {
   const app = express();
   app.post(path, expressAdapter.validateBody(schema, options), (req, res) => {
     const {status, body} = handle(req.body, (name) => String(req.headers[name] ?? ''));
@@ -21,7 +21,7 @@ export function expressRoute(path: string, schema: unknown, options: BodyOptions
   return app;
 }
 
-export function koaRoute(path: string, schema: unknown, options: BodyOptions, handle: Handler): Koa {
+export function koaRoute(path: string, schema: boolean | object, options: BodyOptions, handle: Handler): Koa {
   const app = new Koa();
   app.use(koaAdapter.problemHandler());
   const router = new Router();
