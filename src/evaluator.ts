@@ -6,6 +6,7 @@
 // See docs/architecture.md for the picture.
 
 import {InputError, NO_POSITION, type InputPosition} from './errors.js';
+import {Hash, addToHash, hashScalar, hashValue, startHash, type FingerprintListener} from './fingerprint.js';
 import {IGNORED, classifyName, keyPlanAt} from './keyPlan.js';
 import {KeySet} from './keySet.js';
 import {compareTiedNumberText, isIntegerText, numberTextsEqual, type Decimal} from './numbers.js';
@@ -414,6 +415,19 @@ export class Run {
 /** One open object or array. Frames are pooled per depth. */
 const NO_RUNS: Run[] = [];
 
+/** The keywords that asked for the fingerprint of the item about to start, as parallel arrays. */
+class FingerprintRequests {
+  readonly runs: Run[] = [];
+  readonly keywords: CompiledKeyword[] = [];
+  readonly listeners: FingerprintListener[] = [];
+
+  clear(): void {
+    clear(this.runs);
+    while (this.keywords.length > 0) this.keywords.pop();
+    while (this.listeners.length > 0) this.listeners.pop();
+  }
+}
+
 class Frame {
   kind: Kind = OBJECT;
   runs: Run[] = [];
@@ -436,6 +450,19 @@ class Frame {
   readonly leafVias: CompiledKeyword[] = [];
   readonly leafSlots: number[] = [];
   readonly leafPaths: string[] = [];
+  /**
+   * This container's fingerprint is wanted: it is an item whose fingerprint was asked for, or lies
+   * within one. Its hash so far (src/fingerprint.ts), pooled like the frame.
+   */
+  hashed = false;
+  hash: Hash | null = null;
+  /** Who asked for the fingerprint of the item about to start (Evaluator.fingerprintItem); made on first use. */
+  requests: FingerprintRequests | null = null;
+
+  /** The fingerprint of the member value about to end is wanted, here or by an enclosing container. */
+  wantsFingerprint(): boolean {
+    return this.hashed || (this.requests !== null && this.requests.runs.length > 0);
+  }
 
   /**
    * Forget everything of the document that used this frame. A document can end anywhere — a
@@ -452,6 +479,8 @@ class Frame {
     this.keys.clear();
     // Entries past leafCount are never read, and are overwritten before they are.
     this.leafCount = 0;
+    this.hashed = false;
+    this.requests?.clear();
   }
 }
 
@@ -480,6 +509,8 @@ export class Evaluator implements TokenSink {
   /** The number came as a double (value mode), not as text: it is exactly that double. */
   private numberFromDouble = false;
   booleanValue = false;
+  /** The hash of the scalar item being delivered, when its fingerprint is wanted (see fingerprinted). */
+  private readonly scalarHash = new Hash();
   private readonly frames: Frame[] = [];
   private depth = 0;
   /** Frames used by this document (see release). */
@@ -646,6 +677,34 @@ export class Evaluator implements TokenSink {
     frame.leafPaths[i] = viaPath;
   }
 
+  /**
+   * `run`'s keyword wants the fingerprint of the item about to start (from an `item` hook):
+   * `listener` hears it as the item ends. Each value is hashed once, as its tokens pass, for
+   * every keyword at every enclosing level that asked (a run per asker and level was quadratic
+   * in the depth of nested arrays under a recursive `uniqueItems`).
+   */
+  fingerprintItem(run: Run, keyword: CompiledKeyword, listener: FingerprintListener): void {
+    const frame = this.frames[run.depth];
+    const requests = (frame.requests ??= new FingerprintRequests());
+    requests.runs.push(run);
+    requests.keywords.push(keyword);
+    requests.listeners.push(listener);
+  }
+
+  /** A value whose hash is `hash` ended in the container `frame`: it joins that container's hash, and whoever asked hears its fingerprint. */
+  private fingerprinted(frame: Frame, hash: Hash): void {
+    if (frame.hashed) addToHash(frame.hash!, frame.kind, hash, frame.key);
+    const requests = frame.requests;
+    if (requests === null || requests.runs.length === 0) return;
+    const fingerprint = hashValue(hash);
+    const {runs, keywords, listeners} = requests;
+    for (let i = 0; i < runs.length; i++) {
+      const run = runs[i];
+      if (!run.settled) listeners[i].fingerprinted(run, keywords[i], frame.index, fingerprint);
+    }
+    requests.clear();
+  }
+
   /** The member value is a scalar: run each deferred leaf on the scratch run. */
   private checkLeaves(frame: Frame, kind: Kind): void {
     const count = frame.leafCount;
@@ -691,6 +750,8 @@ export class Evaluator implements TokenSink {
    */
   pendingMember(container = false): SchemaNode[] | null {
     const frame = this.frames[this.depth - 1];
+    // A value whose fingerprint is wanted is hashed from its tokens: the evaluator must see them.
+    if (frame.wantsFingerprint()) return null;
     // Reused: callers copy what they keep.
     const nodes = this.pendingNodes;
     while (nodes.length > 0) nodes.pop();
@@ -721,6 +782,7 @@ export class Evaluator implements TokenSink {
     clear(frame.memberRuns);
     frame.leafCount = 0;
     frame.announced = false;
+    frame.requests?.clear();
   }
 
   /** The innermost open container is an array. */
@@ -889,6 +951,10 @@ export class Evaluator implements TokenSink {
     if (this.depth > 0) {
       const frame = this.frames[this.depth - 1];
       if (frame.leafCount > 0) this.checkLeaves(frame, kind);
+      if (frame.wantsFingerprint()) {
+        hashScalar(this.scalarHash, kind, this);
+        this.fingerprinted(frame, this.scalarHash);
+      }
     }
   }
 
@@ -924,12 +990,16 @@ export class Evaluator implements TokenSink {
     frame.leafCount = 0;
     frame.key = '';
     if (kind === OBJECT && this.fromText) frame.keys.clear();
+    frame.hashed = this.depth > 0 && this.frames[this.depth - 1].wantsFingerprint();
+    if (frame.hashed) startHash((frame.hash ??= new Hash()), kind);
     this.depth++;
     if (this.depth > this.deepest) this.deepest = this.depth;
   }
 
   private endContainer(): void {
     const frame = this.frames[this.depth - 1];
+    // Complete now: its fingerprint is known before its own runs finish.
+    if (frame.hashed) this.fingerprinted(this.frames[this.depth - 2], frame.hash!);
     const runs = frame.runs;
     for (let i = runs.length - 1; i >= 0; i--) {
       const run = runs[i];
