@@ -45,6 +45,11 @@ function clear(runs: Run[]): void {
   while (runs.length > 0) runs.pop();
 }
 
+/** Cut `runs` back to its first `length` entries (popping, as `clear`). */
+function truncate(runs: Run[], length: number): void {
+  while (runs.length > length) runs.pop();
+}
+
 /** The keyword `via` ignores a member that passes and keeps none that fails (see pendingMember). */
 function passNeedsNoReport(via: CompiledKeyword): boolean {
   return via.definition.ignoresPassingMembers === true && via.definition.keepsFailedMembers !== true;
@@ -86,10 +91,14 @@ export class Run {
   /** Names of the properties evaluated here, when someone needs them (`unevaluatedProperties`). */
   evaluatedProperties: Set<string> | null = null;
   evaluatedItems: EvaluatedItems | null = null;
-  /** In-place runs started by this one (for pruning). */
-  private subs: Run[] | null = null;
-  /** Runs started for the current member value (for pruning). */
-  private children: Run[] | null = null;
+  /**
+   * In-place runs started by this one, and runs started for the current member value (for
+   * pruning): lists linked through `next`, a run being in one list only. Linked, not arrays: a
+   * deep document has one such run per level, and an array each cost ~90 bytes.
+   */
+  private firstSub: Run | null = null;
+  private firstChild: Run | null = null;
+  private next: Run | null = null;
   private inPlaceDepth: number;
   /** Nobody will read this run's errors (see KeywordDefinition.discardsErrors): it records none. */
   quiet: boolean;
@@ -131,8 +140,9 @@ export class Run {
     this.states = null;
     this.evaluatedProperties = null;
     this.evaluatedItems = null;
-    this.subs = null;
-    this.children = null;
+    this.firstSub = null;
+    this.firstChild = null;
+    this.next = null;
     this.inPlaceDepth = 0;
     this.quiet = isQuiet(parent, via, slot);
     this.collectsProperties = node.collectsProperties;
@@ -162,8 +172,9 @@ export class Run {
   applyInPlace(node: SchemaNode, keyword: CompiledKeyword, slot: number, viaPath: string): Run {
     const sub = new Run(this.evaluator, node, this, keyword, slot, viaPath, this.depth, true);
     if (sub.decideBoolean()) return sub;
-    (this.subs ??= []).push(sub);
-    this.evaluator.current.push(sub);
+    sub.next = this.firstSub;
+    this.firstSub = sub;
+    this.evaluator.stack.push(sub);
     return sub;
   }
 
@@ -183,8 +194,10 @@ export class Run {
   startMember(node: SchemaNode, keyword: CompiledKeyword, slot: number, viaPath: string): void {
     const child = new Run(this.evaluator, node, this, keyword, slot, viaPath, this.depth + 1, false);
     if (child.decideBoolean()) return;
-    (this.children ??= []).push(child);
-    this.evaluator.members(this.depth).push(child);
+    child.next = this.firstChild;
+    this.firstChild = child;
+    // This run's container is the innermost: the top of the stack gathers its member's runs.
+    this.evaluator.stack.push(child);
   }
 
   /** Boolean schemas settle where they are applied: `false` fails at the key, not at the value. */
@@ -302,12 +315,14 @@ export class Run {
 
   /** Everything this run started, and all they started, is settled without a report (a loop: deep instances). */
   private abandonDescendants(): void {
-    if (this.subs === null && this.children === null) return;
-    const pending: Run[] = [this];
+    if (this.firstSub === null && this.firstChild === null) return;
+    // Empty between calls, and nothing here calls out: no other pruning can use it meanwhile.
+    const pending = this.evaluator.pruning;
+    pending.push(this);
     while (pending.length > 0) {
       const run = pending.pop()!;
-      if (run.subs !== null) for (const sub of run.subs) if (!sub.settled) ((sub.settled = true), pending.push(sub));
-      if (run.children !== null) for (const child of run.children) if (!child.settled) ((child.settled = true), pending.push(child));
+      for (let sub = run.firstSub; sub !== null; sub = sub.next) if (!sub.settled) ((sub.settled = true), pending.push(sub));
+      for (let child = run.firstChild; child !== null; child = child.next) if (!child.settled) ((child.settled = true), pending.push(child));
     }
   }
 
@@ -362,7 +377,7 @@ export class Run {
 
   key(name: string): void {
     if (this.node.key.length === 0) return;
-    if (this.children !== null) clear(this.children);
+    this.firstChild = null;
     const plan = keyPlanAt(this.node, name, this.evaluator.count() - 1);
     if (plan === undefined) {
       this.keyUnplanned(name);
@@ -390,7 +405,7 @@ export class Run {
   item(index: number): void {
     const hooks = this.node.item;
     if (hooks.length === 0) return;
-    if (this.children !== null) clear(this.children);
+    this.firstChild = null;
     for (let i = 0; i < hooks.length; i++) {
       hooks[i].definition.item!(this, hooks[i], index);
       if (this.settled) return;
@@ -412,9 +427,6 @@ export class Run {
   }
 }
 
-/** One open object or array. Frames are pooled per depth. */
-const NO_RUNS: Run[] = [];
-
 /** The keywords that asked for the fingerprint of the item about to start, as parallel arrays. */
 class FingerprintRequests {
   readonly runs: Run[] = [];
@@ -428,28 +440,40 @@ class FingerprintRequests {
   }
 }
 
+/**
+ * Member applications of leaf schemas (SchemaNode.scalarLeaf) waiting for the member value, as
+ * parallel arrays: a scalar value is checked without allocating a run for it.
+ */
+class DeferredLeaves {
+  readonly nodes: SchemaNode[] = [];
+  readonly parents: Run[] = [];
+  readonly vias: CompiledKeyword[] = [];
+  readonly slots: number[] = [];
+  readonly paths: string[] = [];
+}
+
+/**
+ * One open object or array. Frames are pooled per depth; what only some containers need is made
+ * on first use, since a session's frames are new and a deep document makes one per level.
+ */
 class Frame {
   kind: Kind = OBJECT;
-  runs: Run[] = [];
-  /** Runs for the member value about to start (the next frame's `runs` if it is a container). */
-  readonly memberRuns: Run[] = [];
+  /**
+   * The container's runs are Evaluator.stack[start, end); the runs for the member value about to
+   * start are gathered above them (the next frame's own runs, if it is a container).
+   */
+  start = 0;
+  end = 0;
   key = '';
   index = -1;
   count = 0;
   /** The item that starts next was announced already (Evaluator.announceItem). */
   announced = false;
-  /** Keys seen so far, to reject a repeated key (src/keySet.ts). */
-  readonly keys = new KeySet();
-  /**
-   * Member applications of leaf schemas (SchemaNode.scalarLeaf) waiting for the member value, as
-   * parallel arrays: a scalar value is checked without allocating a run for it.
-   */
+  /** Keys seen so far, to reject a repeated key (src/keySet.ts): objects from text only. */
+  keys: KeySet | null = null;
+  /** How many of `leaves` wait for the member value; entries past it are stale. */
   leafCount = 0;
-  readonly leafNodes: SchemaNode[] = [];
-  readonly leafParents: Run[] = [];
-  readonly leafVias: CompiledKeyword[] = [];
-  readonly leafSlots: number[] = [];
-  readonly leafPaths: string[] = [];
+  leaves: DeferredLeaves | null = null;
   /**
    * This container's fingerprint is wanted: it is an item whose fingerprint was asked for, or lies
    * within one. Its hash so far (src/fingerprint.ts), pooled like the frame.
@@ -470,13 +494,13 @@ class Frame {
    * that never came: the next document must not meet them (they once made it pass).
    */
   clear(): void {
-    this.runs = NO_RUNS;
-    clear(this.memberRuns);
+    this.start = 0;
+    this.end = 0;
     this.key = '';
     this.index = -1;
     this.count = 0;
     this.announced = false;
-    this.keys.clear();
+    this.keys?.clear();
     // Entries past leafCount are never read, and are overwritten before they are.
     this.leafCount = 0;
     this.hashed = false;
@@ -495,8 +519,13 @@ export interface InputSource {
 export class Evaluator implements TokenSink {
   readonly allErrors: boolean;
   root!: Run;
-  /** The runs array whose `begin` is being dispatched (in-place subs join it). */
-  current!: Run[];
+  /**
+   * The runs of the open containers, outermost first (a frame's own are stack[frame.start,
+   * frame.end)), then those gathered for the value about to start, and the in-place runs they
+   * start as it begins. One array for the document: an array per frame cost ~180 bytes per level
+   * of a deep document.
+   */
+  readonly stack: Run[] = [];
   /** The string being delivered (a number's text: `numberText()`). */
   text = '';
   private parsedNumber = NaN;
@@ -515,7 +544,8 @@ export class Evaluator implements TokenSink {
   private depth = 0;
   /** Frames used by this document (see release). */
   private deepest = 0;
-  private rootRuns!: Run[];
+  /** Runs whose descendants are being abandoned (Run.abandonDescendants); empty between calls. */
+  readonly pruning: Run[] = [];
   /** Settled runs whose parents have not heard yet (see report). */
   private readonly reports: Run[] = [];
   private reporting = false;
@@ -554,8 +584,7 @@ export class Evaluator implements TokenSink {
     this.numberFromDouble = false;
     this.booleanValue = false;
     this.root = new Run(this, this.node, null, null, 0, '', 0, false);
-    this.rootRuns = [this.root];
-    this.current = this.rootRuns;
+    this.stack.push(this.root);
     // A boolean root schema is decided before any input.
     if (this.node.bool === false) this.root.fail(FALSE_KEYWORD, 'boolean schema false: no value is allowed here');
   }
@@ -567,6 +596,7 @@ export class Evaluator implements TokenSink {
    */
   release(): void {
     for (let depth = 0; depth < this.deepest; depth++) this.frames[depth].clear();
+    clear(this.stack);
     this.deepest = 0;
     this.text = '';
   }
@@ -657,24 +687,25 @@ export class Evaluator implements TokenSink {
       run.decideBoolean();
       return;
     }
-    const savedCurrent = this.current;
+    // Above the runs gathered for the key's value, and gone before they are used.
+    const start = this.stack.length;
+    this.stack.push(run);
     const savedText = this.text;
-    const runs = [run];
     this.text = text;
-    this.deliverScalarTo(runs, STRING);
+    this.deliverScalarTo(start, STRING);
     this.text = savedText;
-    this.current = savedCurrent;
   }
 
   /** Remember a leaf application to the member value of the container at `depth` (see Frame). */
   deferLeaf(depth: number, node: SchemaNode, parent: Run, via: CompiledKeyword, slot: number, viaPath: string): void {
     const frame = this.frames[depth];
+    const leaves = (frame.leaves ??= new DeferredLeaves());
     const i = frame.leafCount++;
-    frame.leafNodes[i] = node;
-    frame.leafParents[i] = parent;
-    frame.leafVias[i] = via;
-    frame.leafSlots[i] = slot;
-    frame.leafPaths[i] = viaPath;
+    leaves.nodes[i] = node;
+    leaves.parents[i] = parent;
+    leaves.vias[i] = via;
+    leaves.slots[i] = slot;
+    leaves.paths[i] = viaPath;
   }
 
   /**
@@ -709,14 +740,15 @@ export class Evaluator implements TokenSink {
   private checkLeaves(frame: Frame, kind: Kind): void {
     const count = frame.leafCount;
     frame.leafCount = 0;
+    const leaves = frame.leaves!;
     for (let i = 0; i < count; i++) {
-      const parent = frame.leafParents[i];
+      const parent = leaves.parents[i];
       if (parent.settled) continue;
-      const node = frame.leafNodes[i];
+      const node = leaves.nodes[i];
       // A pass the parent's keyword would ignore, decided without a run: the common case.
-      if (node.scalarAccepts !== null && frame.leafVias[i].definition.ignoresPassingMembers && this.accepts(node.scalarAccepts, kind)) continue;
+      if (node.scalarAccepts !== null && leaves.vias[i].definition.ignoresPassingMembers && this.accepts(node.scalarAccepts, kind)) continue;
       const run = this.scratch;
-      run.reuseAsMember(frame.leafNodes[i], parent, frame.leafVias[i], frame.leafSlots[i], frame.leafPaths[i], this.depth);
+      run.reuseAsMember(node, parent, leaves.vias[i], leaves.slots[i], leaves.paths[i], this.depth);
       run.begin(kind);
       if (!run.settled) run.scalar();
       if (!run.settled) run.end();
@@ -736,9 +768,10 @@ export class Evaluator implements TokenSink {
   private startLeaves(frame: Frame): void {
     const count = frame.leafCount;
     frame.leafCount = 0;
+    const leaves = frame.leaves!;
     for (let i = 0; i < count; i++) {
-      const parent = frame.leafParents[i];
-      if (!parent.settled) parent.startMember(frame.leafNodes[i], frame.leafVias[i], frame.leafSlots[i], frame.leafPaths[i]);
+      const parent = leaves.parents[i];
+      if (!parent.settled) parent.startMember(leaves.nodes[i], leaves.vias[i], leaves.slots[i], leaves.paths[i]);
     }
   }
 
@@ -756,18 +789,19 @@ export class Evaluator implements TokenSink {
     const nodes = this.pendingNodes;
     while (nodes.length > 0) nodes.pop();
     let containers = container;
-    const runs = frame.memberRuns;
-    for (let i = 0; i < runs.length; i++) {
-      const run = runs[i];
+    const stack = this.stack;
+    for (let i = frame.end; i < stack.length; i++) {
+      const run = stack[i];
       if (run.parent!.settled) continue;
       if (!passNeedsNoReport(run.via!)) return null;
       nodes.push(run.node);
       containers = true;
     }
+    const leaves = frame.leaves;
     for (let i = 0; i < frame.leafCount; i++) {
-      if (frame.leafParents[i].settled) continue;
-      if (!passNeedsNoReport(frame.leafVias[i])) return null;
-      const node = frame.leafNodes[i];
+      if (leaves!.parents[i].settled) continue;
+      if (!passNeedsNoReport(leaves!.vias[i])) return null;
+      const node = leaves!.nodes[i];
       nodes.push(node);
       if (node.key.length > 0 || node.item.length > 0 || node.begin.length > 0) containers = true;
     }
@@ -779,7 +813,7 @@ export class Evaluator implements TokenSink {
   /** The value of the key just delivered passed every subschema pendingMember named: nothing to do. */
   skipMember(): void {
     const frame = this.frames[this.depth - 1];
-    clear(frame.memberRuns);
+    truncate(this.stack, frame.end);
     frame.leafCount = 0;
     frame.announced = false;
     frame.requests?.clear();
@@ -798,11 +832,6 @@ export class Evaluator implements TokenSink {
     const frame = this.frames[this.depth - 1];
     this.announce(frame);
     frame.announced = true;
-  }
-
-  /** Where runs for the member value of the container at `depth` are gathered. */
-  members(depth: number): Run[] {
-    return this.frames[depth].memberRuns;
   }
 
   /**
@@ -852,15 +881,15 @@ export class Evaluator implements TokenSink {
     const frame = this.frames[this.depth - 1];
     frame.key = key;
     // A parsed value cannot repeat a key: only text needs the check.
-    if (this.fromText && !frame.keys.add(key)) {
+    if (this.fromText && !frame.keys!.add(key)) {
       const error = new InputError('syntax', 'syntax.duplicateKey', `Duplicate key "${key}" in one object (RFC 7493 §2.3)`, this.position());
       error.instanceLocation = this.pointer(this.depth);
       throw error;
     }
     frame.count++;
-    const runs = frame.runs;
-    for (let i = 0; i < runs.length; i++) {
-      const run = runs[i];
+    const stack = this.stack;
+    for (let i = frame.start; i < frame.end; i++) {
+      const run = stack[i];
       if (!run.settled) run.key(key);
     }
   }
@@ -916,32 +945,36 @@ export class Evaluator implements TokenSink {
 
   // ---- internals ----
 
-  /** The runs for the value that starts now; inside an array this announces the item first. */
-  private incoming(): Run[] {
-    if (this.depth === 0) return this.rootRuns;
+  /**
+   * Where on the stack the runs for the value that starts now begin (they reach its top); inside
+   * an array this announces the item first.
+   */
+  private incoming(): number {
+    if (this.depth === 0) return 0;
     const frame = this.frames[this.depth - 1];
     if (frame.kind === ARRAY) {
       if (frame.announced) frame.announced = false;
       else this.announce(frame);
     }
-    return frame.memberRuns;
+    return frame.end;
   }
 
   /** A new item of the array `frame`: its runs' item hooks. */
   private announce(frame: Frame): void {
     const index = frame.count++;
     frame.index = index;
-    const runs = frame.runs;
-    for (let i = 0; i < runs.length; i++) {
-      const run = runs[i];
+    const stack = this.stack;
+    for (let i = frame.start; i < frame.end; i++) {
+      const run = stack[i];
       if (!run.settled) run.item(index);
     }
   }
 
-  private beginAll(runs: Run[], kind: Kind): void {
-    this.current = runs;
-    for (let i = 0; i < runs.length; i++) {
-      const run = runs[i];
+  /** Begin the runs from `start` to the top, and the in-place runs they start on the way. */
+  private beginAll(start: number, kind: Kind): void {
+    const stack = this.stack;
+    for (let i = start; i < stack.length; i++) {
+      const run = stack[i];
       if (!run.settled) run.begin(kind);
     }
   }
@@ -958,38 +991,43 @@ export class Evaluator implements TokenSink {
     }
   }
 
-  private deliverScalarTo(runs: Run[], kind: Kind): void {
-    this.current = runs;
-    for (let i = 0; i < runs.length; i++) {
-      const run = runs[i];
+  /** A scalar for the runs from `start` to the top of the stack, which are done with it after. */
+  private deliverScalarTo(start: number, kind: Kind): void {
+    const stack = this.stack;
+    for (let i = start; i < stack.length; i++) {
+      const run = stack[i];
       if (run.settled) continue;
       run.begin(kind);
       if (!run.settled) run.scalar();
     }
-    for (let i = runs.length - 1; i >= 0; i--) {
-      const run = runs[i];
+    for (let i = stack.length - 1; i >= start; i--) {
+      const run = stack[i];
       if (!run.settled) run.finish();
     }
-    clear(runs);
+    truncate(stack, start);
   }
 
   private startContainer(kind: Kind): void {
-    const runs = this.incoming();
+    const start = this.incoming();
     if (this.depth > 0) {
       const parentFrame = this.frames[this.depth - 1];
       if (parentFrame.leafCount > 0) this.startLeaves(parentFrame);
     }
-    this.beginAll(runs, kind);
+    this.beginAll(start, kind);
     let frame = this.frames[this.depth];
     if (frame === undefined) this.frames.push((frame = new Frame()));
     frame.kind = kind;
-    frame.runs = runs;
+    frame.start = start;
+    frame.end = this.stack.length;
     frame.count = 0;
     frame.index = -1;
     frame.announced = false;
     frame.leafCount = 0;
     frame.key = '';
-    if (kind === OBJECT && this.fromText) frame.keys.clear();
+    if (kind === OBJECT && this.fromText) {
+      if (frame.keys === null) frame.keys = new KeySet();
+      else frame.keys.clear();
+    }
     frame.hashed = this.depth > 0 && this.frames[this.depth - 1].wantsFingerprint();
     if (frame.hashed) startHash((frame.hash ??= new Hash()), kind);
     this.depth++;
@@ -1000,13 +1038,12 @@ export class Evaluator implements TokenSink {
     const frame = this.frames[this.depth - 1];
     // Complete now: its fingerprint is known before its own runs finish.
     if (frame.hashed) this.fingerprinted(this.frames[this.depth - 2], frame.hash!);
-    const runs = frame.runs;
-    for (let i = runs.length - 1; i >= 0; i--) {
-      const run = runs[i];
+    const stack = this.stack;
+    for (let i = frame.end - 1; i >= frame.start; i--) {
+      const run = stack[i];
       if (!run.settled) run.finish();
     }
     this.depth--;
-    clear(runs);
-    frame.runs = NO_RUNS;
+    truncate(stack, frame.start);
   }
 }
