@@ -76,15 +76,19 @@ function isQuiet(parent: Run, via: CompiledKeyword, slot: number): boolean {
   return parent.quiet || (via.definition.discardsErrors !== undefined && via.definition.discardsErrors(slot));
 }
 
+// Run.flags: what a run is, in one field (a deep document keeps two runs per level, and each
+// field of a run costs 8 bytes).
+const LIMITED = 1;
+const QUIET = 2;
+const COLLECTS_PROPERTIES = 4;
+const COLLECTS_ITEMS = 8;
+/** `errors` is another run's array too: it is copied before anything is added (Run.ownErrors). */
+const SHARED_ERRORS = 16;
+
 export class Run {
   kind: Kind | 0 = 0;
   settled = false;
   failed = false;
-  /**
-   * Failed by a `limit.recursion` before anything else failed it: whoever this run comes to count
-   * for fails the same way, whatever its keyword would make of a failure (see notifyParent).
-   */
-  limited = false;
   errors: OutputUnit[] | null = null;
   /** Per-keyword state, by keyword index, for keywords that remember something. */
   states: unknown[] | null = null;
@@ -94,16 +98,13 @@ export class Run {
   /**
    * In-place runs started by this one, and runs started for the current member value (for
    * pruning): lists linked through `next`, a run being in one list only. Linked, not arrays: a
-   * deep document has one such run per level, and an array each cost ~90 bytes.
+   * deep document has one such run per level, and an array each cost ~150 bytes.
    */
   private firstSub: Run | null = null;
   private firstChild: Run | null = null;
   private next: Run | null = null;
   private inPlaceDepth: number;
-  /** Nobody will read this run's errors (see KeywordDefinition.discardsErrors): it records none. */
-  quiet: boolean;
-  private collectsProperties: boolean;
-  private collectsItems: boolean;
+  private flags: number;
 
   constructor(
     readonly evaluator: Evaluator,
@@ -119,9 +120,37 @@ export class Run {
     inPlace: boolean,
   ) {
     this.inPlaceDepth = inPlace && parent !== null ? parent.inPlaceDepth + 1 : 0;
-    this.quiet = parent !== null && isQuiet(parent, via!, slot);
-    this.collectsProperties = node.collectsProperties || (inPlace && parent !== null && parent.collectsProperties);
-    this.collectsItems = node.collectsItems || (inPlace && parent !== null && parent.collectsItems);
+    this.flags = Run.flagsOf(node, parent, via, slot, inPlace);
+  }
+
+  /** The flags of a run applied under `parent` (null: the root). */
+  private static flagsOf(node: SchemaNode, parent: Run | null, via: CompiledKeyword | null, slot: number, inPlace: boolean): number {
+    if (parent === null) return (node.collectsProperties ? COLLECTS_PROPERTIES : 0) | (node.collectsItems ? COLLECTS_ITEMS : 0);
+    let flags = isQuiet(parent, via!, slot) ? QUIET : 0;
+    if (node.collectsProperties || (inPlace && parent.collectsProperties)) flags |= COLLECTS_PROPERTIES;
+    if (node.collectsItems || (inPlace && parent.collectsItems)) flags |= COLLECTS_ITEMS;
+    return flags;
+  }
+
+  /**
+   * Failed by a `limit.recursion` before anything else failed it: whoever this run comes to count
+   * for fails the same way, whatever its keyword would make of a failure (see notifyParent).
+   */
+  get limited(): boolean {
+    return (this.flags & LIMITED) !== 0;
+  }
+
+  /** Nobody will read this run's errors (see KeywordDefinition.discardsErrors): it records none. */
+  get quiet(): boolean {
+    return (this.flags & QUIET) !== 0;
+  }
+
+  private get collectsProperties(): boolean {
+    return (this.flags & COLLECTS_PROPERTIES) !== 0;
+  }
+
+  private get collectsItems(): boolean {
+    return (this.flags & COLLECTS_ITEMS) !== 0;
   }
 
   /** Make this (finished, unreferenced) run a fresh member run: the evaluator's scratch run for leaves. */
@@ -135,7 +164,6 @@ export class Run {
     this.kind = 0;
     this.settled = false;
     this.failed = false;
-    this.limited = false;
     this.errors = null;
     this.states = null;
     this.evaluatedProperties = null;
@@ -144,9 +172,7 @@ export class Run {
     this.firstChild = null;
     this.next = null;
     this.inPlaceDepth = 0;
-    this.quiet = isQuiet(parent, via, slot);
-    this.collectsProperties = node.collectsProperties;
-    this.collectsItems = node.collectsItems;
+    this.flags = Run.flagsOf(node, parent, via, slot, false);
   }
 
   /** Keyword location of this run's node through the evaluation path (`$ref`s included). */
@@ -227,11 +253,8 @@ export class Run {
    * failure, which in the first-error mode would have settled it before the child started.
    */
   failWith(child: Run): void {
-    if (child.limited && !this.failed) this.limited = true;
-    if (child.errors !== null) {
-      if (this.errors === null) this.errors = child.errors.slice();
-      else for (const unit of child.errors) this.errors.push(unit);
-    }
+    if (child.limited && !this.failed) this.flags |= LIMITED;
+    this.adoptErrors(child);
     this.failed = true;
     // A limited run stops even when all errors are wanted: what it started may loop again.
     if (!this.evaluator.allErrors || this.limited) this.settle();
@@ -254,8 +277,8 @@ export class Run {
     };
     this.evaluator.stamp(unit);
     this.errors = [unit];
+    this.flags = (this.flags & ~SHARED_ERRORS) | LIMITED;
     this.failed = true;
-    this.limited = true;
     this.settle();
   }
 
@@ -274,9 +297,34 @@ export class Run {
 
   /** Take on a subschema run's errors without failing (e.g. the branches of a failed `anyOf`). */
   collectErrors(child: Run): void {
-    if (child.errors === null) return;
-    if (this.errors === null) this.errors = child.errors.slice();
-    else for (const unit of child.errors) this.errors.push(unit);
+    this.adoptErrors(child);
+  }
+
+  /**
+   * Add a settled subschema run's errors to this run's. The first are shared, not copied: a
+   * failure deep in a document travels up as many runs as it is deep.
+   */
+  private adoptErrors(child: Run): void {
+    const errors = child.errors;
+    if (errors === null) return;
+    if (this.errors === null) {
+      this.errors = errors;
+      this.flags |= SHARED_ERRORS;
+      child.flags |= SHARED_ERRORS;
+      return;
+    }
+    const own = this.ownErrors();
+    for (let i = 0; i < errors.length; i++) own.push(errors[i]);
+  }
+
+  /** This run's errors, as an array of its own to add to. */
+  private ownErrors(): OutputUnit[] {
+    if (this.errors === null) return (this.errors = []);
+    if ((this.flags & SHARED_ERRORS) !== 0) {
+      this.errors = this.errors.slice();
+      this.flags &= ~SHARED_ERRORS;
+    }
+    return this.errors;
   }
 
   private recordError(keyword: CompiledKeyword, message: string, params?: Record<string, unknown>, memberLocation?: string): void {
@@ -294,7 +342,7 @@ export class Run {
     };
     if (params !== undefined) unit.params = params;
     evaluator.stamp(unit);
-    (this.errors ??= []).push(unit);
+    this.ownErrors().push(unit);
   }
 
   /** Annotations of a successful subschema run at the same location become this run's. */
@@ -427,16 +475,19 @@ export class Run {
   }
 }
 
-/** The keywords that asked for the fingerprint of the item about to start, as parallel arrays. */
+/**
+ * The keywords that asked for the fingerprints of the open containers' current items, as
+ * parallel stacks: a frame's are those from its `requestsFrom` up to the next frame's.
+ */
 class FingerprintRequests {
   readonly runs: Run[] = [];
   readonly keywords: CompiledKeyword[] = [];
   readonly listeners: FingerprintListener[] = [];
 
-  clear(): void {
-    clear(this.runs);
-    while (this.keywords.length > 0) this.keywords.pop();
-    while (this.listeners.length > 0) this.listeners.pop();
+  truncate(length: number): void {
+    truncate(this.runs, length);
+    while (this.keywords.length > length) this.keywords.pop();
+    while (this.listeners.length > length) this.listeners.pop();
   }
 }
 
@@ -480,13 +531,8 @@ class Frame {
    */
   hashed = false;
   hash: Hash | null = null;
-  /** Who asked for the fingerprint of the item about to start (Evaluator.fingerprintItem); made on first use. */
-  requests: FingerprintRequests | null = null;
-
-  /** The fingerprint of the member value about to end is wanted, here or by an enclosing container. */
-  wantsFingerprint(): boolean {
-    return this.hashed || (this.requests !== null && this.requests.runs.length > 0);
-  }
+  /** Where the requests for the fingerprint of the current item begin (Evaluator.fingerprintItem). */
+  requestsFrom = 0;
 
   /**
    * Forget everything of the document that used this frame. A document can end anywhere — a
@@ -504,7 +550,7 @@ class Frame {
     // Entries past leafCount are never read, and are overwritten before they are.
     this.leafCount = 0;
     this.hashed = false;
-    this.requests?.clear();
+    this.requestsFrom = 0;
   }
 }
 
@@ -540,6 +586,7 @@ export class Evaluator implements TokenSink {
   booleanValue = false;
   /** The hash of the scalar item being delivered, when its fingerprint is wanted (see fingerprinted). */
   private readonly scalarHash = new Hash();
+  private readonly requests = new FingerprintRequests();
   private readonly frames: Frame[] = [];
   private depth = 0;
   /** Frames used by this document (see release). */
@@ -597,6 +644,7 @@ export class Evaluator implements TokenSink {
   release(): void {
     for (let depth = 0; depth < this.deepest; depth++) this.frames[depth].clear();
     clear(this.stack);
+    this.requests.truncate(0);
     this.deepest = 0;
     this.text = '';
   }
@@ -715,8 +763,8 @@ export class Evaluator implements TokenSink {
    * in the depth of nested arrays under a recursive `uniqueItems`).
    */
   fingerprintItem(run: Run, keyword: CompiledKeyword, listener: FingerprintListener): void {
-    const frame = this.frames[run.depth];
-    const requests = (frame.requests ??= new FingerprintRequests());
+    // The run's container is the innermost: its requests are at the top.
+    const requests = this.requests;
     requests.runs.push(run);
     requests.keywords.push(keyword);
     requests.listeners.push(listener);
@@ -725,15 +773,20 @@ export class Evaluator implements TokenSink {
   /** A value whose hash is `hash` ended in the container `frame`: it joins that container's hash, and whoever asked hears its fingerprint. */
   private fingerprinted(frame: Frame, hash: Hash): void {
     if (frame.hashed) addToHash(frame.hash!, frame.kind, hash, frame.key);
-    const requests = frame.requests;
-    if (requests === null || requests.runs.length === 0) return;
-    const fingerprint = hashValue(hash);
+    const requests = this.requests;
     const {runs, keywords, listeners} = requests;
-    for (let i = 0; i < runs.length; i++) {
+    if (runs.length === frame.requestsFrom) return;
+    const fingerprint = hashValue(hash);
+    for (let i = frame.requestsFrom; i < runs.length; i++) {
       const run = runs[i];
       if (!run.settled) listeners[i].fingerprinted(run, keywords[i], frame.index, fingerprint);
     }
-    requests.clear();
+    requests.truncate(frame.requestsFrom);
+  }
+
+  /** The fingerprint of the member value about to end in `frame`, the innermost container, is wanted. */
+  private wantsFingerprint(frame: Frame): boolean {
+    return frame.hashed || this.requests.runs.length > frame.requestsFrom;
   }
 
   /** The member value is a scalar: run each deferred leaf on the scratch run. */
@@ -784,7 +837,7 @@ export class Evaluator implements TokenSink {
   pendingMember(container = false): SchemaNode[] | null {
     const frame = this.frames[this.depth - 1];
     // A value whose fingerprint is wanted is hashed from its tokens: the evaluator must see them.
-    if (frame.wantsFingerprint()) return null;
+    if (this.wantsFingerprint(frame)) return null;
     // Reused: callers copy what they keep.
     const nodes = this.pendingNodes;
     while (nodes.length > 0) nodes.pop();
@@ -816,7 +869,7 @@ export class Evaluator implements TokenSink {
     truncate(this.stack, frame.end);
     frame.leafCount = 0;
     frame.announced = false;
-    frame.requests?.clear();
+    this.requests.truncate(frame.requestsFrom);
   }
 
   /** The innermost open container is an array. */
@@ -984,7 +1037,7 @@ export class Evaluator implements TokenSink {
     if (this.depth > 0) {
       const frame = this.frames[this.depth - 1];
       if (frame.leafCount > 0) this.checkLeaves(frame, kind);
-      if (frame.wantsFingerprint()) {
+      if (this.wantsFingerprint(frame)) {
         hashScalar(this.scalarHash, kind, this);
         this.fingerprinted(frame, this.scalarHash);
       }
@@ -1028,8 +1081,9 @@ export class Evaluator implements TokenSink {
       if (frame.keys === null) frame.keys = new KeySet();
       else frame.keys.clear();
     }
-    frame.hashed = this.depth > 0 && this.frames[this.depth - 1].wantsFingerprint();
+    frame.hashed = this.depth > 0 && this.wantsFingerprint(this.frames[this.depth - 1]);
     if (frame.hashed) startHash((frame.hash ??= new Hash()), kind);
+    frame.requestsFrom = this.requests.runs.length;
     this.depth++;
     if (this.depth > this.deepest) this.deepest = this.depth;
   }
