@@ -27,7 +27,7 @@ import {
 } from './http-body.js';
 
 export {HttpError, parseLimit, toProblem} from './http-body.js';
-export type {BodyOptions, PartsOptions, ProblemDocument, ProblemItem, ProblemOptions} from './http-body.js';
+export type {BodyOptions, BodyTimeout, PartsOptions, ProblemDocument, ProblemItem, ProblemOptions} from './http-body.js';
 
 /**
  * The middleware `validateBody` returns. Its context names only what it touches, so that on a

@@ -4,12 +4,13 @@
 //   npm run bench                      all of them (the NDJSON memory run uses a 1 GiB file)
 //   NDJSON_BENCH_MB=100 npm run bench  a quicker NDJSON memory run
 //   npm run bench -- engine http       only the named ones
+//   npm run bench -- load              the load run alone (60 s per server at 100 connections)
 
 import {spawnSync} from 'node:child_process';
 import {existsSync} from 'node:fs';
 import {fileURLToPath} from 'node:url';
 
-const all = ['tokenizer', 'breakdown', 'engine', 'ceiling', 'http', 'rejection-floor', 'ndjson-memory', 'validator-churn', 'linear-time'];
+const all = ['tokenizer', 'breakdown', 'engine', 'ceiling', 'http', 'rejection-floor', 'ndjson-memory', 'validator-churn', 'linear-time', 'compile', 'load'];
 /** Node flags a benchmark needs: the churn run collects garbage itself before each heap sample. */
 const nodeFlags: Readonly<Record<string, readonly string[]>> = {'validator-churn': ['--expose-gc']};
 const chosen = process.argv.slice(2).length > 0 ? process.argv.slice(2) : all;

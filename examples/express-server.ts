@@ -98,7 +98,9 @@ interface Order {
   coupon?: string | null;
 }
 
+/** The newest orders, in memory: at most MAX_ORDERS, so the demo does not grow under load (benchmarks/load.ts). */
 const orders = new Map<string, Order>();
+const MAX_ORDERS = 1000;
 let nextOrder = 1000;
 let eventsReceived = 0;
 
@@ -123,6 +125,7 @@ app.post('/api/orders', validateBody(orderSchema, {limit: '64kb'}), (req, res) =
   const id = `ord_${nextOrder++}`;
   const order: Order = {id, status: 'placed', ...req.body};
   orders.set(id, order);
+  if (orders.size > MAX_ORDERS) orders.delete(orders.keys().next().value!);
   res.status(201).location(`/api/orders/${id}`).json(order);
 });
 

@@ -38,7 +38,9 @@ const listQuery = {type: 'object', properties: {status: {enum: ['placed', 'cance
 
 type Order = Omit<FromSchema<typeof orderSchema>, 'coupon'> & {id: string; status: 'placed' | 'cancelled'; coupon?: string | null};
 
+/** The newest orders, in memory: at most MAX_ORDERS, so the demo does not grow under load (benchmarks/load.ts). */
 const orders = new Map<string, Order>();
+const MAX_ORDERS = 1000;
 let nextOrder = 1000;
 let eventsReceived = 0;
 
@@ -55,6 +57,7 @@ app.post<{Body: FromSchema<typeof signupSchema>}>('/api/users', {schema: {body: 
 app.post<{Body: FromSchema<typeof orderSchema>}>('/api/orders', {schema: {body: orderSchema}}, async (request, reply) => {
   const order: Order = {id: `ord_${nextOrder++}`, status: 'placed', ...request.body};
   orders.set(order.id, order);
+  if (orders.size > MAX_ORDERS) orders.delete(orders.keys().next().value!);
   return reply.code(201).header('location', `/api/orders/${order.id}`).send(order);
 });
 

@@ -52,7 +52,9 @@ interface Ticket {
   comments: Array<{author: string; text: string; internal: boolean}>;
 }
 
+/** The newest tickets, in memory: at most MAX_TICKETS, so the demo does not grow under load (benchmarks/load.ts). */
 const tickets = new Map<number, Ticket>();
+const MAX_TICKETS = 1000;
 let nextTicket = 1;
 
 const router = new Router({prefix: '/api'});
@@ -61,6 +63,7 @@ router.post('/tickets', validateBody(ticketSchema, {limit: '64kb', formats: 'ass
   const {subject, body, priority = 'normal', requester, tags = []} = ctx.request.body;
   const ticket: Ticket = {id: nextTicket++, subject, body, priority, requester, tags: [...tags], comments: []};
   tickets.set(ticket.id, ticket);
+  if (tickets.size > MAX_TICKETS) tickets.delete(tickets.keys().next().value!);
   ctx.status = 201;
   ctx.set('Location', `/api/tickets/${ticket.id}`);
   ctx.body = ticket;

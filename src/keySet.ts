@@ -9,8 +9,8 @@ const SMALL_OBJECT = 24;
 
 /**
  * A linear scan while the object is small, fingerprints past SMALL_OBJECT keys. The scan compares a
- * cheap signature (length and last character) before the strings themselves; measured on 10-key
- * objects: Set 390 ns, plain scan 240 ns, scan with signatures 170 ns per object.
+ * cheap signature (length and last character) before the strings themselves: on small objects
+ * that beats both a Set and a plain scan (docs/decisions.md, "Engine speed").
  */
 export class KeySet {
   private readonly list: string[] = [];

@@ -17,9 +17,9 @@ import type {TokenSink} from './types.js';
 
 /**
  * `worthIt`: code units left in the text below which a member value is not judged apart: one that
- * does not end within the text is tokenized twice. Small chunks (a document in a few writes) then
- * cost 5-9% more per document instead of less (measured on the engine benchmark's records cut in
- * two). Tests set it to 0, to judge apart wherever possible.
+ * does not end within the text is tokenized twice, so small chunks (a document in a few writes)
+ * would cost more per document instead of less (docs/decisions.md, "Sessions: member values
+ * judged apart"). Tests set it to 0, to judge apart wherever possible.
  */
 export const memberValues = {worthIt: 2048};
 

@@ -132,3 +132,24 @@ export function isExactNumberText(text: string): boolean {
   const value = Number(text);
   return Number.isFinite(value) && numberTextsEqual(text, String(value));
 }
+
+/**
+ * `JSON.parse` reads this number text as a finite double, and as a non-zero one unless the text is
+ * zero. Text of at most 308 characters without an exponent always is: reaching 2^1024 takes 309
+ * digits, and underflowing to zero ~324 zeros after the point.
+ */
+export function isWithinDoubleRange(text: string): boolean {
+  if (text.length <= 308 && text.indexOf('e') < 0 && text.indexOf('E') < 0) return true;
+  const value = Number(text);
+  return Number.isFinite(value) && (value !== 0 || isZeroText(text));
+}
+
+/** Every digit before the exponent is 0 (`-0`, `0.000`, `0e10`). */
+function isZeroText(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 101 /* e */ || c === 69 /* E */) return true;
+    if (c >= 49 /* 1 */ && c <= 57 /* 9 */) return false;
+  }
+  return true;
+}

@@ -9,13 +9,15 @@
 
 import type {Limits, TokenSink} from './types.js';
 import {InputError, type InputPosition} from './errors.js';
+import {isWithinDoubleRange} from './numbers.js';
 
 export const defaultLimits: Required<Limits> = {
   maxDepth: 1000,
   maxStringLength: 16 * 1024 * 1024,
   maxKeyLength: 65536,
   maxProperties: 1 << 20,
-  maxNumberLength: 4096
+  maxNumberLength: 4096,
+  inexactNumbers: 'allow'
 };
 
 // What the tokenizer expects next. Small integers so the dispatch is a jump table.
@@ -80,8 +82,8 @@ const ROPE_PIECES = 64;
 const PARTIAL = -1;
 
 // A run of string characters that need no attention (RFC 8259 §7). A sticky regex `test` scans
-// faster than a charCodeAt loop here, from 1.5x on 15-character keys (695 vs 458 MB/s) to 4.5x on
-// long runs (1800 vs 400 M chars/s), and `test` allocates nothing.
+// faster than a charCodeAt loop here, on short keys and long runs alike, and allocates nothing
+// (docs/decisions.md, "Our own tokenizer").
 const STRING_RUN = /[^"\\\x00-\x1f]*/y;
 
 // The single-character escapes of RFC 8259 §7, indexed by the character after '\'.
@@ -98,7 +100,7 @@ SHORT_ESCAPES[Ch.LowerT] = '\t';
 const LITERALS = ['true', 'false', 'null'];
 
 // RFC 8259 §6. A sticky regex `test` matches a whole number a little faster than the charCodeAt
-// state machine (number-heavy benchmark: 208 vs 194 MB/s), which remains for the unusual cases.
+// state machine, which remains for the unusual cases.
 const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?/y;
 
 const hexValue = (c: number): number => {
@@ -125,6 +127,7 @@ export class Tokenizer {
   private readonly maxKeyLength: number;
   private readonly maxProperties: number;
   private readonly maxNumberLength: number;
+  private readonly rejectInexact: boolean;
 
   private expect: Expect = Expect.Value;
   /** Property count of each open object, ARRAY for each open array; `top` is the innermost. */
@@ -151,7 +154,7 @@ export class Tokenizer {
 
   // Positions. The current text starts at byte `byteBase` and code unit `unitBase` of the input;
   // `index` is the current text's code unit of interest. Byte offsets inside the text are counted
-  // only when asked for (Buffer.byteLength, ~10 GB/s), not per character in the hot loop;
+  // only when asked for (Buffer.byteLength), not per character in the hot loop;
   // `countedIndex`/`countedBytes` make successive asks within one text cost O(text) in total.
   private text = '';
   private byteBase = 0;
@@ -188,6 +191,7 @@ export class Tokenizer {
     this.maxKeyLength = limits?.maxKeyLength ?? defaultLimits.maxKeyLength;
     this.maxProperties = limits?.maxProperties ?? defaultLimits.maxProperties;
     this.maxNumberLength = limits?.maxNumberLength ?? defaultLimits.maxNumberLength;
+    this.rejectInexact = (limits?.inexactNumbers ?? defaultLimits.inexactNumbers) === 'reject';
   }
 
   get stopped(): boolean {
@@ -511,7 +515,10 @@ export class Tokenizer {
         }
         this.index = end - 1;
         expect = this.afterValue();
-        sink.numberValue(text.slice(i, end));
+        const number = text.slice(i, end);
+        // Refused before any sink judges it: no verdict may rest on a value JSON.parse cannot give.
+        if (this.rejectInexact && !isWithinDoubleRange(number)) throw this.inexactNumber(number);
+        sink.numberValue(number);
         if (this._stopped) return;
         i = end;
         continue;
@@ -631,8 +638,7 @@ export class Tokenizer {
 
   /**
    * Adds a piece of a string value that has escapes or spans texts. The first pieces are joined
-   * with `+=` (a rope node each, and no copy: fastest for the usual few escapes, 434 vs 310 MB/s on
-   * escape-rich text). Past ROPE_PIECES, pieces are joined 256 at a time: a rope node (~32 bytes)
+   * with `+=` (a rope node each, and no copy: fastest for the usual few escapes). Past ROPE_PIECES, pieces are joined 256 at a time: a rope node (~32 bytes)
    * per escape or per write would let a 16 Mi-unit string of `\n` escapes, or one fed a character
    * per write, take ~0.5 GB instead of ~16 MB.
    */
@@ -710,8 +716,8 @@ export class Tokenizer {
    * where the number could still go on. The character after it is left to the caller's grammar.
    */
   private scanNumber(text: string, i: number, final: boolean): number {
-    // Short plain integers (most numbers in real documents) without the regex call: 902 -> 700 ns
-    // for a 10-number object, measured through a no-op sink.
+    // Short plain integers (most numbers in real documents) without the regex call, which costs
+    // more than scanning a few digits.
     let end = i;
     let c = text.charCodeAt(end);
     if (c === Ch.Minus) c = text.charCodeAt(++end);
@@ -843,6 +849,12 @@ export class Tokenizer {
   private numberTooLong(start: number): InputError {
     this.index = start + this.maxNumberLength;
     return this.fail('limit', 'limit.number', `Number longer than maxNumberLength (${this.maxNumberLength}) at ${this.where()}`);
+  }
+
+  /** At the number's last character, where a scalar's errors are. */
+  private inexactNumber(text: string): InputError {
+    const read = Number(text) === 0 ? '0' : 'Infinity';
+    return this.fail('limit', 'limit.number.inexact', `Number outside the range of a double (JSON.parse reads it as ${text.startsWith('-') ? '-' : ''}${read}) at ${this.where()}`);
   }
 
   private tooLong(i: number, isKey: boolean): InputError {

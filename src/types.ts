@@ -15,6 +15,14 @@ export interface Limits {
   maxProperties?: number;
   /** Longest number literal, in characters (default 4096). */
   maxNumberLength?: number;
+  /**
+   * `'reject'`: a number whose double, as `JSON.parse` reads it, is not the value judged in kind
+   * (±Infinity beyond the double range, or 0 for a text that is not zero) is a
+   * `limit.number.inexact` error; RFC 8259 §6 allows limits on the range of numbers. Rounding
+   * within the range (9007199254740993) is not refused. Default `'allow'`: every number is judged
+   * exactly on its text. Applies to text; a parsed value's numbers are doubles already.
+   */
+  inexactNumbers?: 'allow' | 'reject';
 }
 
 export interface CompileOptions {

@@ -19,9 +19,11 @@ import {listen, sleep, type Harness} from './support/http.js';
 /**
  * `strict: false`: the parser alone judges, as JSON.parse does (body-parser's `strict`, on by
  * default, refuses scalar documents as a rule of its own). The limit is above the suite's largest
- * case (250 KB), so that the parser, not the body size, refuses it.
+ * case (250 KB), so that the parser, not the body size, refuses it. `inexactNumbers: 'allow'`:
+ * the default refuses a number JSON.parse reads as ±Infinity or as 0 for a non-zero text (the
+ * handler would not get the value that was judged): a rule of its own, checked below.
  */
-const bodyOptions = {strict: false, limit: '1mb'} as const;
+const bodyOptions = {strict: false, limit: '1mb', inexactNumbers: 'allow'} as const;
 
 type Framework = 'Express' | 'Koa';
 type Framing = 'whole' | 'chunked' | '1-byte';
@@ -183,6 +185,22 @@ for (const [framework, makeApp] of [
       });
     }
 
+    it('with the default inexactNumbers, a number outside the double range is 400 entity.number.inexact', async () => {
+      const outOfRange = suiteCases.filter(({name}) => /^i_number_(double_huge_neg_exp|huge_exp|neg_int_huge_exp|pos_double_huge_exp|real_neg_overflow|real_pos_overflow|real_underflow)\.json$/.test(name));
+      assert.equal(outOfRange.length, 7);
+      const strictApp = framework === 'Express' ? expressRoute('/json', {}, {strict: false}, record) : koaRoute('/json', {}, {strict: false}, record);
+      const strictHarness = await listen(strictApp);
+      try {
+        for (const suiteCase of outOfRange) {
+          const answer = await post(strictHarness.port, requestWrites(suiteCase.name, Buffer.from(suiteCase.bytes), 'whole', 0));
+          assert.equal(answer.status, 400, suiteCase.name);
+          assert.equal(problemCode(answer.body), 'entity.number.inexact', suiteCase.name);
+        }
+      } finally {
+        strictHarness.server.close();
+      }
+    });
+
     it('the server still answers after the whole suite', async () => {
       const answer = await post(harness.port, requestWrites('last', Buffer.from('{"ok":true}'), 'whole', 0));
       assert.equal(answer.status, 200);
@@ -195,7 +213,7 @@ after(() => {
     const counts = table.get(`${framework} ${framing}`)?.[expectation];
     return counts === undefined ? '-' : `${counts.accepted}/${counts.refused}`;
   };
-  const lines = ['JSONTestSuite over HTTP, accepted/refused (strict: false):', `${''.padEnd(8)}${framings.map((f) => `Express ${f}`.padEnd(18)).join('')}${framings.map((f) => `Koa ${f}`.padEnd(14)).join('')}`];
+  const lines = ['JSONTestSuite over HTTP, accepted/refused (strict: false, inexactNumbers: allow):', `${''.padEnd(8)}${framings.map((f) => `Express ${f}`.padEnd(18)).join('')}${framings.map((f) => `Koa ${f}`.padEnd(14)).join('')}`];
   for (const expectation of ['y', 'n', 'i'] as const) {
     const total = suiteCases.filter((suiteCase) => suiteCase.expectation === expectation).length;
     lines.push(`${`${expectation} (${total})`.padEnd(8)}${framings.map((f) => cell('Express', f, expectation).padEnd(18)).join('')}${framings.map((f) => cell('Koa', f, expectation).padEnd(14)).join('')}`);

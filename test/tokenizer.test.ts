@@ -467,7 +467,7 @@ const limitError = (pieces: string[], limits: Limits): InputError => {
 };
 
 test('defaultLimits are the documented values', () => {
-  assert.deepEqual(defaultLimits, {maxDepth: 1000, maxStringLength: 16 * 1024 * 1024, maxKeyLength: 65536, maxProperties: 1 << 20, maxNumberLength: 4096});
+  assert.deepEqual(defaultLimits, {maxDepth: 1000, maxStringLength: 16 * 1024 * 1024, maxKeyLength: 65536, maxProperties: 1 << 20, maxNumberLength: 4096, inexactNumbers: 'allow'});
 });
 
 test('limit.depth: the container opened beyond maxDepth', () => {
@@ -505,6 +505,22 @@ test('limit.number: at the character past maxNumberLength, also when fed one cha
   const long = '1'.repeat(5000);
   assert.equal(limitError(splitEvery(long, 1), {}).offset, 4096);
   assert.equal(limitError([long], {}).code, 'limit.number');
+});
+
+test('limit.number.inexact: a number JSON.parse reads as ±Infinity, or as 0 for a non-zero text, at its last character', () => {
+  const reject = {inexactNumbers: 'reject'} as const;
+  for (const number of ['1e400', '-1e400', '1e-400', '-1e-400', '1' + '0'.repeat(309), '0.' + '0'.repeat(330) + '1', '2e-324']) {
+    const text = `[1,${number}]`;
+    for (const pieces of [[text], splitEvery(text, 1), splitEvery(text, 3)]) {
+      const error = limitError(pieces, reject);
+      assert.deepEqual([error.code, error.offset], ['limit.number.inexact', text.length - 2], number);
+    }
+    assert.equal(tokenize([text]).error, undefined, `${number} is judged exactly by default`);
+  }
+  // Zero texts read as zero, the edges of the range are doubles, and rounding within it is not refused.
+  for (const number of ['-0', '0e10', '0.0e-999', '-0E+400', '5e-324', '1.7976931348623157e308', '9007199254740993', '1.00000000000000001', '1' + '0'.repeat(308)]) {
+    assert.equal(tokenize([`[${number}]`], reject).error, undefined, number);
+  }
 });
 
 test('limit.properties: at the opening quote of the key past maxProperties', () => {

@@ -3,13 +3,17 @@
 // literals of its kind, each compiled into a node (src/literal.ts) that runs in place: memory is
 // bounded by the literals, not by the document, and a mismatch fails at the first differing token.
 
+import {SchemaError} from '../errors.js';
 import type {Evaluator, Run} from '../evaluator.js';
 import {kindOf, nonJsonLocation, scalarEquals} from '../literal.js';
-import {ARRAY, OBJECT, STRING, type CompiledKeyword, type Kind, type KeywordContext, type KeywordDefinition, type Outline, type SchemaNode} from '../schema.js';
+import {ARRAY, NUMBER, OBJECT, STRING, type CompiledKeyword, type Kind, type KeywordContext, type KeywordDefinition, type Outline, type SchemaNode} from '../schema.js';
 
 interface Literals {
+  /** `true`, `false` and `null` literals. */
   readonly scalars: readonly unknown[];
   readonly strings: ReadonlySet<string>;
+  /** Number literals by their double: a lookup instead of a scan, whatever the enum's length. */
+  readonly numbers: ReadonlySet<number>;
   readonly objects: readonly SchemaNode[];
   readonly arrays: readonly SchemaNode[];
   readonly message: string;
@@ -22,9 +26,28 @@ class Matching {
 
 const newMatching = (): Matching => new Matching();
 
+/**
+ * Most objects and arrays one `enum` may list. Each is a literal node (src/literal.ts) that runs in
+ * place on every object or array instance, so a value's cost grows with their number (~3.5 µs
+ * each), and each costs nodes at compile: a million took 35 s and 4 GB to compile, then seconds
+ * per value. Strings and numbers are looked up in sets and have no such bound.
+ */
+export const MAX_CONTAINER_LITERALS = 1000;
+
+function countContainers(values: readonly unknown[]): number {
+  let count = 0;
+  for (const value of values) if (typeof value === 'object' && value !== null) count++;
+  return count;
+}
+
 function compileLiterals(values: readonly unknown[], context: KeywordContext, message: string, pathOf: (index: number) => string): Literals {
+  const containers = countContainers(values);
+  if (containers > MAX_CONTAINER_LITERALS) {
+    throw new SchemaError('schema.enum.tooLarge', context.location, `"enum": ${containers} objects and arrays, more than the ${MAX_CONTAINER_LITERALS} allowed`);
+  }
   const scalars: unknown[] = [];
   const strings = new Set<string>();
+  const numbers = new Set<number>();
   const objects: SchemaNode[] = [];
   const arrays: SchemaNode[] = [];
   values.forEach((value, index) => {
@@ -34,9 +57,10 @@ function compileLiterals(values: readonly unknown[], context: KeywordContext, me
     if (kind === OBJECT) objects.push(context.literal(value, pathOf(index)));
     else if (kind === ARRAY) arrays.push(context.literal(value, pathOf(index)));
     else if (typeof value === 'string') strings.add(value);
+    else if (typeof value === 'number') numbers.add(value);
     else scalars.push(value);
   });
-  return {scalars, strings, objects, arrays, message};
+  return {scalars, strings, numbers, objects, arrays, message};
 }
 
 function beginMatching(run: Run, keyword: CompiledKeyword<Literals>): void {
@@ -54,9 +78,12 @@ function beginMatching(run: Run, keyword: CompiledKeyword<Literals>): void {
   }
 }
 
-/** A scalar equals one of the scalar literals (strings by a set lookup). */
+/** A scalar equals one of the scalar literals (strings and numbers by a set lookup). */
 function acceptsScalar(keyword: CompiledKeyword<Literals>, kind: Kind, evaluator: Evaluator): boolean {
   if (kind === STRING) return keyword.value.strings.has(evaluator.text);
+  // Only a literal with the same double can equal the number; numberEquals then lets the decimal
+  // text decide (1e-400 is not 0). The set treats 0 and -0 as one, as numberEquals does.
+  if (kind === NUMBER) return keyword.value.numbers.has(evaluator.number()) && evaluator.numberEquals(evaluator.number());
   const {scalars} = keyword.value;
   for (let i = 0; i < scalars.length; i++) if (scalarEquals(kind, evaluator, scalars[i])) return true;
   return false;

@@ -3,6 +3,7 @@
 
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
+import {MAX_CONTAINER_LITERALS} from '../../src/keywords/enum.js';
 import {invalid, onlyError, refusalByte, schemaError, summary, valid, verdictOfText} from './check.js';
 
 describe('enum', () => {
@@ -90,6 +91,15 @@ describe('enum', () => {
       assert.equal(schemaError({const: {a: Number.NaN}}).code, 'schema.keyword.invalid');
     },
   );
+
+  test('compile: more objects and arrays than MAX_CONTAINER_LITERALS is a SchemaError; scalars have no bound', () => {
+    const objects = (count: number) => Array.from({length: count}, (_, id) => ({id}));
+    valid({enum: objects(MAX_CONTAINER_LITERALS)}, {id: MAX_CONTAINER_LITERALS - 1});
+    const error = schemaError({properties: {a: {enum: [...objects(MAX_CONTAINER_LITERALS), [1]]}}});
+    assert.equal(error.code, 'schema.enum.tooLarge');
+    assert.equal(error.schemaLocation, '/properties/a/enum');
+    valid({enum: [...objects(MAX_CONTAINER_LITERALS), ...Array.from({length: 5000}, (_, index) => index)]}, 4999);
+  });
 });
 
 describe('const', () => {

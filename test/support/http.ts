@@ -35,19 +35,31 @@ export interface RawOutcome {
 }
 
 /**
- * Uploads `total` body bytes over a raw socket (`prefix`, then `x` filler, then `suffix`), with
- * backpressure, until the server answers; then stops and waits for the server to close.
+ * Uploads `total` body bytes over a raw socket (`prefix`, then `filler` repeated, `x` by default,
+ * then `suffix`), with backpressure, until the server answers; then stops and waits for the server
+ * to close.
  */
 export async function rawUpload(
   port: number,
   path: string,
-  options: {total: number; prefix: string; suffix: string; contentLength: boolean; chunkSize?: number; contentType?: string},
+  options: {
+    total: number;
+    prefix: string | Buffer;
+    suffix: string | Buffer;
+    contentLength: boolean;
+    chunkSize?: number;
+    contentType?: string;
+    /** Sent whole, as many times as fits; the last one may be cut. */
+    filler?: Buffer;
+    headers?: Record<string, string>;
+  },
 ): Promise<RawOutcome> {
   const socket = connect(port, '127.0.0.1');
   socket.setNoDelay(true);
   await once(socket, 'connect');
   const framing = options.contentLength ? `Content-Length: ${options.total}` : 'Transfer-Encoding: chunked';
-  const head = `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ${options.contentType ?? 'application/json'}\r\n${framing}\r\n\r\n`;
+  const extra = Object.entries(options.headers ?? {}).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+  const head = `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ${options.contentType ?? 'application/json'}\r\n${framing}\r\n${extra}\r\n`;
   let acknowledged = 0;
   let sentBeforeResponse = -1;
   let response = '';
@@ -68,13 +80,13 @@ export async function rawUpload(
     });
   };
   write(head);
-  const chunkSize = options.chunkSize ?? 16 * KiB;
-  const filler = Buffer.alloc(chunkSize, 'x');
+  const chunkSize = options.filler?.length ?? options.chunkSize ?? 16 * KiB;
+  const filler = options.filler ?? Buffer.alloc(chunkSize, 'x');
   let remaining = options.total;
   const deadline = Date.now() + 20_000;
-  const body = (bytes: Buffer): boolean => (options.contentLength ? write(bytes) : write(Buffer.concat([Buffer.from(`${bytes.length.toString(16)}\r\n`), bytes, Buffer.from('\r\n')])));
-  body(Buffer.from(options.prefix));
-  remaining -= options.prefix.length + options.suffix.length;
+  const body = (bytes: Buffer): boolean => (bytes.length === 0 || options.contentLength ? write(bytes) : write(Buffer.concat([Buffer.from(`${bytes.length.toString(16)}\r\n`), bytes, Buffer.from('\r\n')])));
+  body(asBytes(options.prefix));
+  remaining -= Buffer.byteLength(options.prefix) + Buffer.byteLength(options.suffix);
   while (remaining > 0 && sentBeforeResponse < 0 && !socket.destroyed && Date.now() < deadline) {
     const size = Math.min(remaining, chunkSize);
     remaining -= size;
@@ -83,13 +95,17 @@ export async function rawUpload(
     }
   }
   if (remaining <= 0 && !socket.destroyed) {
-    body(Buffer.from(options.suffix));
+    body(asBytes(options.suffix));
     if (!options.contentLength) write('0\r\n\r\n');
   }
   await Promise.race([closed, sleep(5000)]);
   if (!socket.destroyed) socket.destroy();
   const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(response)?.[1] ?? 0);
   return {head: response.slice(0, response.indexOf('\r\n\r\n')), status, sentBeforeResponse, closedByServer};
+}
+
+function asBytes(data: string | Buffer): Buffer {
+  return typeof data === 'string' ? Buffer.from(data) : data;
 }
 
 /** Writes `text` `size` bytes at a time, `pauseMs` apart, chunked, until the server answers. */
@@ -114,6 +130,34 @@ export async function slowUpload(port: number, path: string, text: Buffer, size:
   await Promise.race([closed, sleep(10_000)]);
   socket.destroy();
   return response;
+}
+
+/**
+ * Sends a keep-alive chunked request's head and one chunk of `first`, then nothing more: a client
+ * that stalls. Waits for the answer and for the server to close (at most 15 s).
+ */
+export async function stalledUpload(port: number, path: string, first: string): Promise<RawOutcome & {body: string; /** Milliseconds to the answer's first byte. */ elapsed: number}> {
+  const socket = connect(port, '127.0.0.1');
+  socket.setNoDelay(true);
+  await once(socket, 'connect');
+  const started = Date.now();
+  let answered = 0;
+  let response = '';
+  let closedByServer = false;
+  socket.on('data', (data: Buffer) => {
+    answered ||= Date.now();
+    response += data.toString('utf8');
+  });
+  socket.on('end', () => (closedByServer = true));
+  socket.on('error', () => (closedByServer = true));
+  const closed = once(socket, 'close');
+  socket.write(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`);
+  socket.write(`${Buffer.byteLength(first).toString(16)}\r\n${first}\r\n`);
+  await Promise.race([closed, sleep(15_000)]);
+  socket.destroy();
+  const end = response.indexOf('\r\n\r\n');
+  const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(response)?.[1] ?? 0);
+  return {head: response.slice(0, end), body: response.slice(end + 4), status, sentBeforeResponse: -1, closedByServer, elapsed: answered - started};
 }
 
 /** Sends `partialRequest` (a head and part of its body), then hangs up 50 ms later: a client that gives up mid-body. */

@@ -1,0 +1,604 @@
+// What the Express, Koa and web front doors share and what needs no Node API: the http-errors
+// compatible HttpError, the verdict's errors as body-parser names them, problem details (RFC 9457),
+// `limit` and media type parsing. Nothing here imports a `node:` module, so adapters/web.ts runs on
+// runtimes without them (Bun, Deno, edge workers).
+//
+// Status codes and `type` strings follow body-parser, so error handlers written for
+// `express.json()` keep working: 400 entity.parse.failed, 413 entity.too.large,
+// 415 charset.unsupported / encoding.unsupported; plus 422 entity.validation.failed for a schema
+// violation, 415 entity.type.unsupported for a Content-Type the route does not take, 408
+// request.timeout for a body too slow to arrive and 400 entity.number.inexact for a number the
+// handler could not get as it was judged. docs/security.md says what each bound protects against.
+
+import type {CompileOptions, Draft, Limits, OutputUnit, Result} from '../src/types.js';
+
+/** Validator options, the same for `validateBody` and `validate`: they go to `compile`. */
+export interface ValidatorOptions {
+  draft?: Draft;
+  /** Report every error (default false). */
+  allErrors?: boolean;
+  schemas?: Record<string, unknown>;
+  /** The URI the schema was retrieved from: the base of its relative references (compile's `baseUri`). */
+  baseUri?: string;
+  limits?: Limits;
+  /** `'assert'` checks `format` (default `'annotate'`, as the spec says). */
+  formats?: 'annotate' | 'assert';
+  /** The validator's `strict` (unknown keywords are a SchemaError); named apart from body-parser's `strict`. */
+  strictSchema?: boolean;
+}
+
+/**
+ * How a body is read, the same for every front door (the middleware's `validateBody`, the web's
+ * `validateRequest`); `Request` is what a `type` predicate is given.
+ */
+export interface BodyParsingOptions<Request> extends ValidatorOptions {
+  /**
+   * Most bytes of body to accept, counted both as read from the connection and after decoding
+   * its Content-Encoding: a number of bytes or a string like `'100kb'` (default `'100kb'`).
+   */
+  limit?: number | string;
+  /**
+   * How long reading one body may take, in milliseconds: `idle` with no byte arriving (default
+   * 10 000), `total` from the start of reading to the body's end (default 30 000); 0 turns a
+   * bound off. Past either: 408 `request.timeout`, and the connection closes.
+   */
+  timeout?: BodyTimeout;
+  /**
+   * The schema judges a number exactly on its text, but the handler gets `JSON.parse`'s double.
+   * `'reject'` (default) refuses, with 400 `entity.number.inexact`, a number that double would
+   * change in kind: ±Infinity for one beyond its range (1e400), 0 for a non-zero one below it
+   * (1e-400). `'allow'` passes them on as `JSON.parse` reads them. Rounding within the range
+   * (9007199254740993 arrives as 9007199254740992) is never refused; see docs/security.md.
+   */
+  inexactNumbers?: 'allow' | 'reject';
+  /**
+   * Decode `Content-Encoding: gzip | deflate | br` (default true; on the web, `br` where the
+   * runtime's DecompressionStream has it); when false, a compressed body is a 415.
+   */
+  inflate?: boolean;
+  /**
+   * Media types the route takes: `'application/json'`, wildcards such as `'application/*+json'`,
+   * the shorthands `'json'` / `'+json'`, or a predicate (default `['application/json', 'application/*+json']`).
+   */
+  type?: MediaTypeOption<Request>;
+  /** Only objects and arrays at the top level, as body-parser's `strict` (default true). */
+  strict?: boolean;
+  /** Status for a body that is valid JSON but violates the schema (default 422). */
+  invalidStatus?: 400 | 422;
+  /**
+   * Report every error (default false). The body is then read to its end (within `limit`) even
+   * once it is certainly invalid; without it the request is answered at the first error.
+   */
+  allErrors?: boolean;
+  /**
+   * body-parser's `reviver`, given to `JSON.parse` when the value is made. The schema judges the
+   * body as sent, before the reviver.
+   */
+  reviver?(this: unknown, key: string, value: unknown): unknown;
+}
+
+/** Bounds on the time one body takes to arrive, in milliseconds; 0 turns one off. */
+export interface BodyTimeout {
+  /** Longest wait for the next byte of the body (default 10 000). */
+  idle?: number;
+  /** Longest time from the start of reading to the body's end (default 30 000). */
+  total?: number;
+}
+
+/**
+ * An http-errors compatible error (`status`, `statusCode`, `expose`, `type`, `headers`), the shape
+ * Express error handlers and Koa's `ctx.onerror` understand. `errors` holds the validator's output
+ * units. It never carries the raw body.
+ */
+export class HttpError extends Error {
+  readonly status: number;
+  readonly statusCode: number;
+  /** 4xx messages are meant for the client, as in http-errors. */
+  readonly expose: boolean;
+  /** body-parser's machine-readable reason, e.g. `entity.too.large`. */
+  readonly type: string;
+  readonly errors: OutputUnit[];
+  /** Response headers the handler should send (`Connection: close` when the body was not read to its end). */
+  headers?: Record<string, string>;
+  /** The configured limit, for 413 (as body-parser). */
+  limit?: number;
+  /** Bytes read when the limit was crossed or time ran out, or the announced Content-Length (as body-parser). */
+  length?: number;
+  /** The bound that ran out, in milliseconds, for request.timeout. */
+  timeout?: number;
+  /** The refused charset, for charset.unsupported (as body-parser). */
+  charset?: string;
+  /** The refused Content-Encoding, for encoding.unsupported (as body-parser). */
+  encoding?: string;
+
+  constructor(status: number, type: string, message: string, errors: OutputUnit[] = []) {
+    // A 4xx is the client's mistake, answered and never logged (Koa's onerror skips exposed
+    // errors); its stack would only show our reader's frames. Capturing it was ~30 µs of a 10 MB
+    // rejection's ~400 µs in the server (docs/decisions.md), so only a 5xx gets one.
+    const stackTraceLimit = Error.stackTraceLimit;
+    if (status < 500) Error.stackTraceLimit = 0;
+    try {
+      super(message);
+    } finally {
+      Error.stackTraceLimit = stackTraceLimit;
+    }
+    this.name = errorName(status);
+    this.status = status;
+    this.statusCode = status;
+    this.expose = status < 500;
+    this.type = type;
+    this.errors = errors;
+  }
+
+  /**
+   * This error as an application/problem+json Response (see `problemResponse`). Hono's default
+   * error handler answers a thrown error that has this method with what it returns, as it does
+   * its own HTTPException.
+   */
+  getResponse(): Response {
+    return problemResponse(this);
+  }
+}
+
+/** Anything with a numeric 4xx/5xx `status` or `statusCode`: ours, http-errors', Koa's `ctx.throw`. */
+export function httpStatusOf(error: unknown): number | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const candidate = error as {status?: unknown; statusCode?: unknown};
+  const status = typeof candidate.status === 'number' ? candidate.status : candidate.statusCode;
+  if (typeof status !== 'number' || !Number.isInteger(status) || status < 400 || status > 599) return undefined;
+  return status;
+}
+
+/**
+ * The response headers an error asks for, as http-errors puts them on `err.headers` (and Koa's
+ * `ctx.onerror` sends them), each value as a string.
+ */
+export function* errorHeaders(error: unknown): Generator<[name: string, value: string]> {
+  const headers = (error as {headers?: unknown}).headers;
+  if (typeof headers !== 'object' || headers === null) return;
+  for (const [name, value] of Object.entries(headers)) yield [name, String(value)];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Problem details (RFC 9457)
+
+/** One entry of the problem's `errors` extension member, as in RFC 9457 §3's example. */
+export interface ProblemItem {
+  /** JSON pointer, in URI fragment form, into the request body (or `#/query/...` and so on). */
+  pointer: string;
+  detail: string;
+  keyword: string;
+}
+
+/** An `application/problem+json` document (RFC 9457 §3.1) with two extension members. */
+export interface ProblemDocument {
+  type: string;
+  title: string;
+  status: number;
+  detail?: string;
+  /** body-parser's `type` string (`entity.validation.failed`, ...) for clients that switch on it. */
+  code?: string;
+  errors?: ProblemItem[];
+}
+
+export interface ProblemOptions {
+  /** Most entries in `errors` (default 10). */
+  maxErrors?: number;
+}
+
+export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
+
+/** Longest `detail` we copy from a validator message, so a huge string value is never repeated back. */
+const MAX_DETAIL_LENGTH = 200;
+
+/**
+ * RFC 9457 §4.2.1: with `about:blank` the title is the status phrase. The machine-readable reason
+ * goes in `code` rather than a made-up `type` URI that would resolve nowhere.
+ */
+export function toProblem(error: unknown, status: number, options: ProblemOptions = {}): ProblemDocument {
+  const maxErrors = options.maxErrors ?? 10;
+  const problem: ProblemDocument = {type: 'about:blank', title: STATUS_PHRASES[status] ?? 'Error', status};
+  const details = error as {expose?: unknown; message?: unknown; type?: unknown; errors?: unknown};
+  const exposed = details.expose === true || (details.expose === undefined && status < 500);
+  if (!exposed) return problem;
+  if (typeof details.message === 'string' && details.message !== '') problem.detail = details.message;
+  if (typeof details.type === 'string') problem.code = details.type;
+  const units = Array.isArray(details.errors) ? details.errors.filter(isOutputUnit) : [];
+  if (units.length > 0) problem.errors = units.slice(0, Math.max(0, maxErrors)).map(toProblemItem);
+  return problem;
+}
+
+/**
+ * A fetch `Response` answering `error` as application/problem+json, with the status it asks for
+ * (500, unexposed, for anything that is not an HTTP error) and the headers it carries: an error
+ * that stopped reading a body asks for `Connection: close`, which a Node server honours and which
+ * runtimes that manage their connections themselves may drop.
+ */
+export function problemResponse(error: unknown, options: ProblemOptions = {}): Response {
+  const status = httpStatusOf(error) ?? 500;
+  const headers = new Headers([...errorHeaders(error)]);
+  headers.set('Content-Type', `${PROBLEM_CONTENT_TYPE}; charset=utf-8`);
+  return new Response(JSON.stringify(toProblem(error, status, options)), {status, headers});
+}
+
+/**
+ * An entry of `errors` as the validator makes them. Another library's error may carry an
+ * `errors` array of its own (strings, its own objects): those are left out rather than misread,
+ * so the handler answers instead of throwing.
+ */
+function isOutputUnit(unit: unknown): unit is OutputUnit {
+  if (typeof unit !== 'object' || unit === null) return false;
+  const {instanceLocation, error, keyword} = unit as Partial<Record<keyof OutputUnit, unknown>>;
+  return typeof instanceLocation === 'string' && typeof error === 'string' && typeof keyword === 'string';
+}
+
+function toProblemItem(unit: OutputUnit): ProblemItem {
+  return {pointer: toFragment(unit.instanceLocation), detail: truncate(unit.error), keyword: unit.keyword};
+}
+
+/** RFC 6901 §6: a JSON pointer in a URI fragment, each reference token percent-encoded. */
+function toFragment(pointer: string): string {
+  return '#' + pointer.split('/').map(encodeURIComponent).join('/');
+}
+
+function truncate(text: string): string {
+  return text.length <= MAX_DETAIL_LENGTH ? text : text.slice(0, MAX_DETAIL_LENGTH - 1) + '…';
+}
+
+// ---------------------------------------------------------------------------------------------
+// Option parsing
+
+const BYTE_UNITS: Record<string, number> = {b: 1, kb: 2 ** 10, mb: 2 ** 20, gb: 2 ** 30, tb: 2 ** 40, pb: 2 ** 50};
+
+/** The `bytes` package's reading of `'100kb'`, `'1.5mb'`, `1024` (binary units, as body-parser). */
+export function parseLimit(limit: number | string): number {
+  if (typeof limit === 'number') return assertLimit(Math.floor(limit), limit);
+  const match = /^\s*(\d+(?:\.\d+)?)\s*(b|kb|mb|gb|tb|pb)?\s*$/i.exec(limit);
+  if (match === null) throw new TypeError(`option limit: cannot read "${limit}" as a size`);
+  return assertLimit(Math.floor(Number(match[1]) * BYTE_UNITS[(match[2] ?? 'b').toLowerCase()]), limit);
+}
+
+function assertLimit(bytes: number, given: number | string): number {
+  if (!Number.isFinite(bytes) || bytes < 0) throw new TypeError(`option limit: ${String(given)} is not a size`);
+  return bytes;
+}
+
+/**
+ * Defaults of `timeout`. A body at the default limit (100 KiB) arrives within `total` at 27 kbit/s;
+ * a healthy client sends its body without pausing, so `idle` only waits out a stalled one.
+ */
+const DEFAULT_TIMEOUT = {idle: 10_000, total: 30_000} as const;
+
+/** setTimeout's longest delay: Node fires a longer one after 1 ms. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+export function parseTimeout(timeout: BodyTimeout | undefined): Required<BodyTimeout> {
+  if (timeout === undefined) return DEFAULT_TIMEOUT;
+  if (typeof timeout !== 'object' || timeout === null) throw new TypeError('option timeout: expected {idle?, total?} in milliseconds');
+  return {idle: milliseconds(timeout.idle, DEFAULT_TIMEOUT.idle, 'idle'), total: milliseconds(timeout.total, DEFAULT_TIMEOUT.total, 'total')};
+}
+
+function milliseconds(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !(value >= 0 && value <= MAX_TIMER_MS)) {
+    throw new TypeError(`option timeout.${name}: ${String(value)} is not a number of milliseconds from 0 to ${MAX_TIMER_MS}`);
+  }
+  return value;
+}
+
+export function parseInexactNumbers(option: BodyParsingOptions<unknown>['inexactNumbers'], limits: Limits | undefined): 'allow' | 'reject' {
+  const chosen = option ?? limits?.inexactNumbers ?? 'reject';
+  if (chosen !== 'allow' && chosen !== 'reject') throw new TypeError(`option inexactNumbers: expected 'allow' or 'reject', not ${String(chosen)}`);
+  return chosen;
+}
+
+/** A body's compile options: the validator's, with `inexactNumbers` (default `'reject'`) among the limits. */
+export function bodyCompileOptions(options: ValidatorOptions & Pick<BodyParsingOptions<unknown>, 'inexactNumbers'>): CompileOptions {
+  const inexactNumbers = parseInexactNumbers(options.inexactNumbers, options.limits);
+  return {...compileOptions(options), limits: {...options.limits, inexactNumbers}};
+}
+
+/** Whether a route takes a request's media type (`essence`), the request itself given to a predicate. */
+export type MediaTypeTest<Request> = (essence: string, request: Request) => boolean;
+
+/** The `type` option: media type patterns, or a predicate on the request. */
+export type MediaTypeOption<Request> = string | readonly string[] | ((request: Request) => boolean);
+
+const DEFAULT_TYPES = ['application/json', 'application/*+json'];
+
+export function mediaTypeTest<Request>(type: MediaTypeOption<Request> | undefined): MediaTypeTest<Request> {
+  if (typeof type === 'function') return (_essence, request) => type(request);
+  const patterns = (type === undefined ? DEFAULT_TYPES : typeof type === 'string' ? [type] : type).map(expandShorthand);
+  // A route sees few distinct media types: each is matched against the patterns once.
+  const verdicts = new Map<string, boolean>();
+  return (essence) => {
+    let verdict = verdicts.get(essence);
+    if (verdict === undefined) {
+      verdict = patterns.some((pattern) => mediaTypeMatches(pattern, essence));
+      if (verdicts.size < MAX_REMEMBERED_TYPES) verdicts.set(essence, verdict);
+    }
+    return verdict;
+  };
+}
+
+/** Distinct media types a route remembers its verdict on (a client may send any number). */
+const MAX_REMEMBERED_TYPES = 32;
+
+/** type-is shorthands: `json` is `application/json`, `+json` is any `*\/*+json`. */
+function expandShorthand(pattern: string): string {
+  const lower = pattern.trim().toLowerCase();
+  if (lower === 'json') return 'application/json';
+  if (lower.startsWith('+')) return `*/*${lower}`;
+  return lower;
+}
+
+function mediaTypeMatches(pattern: string, essence: string): boolean {
+  const [patternType, patternSubtype = ''] = pattern.split('/');
+  const slash = essence.indexOf('/');
+  if (slash < 0) return false;
+  const type = essence.slice(0, slash);
+  const subtype = essence.slice(slash + 1);
+  if (patternType !== '*' && patternType !== type) return false;
+  if (patternSubtype === '*' || patternSubtype === subtype) return true;
+  return patternSubtype.startsWith('*+') && subtype.endsWith(patternSubtype.slice(1));
+}
+
+export interface ContentType {
+  /** `type/subtype`, lowercased, without parameters (RFC 9110 §8.3.1). */
+  essence: string;
+  charset?: string;
+}
+
+export function parseContentType(header: string | undefined): ContentType {
+  if (header === undefined) return {essence: ''};
+  const [essence = '', ...parameters] = header.split(';');
+  const contentType: ContentType = {essence: essence.trim().toLowerCase()};
+  for (const parameter of parameters) {
+    const equals = parameter.indexOf('=');
+    if (equals < 0 || parameter.slice(0, equals).trim().toLowerCase() !== 'charset') continue;
+    contentType.charset = parameter.slice(equals + 1).trim().replace(/^"(.*)"$/, '$1').toLowerCase();
+  }
+  return contentType;
+}
+
+/** RFC 8259 §8.1: JSON exchanged between systems is UTF-8. */
+export function isUtf8(charset: string | undefined): boolean {
+  return charset === undefined || charset === 'utf-8' || charset === 'utf8';
+}
+
+export function compileOptions(options: ValidatorOptions): CompileOptions {
+  const compileOptions: CompileOptions = {};
+  if (options.draft !== undefined) compileOptions.draft = options.draft;
+  if (options.allErrors !== undefined) compileOptions.allErrors = options.allErrors;
+  if (options.schemas !== undefined) compileOptions.schemas = options.schemas;
+  if (options.baseUri !== undefined) compileOptions.baseUri = options.baseUri;
+  if (options.limits !== undefined) compileOptions.limits = options.limits;
+  if (options.formats !== undefined) compileOptions.formats = options.formats;
+  if (options.strictSchema !== undefined) compileOptions.strict = options.strictSchema;
+  return compileOptions;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Errors from a verdict
+
+export function errorFromResult(result: Result, invalidStatus: number): HttpError {
+  const syntax = result.errors.filter((unit) => unit.kind === 'syntax');
+  if (syntax.length > 0) return parseFailed(syntax);
+  const limit = result.errors.filter((unit) => unit.kind === 'limit');
+  if (limit.some(isInexactNumber)) return inexactNumber(limit);
+  if (limit.length > 0) return new HttpError(413, 'entity.too.large', 'request entity too large', limit);
+  return new HttpError(invalidStatus, 'entity.validation.failed', 'request body does not match the schema', result.errors);
+}
+
+function isInexactNumber(unit: OutputUnit): boolean {
+  return unit.params?.code === 'limit.number.inexact';
+}
+
+/** Not too large, and not malformed: valid JSON whose number the handler would get as another value. */
+function inexactNumber(errors: OutputUnit[]): HttpError {
+  const first = errors.find(isInexactNumber)!;
+  const where = first.line === undefined ? '' : ` at line ${first.line}, column ${first.column ?? 0}`;
+  return new HttpError(400, 'entity.number.inexact', `request body has a number outside the range of a double${where}`, errors);
+}
+
+export function parseFailed(errors: OutputUnit[]): HttpError {
+  const first = errors[0];
+  const where = first?.line === undefined ? '' : ` at line ${first.line}, column ${first.column ?? 0}`;
+  return new HttpError(400, 'entity.parse.failed', `request body is not valid JSON${where}`, errors);
+}
+
+export function syntaxUnit(error: string, offset?: number): OutputUnit {
+  const unit: OutputUnit = {kind: 'syntax', keyword: 'syntax', keywordLocation: '', instanceLocation: '', error};
+  if (offset !== undefined) unit.offset = offset;
+  return unit;
+}
+
+/**
+ * JSON.parse, or the reviver within it, refused a body the verdict accepted: that request's 400,
+ * as body-parser answers both (keeping a thrown `type`, as it does). V8's SyntaxError quotes the
+ * text, so what was thrown stays in `cause` and nothing exposed says anything of the body. The
+ * disagreement has the code parseText gives it (`syntax.parse`).
+ */
+export function valueRefused(thrown: unknown): HttpError {
+  const {type} = (typeof thrown === 'object' && thrown !== null ? thrown : {}) as {type?: unknown};
+  const unit = thrown instanceof SyntaxError ? syntaxUnit('JSON.parse refused a body the validator accepted') : syntaxUnit('the reviver threw');
+  if (thrown instanceof SyntaxError) unit.params = {code: 'syntax.parse'};
+  const error = new HttpError(400, typeof type === 'string' ? type : 'entity.parse.failed', 'request body could not be parsed', [unit]);
+  error.cause = thrown;
+  return error;
+}
+
+/**
+ * Something threw inside a middleware (a bug, ours or the engine's): that request's 500, never an
+ * exception escaping an event listener, where nothing catches it and the process exits. Not
+ * exposed; what was thrown is the `cause`, for the error handler's log.
+ */
+export function internalError(thrown: unknown, message = 'the request body reader failed'): HttpError {
+  const error = new HttpError(500, 'internal.error', message);
+  error.cause = thrown;
+  return error;
+}
+
+/** 408 (RFC 9110 §15.5.9): the body did not arrive within the time we were prepared to wait. */
+export function timedOut(bound: keyof BodyTimeout, milliseconds: number, received: number): HttpError {
+  const why = bound === 'idle' ? `no byte of it arrived for ${milliseconds} ms` : `it took longer than ${milliseconds} ms`;
+  const error = new HttpError(408, 'request.timeout', `request body timed out: ${why}`);
+  error.timeout = milliseconds;
+  error.length = received;
+  return error;
+}
+
+export function tooLarge(limit: number, length: number): HttpError {
+  const error = new HttpError(413, 'entity.too.large', 'request entity too large');
+  error.limit = limit;
+  error.length = length;
+  return error;
+}
+
+/** The client went away before the body's end (as body-parser: 400 `request.aborted`). */
+export function aborted(received: number): HttpError {
+  const error = new HttpError(400, 'request.aborted', 'request aborted');
+  error.length = received;
+  return error;
+}
+
+export function charsetUnsupported(charset: string): HttpError {
+  const error = new HttpError(415, 'charset.unsupported', `unsupported charset "${charset.toUpperCase()}"`);
+  error.charset = charset;
+  return error;
+}
+
+export function encodingUnsupported(encoding: string): HttpError {
+  const error = new HttpError(415, 'encoding.unsupported', `unsupported content encoding "${encoding}"`);
+  error.encoding = encoding;
+  return error;
+}
+
+/** The UTF-8 byte order mark. */
+export const BOM = [0xef, 0xbb, 0xbf];
+
+/**
+ * A byte order mark at the start of a body, whose three bytes may arrive in different chunks.
+ * RFC 8259 §8.1 lets a parser ignore it, and body-parser does (its decoder strips it), so a body
+ * that `express.json()` took is not refused.
+ */
+export class LeadingBom {
+  /** BOM bytes matched so far; -1 once the body's start is decided. */
+  #matched = 0;
+  /** The body started with a whole BOM, which `strip` removed. */
+  skipped = false;
+
+  /** Whether the body's first bytes have decided it (a BOM or not). */
+  get decided(): boolean {
+    return this.#matched === -1;
+  }
+
+  /** The chunk past a leading BOM; bytes held back from earlier chunks that were not one come first. */
+  strip(chunk: Uint8Array): Uint8Array {
+    if (this.#matched === -1) return chunk;
+    let index = 0;
+    while (index < chunk.length && this.#matched < BOM.length && chunk[index] === BOM[this.#matched]) {
+      index++;
+      this.#matched++;
+    }
+    if (this.#matched === BOM.length) {
+      this.#matched = -1;
+      this.skipped = true;
+      return chunk.subarray(index);
+    }
+    if (index === chunk.length) return chunk.subarray(index);
+    // Not a BOM after all: give back the bytes held from earlier chunks.
+    const held = BOM.slice(0, this.#matched - index);
+    this.#matched = -1;
+    if (held.length === 0) return chunk;
+    const joined = new Uint8Array(held.length + chunk.length);
+    joined.set(held);
+    joined.set(chunk, held.length);
+    return joined;
+  }
+
+  /** The start of a BOM held back when the body ended (it was not one after all): not yet fed. */
+  held(): Uint8Array {
+    return Uint8Array.from(BOM.slice(0, Math.max(0, this.#matched)));
+  }
+}
+
+/**
+ * body-parser's `strict`: the first byte past whitespace must open an object or an array. Given a
+ * chunk that starts `offset` bytes into the body: undefined while it holds only whitespace, null
+ * once the start is allowed, else the 400 to answer.
+ */
+export function strictStart(chunk: Uint8Array, offset: number): HttpError | null | undefined {
+  let index = 0;
+  while (index < chunk.length && isJsonWhitespace(chunk[index]!)) index++;
+  if (index === chunk.length) return undefined;
+  const first = chunk[index];
+  if (first === 0x7b || first === 0x5b) return null;
+  return parseFailed([syntaxUnit('strict mode: the body must be an object or an array', offset + index)]);
+}
+
+/** JSON whitespace, RFC 8259 §2. */
+export function isJsonWhitespace(byte: number): boolean {
+  return byte === 0x20 || byte === 0x09 || byte === 0x0a || byte === 0x0d;
+}
+
+function errorName(status: number): string {
+  const phrase = STATUS_PHRASES[status];
+  if (phrase === undefined) return 'HttpError';
+  return phrase.replace(/[^A-Za-z]/g, '') + 'Error';
+}
+
+
+/**
+ * The reason phrases of the 4xx and 5xx codes, worded as Node's `http.STATUS_CODES` words them
+ * (test/http-errors.test.ts holds the two equal), so a problem's `title` and an error's `name` are
+ * the same on every runtime.
+ */
+const STATUS_PHRASES: Readonly<Record<number, string>> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  402: 'Payment Required',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  406: 'Not Acceptable',
+  407: 'Proxy Authentication Required',
+  408: 'Request Timeout',
+  409: 'Conflict',
+  410: 'Gone',
+  411: 'Length Required',
+  412: 'Precondition Failed',
+  413: 'Payload Too Large',
+  414: 'URI Too Long',
+  415: 'Unsupported Media Type',
+  416: 'Range Not Satisfiable',
+  417: 'Expectation Failed',
+  418: "I'm a Teapot",
+  421: 'Misdirected Request',
+  422: 'Unprocessable Entity',
+  423: 'Locked',
+  424: 'Failed Dependency',
+  425: 'Too Early',
+  426: 'Upgrade Required',
+  428: 'Precondition Required',
+  429: 'Too Many Requests',
+  431: 'Request Header Fields Too Large',
+  451: 'Unavailable For Legal Reasons',
+  500: 'Internal Server Error',
+  501: 'Not Implemented',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+  505: 'HTTP Version Not Supported',
+  506: 'Variant Also Negotiates',
+  507: 'Insufficient Storage',
+  508: 'Loop Detected',
+  509: 'Bandwidth Limit Exceeded',
+  510: 'Not Extended',
+  511: 'Network Authentication Required',
+};
+
+/** The phrase of a 4xx or 5xx status, as `http.STATUS_CODES` gives it; undefined for another code. */
+export function statusPhrase(status: number): string | undefined {
+  return STATUS_PHRASES[status];
+}

@@ -1,0 +1,126 @@
+// One JSON body in flight, fed chunk by chunk, with nothing but Uint8Array and the validator: the
+// byte limit, the byte order mark, body-parser's `strict` first byte, the session, and the refusal
+// at the first byte that makes the body certainly bad. The web front door (adapters/web.ts) reads
+// Requests and web streams through it on any runtime.
+
+import type {Result, Session, Validator} from '../src/types.js';
+import {LeadingBom, errorFromResult, strictStart, tooLarge, type HttpError} from './http-errors.js';
+
+export interface JsonBodySettings {
+  /** Most bytes to accept; Infinity for no limit. */
+  readonly limit: number;
+  /** Only an object or an array at the top level (body-parser's `strict`). */
+  readonly strict: boolean;
+  readonly invalidStatus: number;
+  /** Feed on after the first error, to report every one (within `limit`). */
+  readonly readToEnd: boolean;
+  /** Keep the bytes, for the value or a later look at the whole body. */
+  readonly keepText: boolean;
+}
+
+/** UTF-8 as the session decodes it: malformed sequences become U+FFFD; a BOM stays in the text. */
+const utf8 = new TextDecoder('utf-8', {ignoreBOM: true});
+
+export class JsonBody {
+  readonly #validator: Validator;
+  readonly #settings: JsonBodySettings;
+  /** The body's size when known before reading it (an identity Content-Length). */
+  readonly #length: number | undefined;
+  /** Made at the first chunk that is not the whole body (see #isWholeBody). */
+  #session: Session | undefined;
+  /** Body bytes so far, counted against `limit`. */
+  #received = 0;
+  /** Bytes passed on to the session (a byte order mark is not). */
+  #fed = 0;
+  /** The same bytes, when `keepText`. */
+  readonly #text: Uint8Array[] = [];
+  /** A leading UTF-8 BOM, which the session is not given. */
+  readonly #bom = new LeadingBom();
+  #awaitingFirstByte: boolean;
+
+  constructor(validator: Validator, settings: JsonBodySettings, length?: number) {
+    this.#validator = validator;
+    this.#settings = settings;
+    this.#length = length;
+    this.#awaitingFirstByte = settings.strict;
+  }
+
+  /** Body bytes read so far. */
+  get received(): number {
+    return this.#received;
+  }
+
+  /** Every byte of the announced length has been read: nothing of the body is left unread. */
+  get complete(): boolean {
+    return this.#length !== undefined && this.#received >= this.#length;
+  }
+
+  /** Feeds the next chunk: the refusal once the body is certainly bad, after which it takes no more. */
+  write(chunk: Uint8Array): HttpError | undefined {
+    const allowed = this.#settings.limit - this.#received;
+    this.#received += chunk.length;
+    if (chunk.length <= allowed) return this.#feed(chunk);
+    // The bytes before the limit may already hold the first offending one: that is the answer.
+    const refusal = allowed > 0 ? this.#feed(chunk.subarray(0, allowed)) : undefined;
+    return refusal ?? tooLarge(this.#settings.limit, this.#received);
+  }
+
+  /**
+   * The body ended: its verdict. With `withValue`, a valid body held whole gets its value from
+   * Validator.parseText; otherwise the value, if wanted, is JSON.parse of `text()`.
+   */
+  end(withValue: boolean): Result {
+    if (this.#heldWhole()) {
+      const text = this.text();
+      return withValue ? this.#validator.parseText(text) : this.#validator.validateText(text);
+    }
+    const session = (this.#session ??= this.#validator.session());
+    const held = this.#bom.held();
+    if (held.length > 0) session.write(held);
+    return session.end();
+  }
+
+  /** The body as text, past a leading BOM (only with `keepText`). */
+  text(): string {
+    if (this.#text.length === 1) return utf8.decode(this.#text[0]);
+    const whole = new Uint8Array(this.#fed);
+    let at = 0;
+    for (const piece of this.#text) {
+      whole.set(piece, at);
+      at += piece.length;
+    }
+    return utf8.decode(whole);
+  }
+
+  #feed(chunk: Uint8Array): HttpError | undefined {
+    const text = this.#bom.strip(chunk);
+    if (text.length === 0) return undefined;
+    this.#fed += text.length;
+    if (this.#settings.keepText) this.#text.push(text);
+    if (this.#awaitingFirstByte) {
+      const refusal = this.#checkFirstByte(text);
+      if (refusal !== undefined) return refusal;
+    }
+    // The whole body in one chunk: there is nothing to be early for, and `end` judges it at once.
+    if (this.#isWholeBody(text)) return undefined;
+    const session = (this.#session ??= this.#validator.session());
+    if (session.write(text) || this.#settings.readToEnd) return undefined;
+    return errorFromResult(session.end(), this.#settings.invalidStatus);
+  }
+
+  /** `text` is the first chunk, past any BOM, and the announced length says nothing follows. */
+  #isWholeBody(text: Uint8Array): boolean {
+    return this.#settings.keepText && this.#bom.decided && this.#fed === text.length && this.#length === this.#received;
+  }
+
+  #heldWhole(): boolean {
+    return this.#session === undefined && this.#fed > 0;
+  }
+
+  #checkFirstByte(text: Uint8Array): HttpError | undefined {
+    const start = strictStart(text, this.#fed - text.length);
+    if (start === undefined) return undefined;
+    this.#awaitingFirstByte = false;
+    return start ?? undefined;
+  }
+}

@@ -1,0 +1,125 @@
+// `limit` bounds a compressed body twice: the bytes read from the connection, and the bytes
+// decoded from them. A stream of empty gzip members decodes to nothing however long it is, and a
+// bomb decodes to far more than it sends: each is answered 413 once one count passes the limit,
+// with the server having read little more than the limit. On Express 5 and Koa 3, over a raw
+// socket (counting what the server read) and with fetch's keep-alive pool.
+
+import assert from 'node:assert/strict';
+import {after, before, describe, it} from 'node:test';
+import {gzipSync} from 'node:zlib';
+
+import {KiB, MiB, listen, rawUpload, type Harness} from './support/http.js';
+import {ITEMS_ROUTE, assertFollowUpsAnswered, errorStyles, itemSchema, streamOf, streamedInit, warmUp} from './support/servers.js';
+
+const SUITE_TIMEOUT = {timeout: 120_000};
+
+/** The route under test: ITEMS_ROUTE's schema and its 64 KiB limit. */
+const LIMIT = 64 * KiB;
+const GZIP_ROUTE = {path: '/gzip', schema: itemSchema, options: {limit: LIMIT}};
+
+/** What Node may read past the refusing chunk before the socket is paused: a read or two of 64 KiB, and the head. */
+const READ_AHEAD = 192 * KiB;
+
+/** 20 bytes that gunzip to nothing. */
+const EMPTY_MEMBER = gzipSync(Buffer.alloc(0));
+
+/** A valid start, then empty gzip members: nothing after the first few bytes ever decodes. */
+const emptyMembers = (count: number): Buffer => Buffer.concat(Array.from({length: count}, () => EMPTY_MEMBER));
+
+/** One member of 4 MiB of digits: ~4 KiB sent for each 4 MiB decoded. */
+const BOMB_MEMBER = gzipSync(Buffer.alloc(4 * MiB, '0'));
+
+const OPENING = gzipSync('{"name": "');
+
+/** Bytes sent for each test upload: 128 times the limit. */
+const UPLOAD = 8 * MiB;
+
+function serverRead(harness: Harness): number {
+  return harness.sockets.at(-1)!.bytesRead;
+}
+
+// Two apps for the byte counts; the keep-alive checks run on every way of answering an error.
+for (const server of errorStyles([ITEMS_ROUTE, GZIP_ROUTE]).filter((style) => style.name.endsWith('problemHandler()'))) {
+  describe(`limit counts the bytes as sent and as decoded, ${server.name}`, SUITE_TIMEOUT, () => {
+    let harness: Harness;
+    before(async () => {
+      harness = await listen(server.app());
+    });
+    after(() => {
+      harness.server.closeAllConnections();
+      harness.server.close();
+    });
+
+    for (const chunked of [true, false]) {
+      const framing = chunked ? 'chunked' : 'with Content-Length';
+      it(`a stream of empty gzip members, ${framing}: 413 once the bytes read pass the limit`, async () => {
+        const outcome = await rawUpload(harness.port, GZIP_ROUTE.path, {
+          total: UPLOAD,
+          prefix: OPENING,
+          suffix: '',
+          filler: emptyMembers(800),
+          contentLength: !chunked,
+          headers: {'Content-Encoding': 'gzip'},
+        });
+        assert.equal(outcome.status, 413);
+        assert.match(outcome.head, /\r\nconnection: close\r\n/i);
+        assert.ok(outcome.closedByServer, 'the server closed the connection');
+        // With Content-Length the head says it all, before a byte of the body is read.
+        const read = serverRead(harness);
+        assert.ok(read < LIMIT + READ_AHEAD, `the server read ${read} of ${UPLOAD} bytes`);
+      });
+    }
+
+    it('a gzip bomb (8 MiB sent, 8 GiB inside): 413 once the decoded bytes pass the limit, having read a few KiB', async () => {
+      const outcome = await rawUpload(harness.port, GZIP_ROUTE.path, {
+        total: UPLOAD,
+        prefix: OPENING,
+        suffix: '',
+        filler: BOMB_MEMBER,
+        contentLength: false,
+        headers: {'Content-Encoding': 'gzip'},
+      });
+      assert.equal(outcome.status, 413);
+      assert.ok(outcome.closedByServer, 'the server closed the connection');
+      const read = serverRead(harness);
+      assert.ok(read < READ_AHEAD, `the server read ${read} bytes`);
+    });
+
+    it('a compressed body within the limit both ways is read and decoded', async () => {
+      const text = JSON.stringify({name: 'x'.repeat(40 * KiB)});
+      const outcome = await rawUpload(harness.port, GZIP_ROUTE.path, {
+        total: 0,
+        prefix: gzipSync(text),
+        suffix: '',
+        contentLength: false,
+        headers: {'Content-Encoding': 'gzip', Connection: 'close'},
+      });
+      assert.equal(outcome.status, 201);
+    });
+  });
+}
+
+for (const server of errorStyles([ITEMS_ROUTE, GZIP_ROUTE])) {
+  describe(`after a 413 for the bytes as sent, ${server.name}`, SUITE_TIMEOUT, () => {
+    let harness: Harness;
+    let origin: string;
+    before(async () => {
+      harness = await listen(server.app());
+      origin = `http://127.0.0.1:${harness.port}`;
+    });
+    after(() => {
+      harness.server.closeAllConnections();
+      harness.server.close();
+    });
+
+    it("empty gzip members past the limit: 413, Connection: close, and the same fetch client's next requests each get their own answer", async () => {
+      await warmUp(origin);
+      const body = Buffer.concat([OPENING, emptyMembers(MiB / EMPTY_MEMBER.length)]);
+      const response = await fetch(origin + GZIP_ROUTE.path, streamedInit(streamOf(body), {'content-type': 'application/json', 'content-encoding': 'gzip'}));
+      assert.equal(response.status, 413);
+      assert.equal(response.headers.get('connection'), 'close');
+      await response.arrayBuffer();
+      await assertFollowUpsAnswered(origin, 'empty gzip members');
+    });
+  });
+}

@@ -1,0 +1,245 @@
+// `timeout`: a body that stalls longer than `idle`, or takes longer than `total` while trickling
+// fast enough for `idle`, is answered 408 request.timeout and its connection closed, on Express 5
+// and Koa 3 under each way of answering an error; the same keep-alive client's next requests are
+// answered. Every timer a body arms is cleared on every way out of reading it.
+
+import assert from 'node:assert/strict';
+import {once} from 'node:events';
+import {createServer, request, type Server} from 'node:http';
+import type {AddressInfo} from 'node:net';
+import {after, before, describe, it, mock} from 'node:test';
+import {gzipSync} from 'node:zlib';
+
+import {BodyReader, type BodyOptions, type HttpError} from '../adapters/http-body.js';
+import {KiB, listen, sleep, stalledUpload, type Harness} from './support/http.js';
+import {ITEMS_ROUTE, assertFollowUpsAnswered, errorStyles, itemSchema, streamedInit, warmUp, type Route} from './support/servers.js';
+
+const SUITE_TIMEOUT = {timeout: 120_000};
+
+/** Far apart, so a loaded machine's late timers and slow writes cannot blur which bound fired. */
+const IDLE = 500;
+const TOTAL = 1500;
+/** The trickle's pause: well within IDLE. */
+const PAUSE = 50;
+
+const SLOW_ROUTE: Route = {path: '/slow', schema: itemSchema, options: {limit: '64kb', timeout: {idle: IDLE, total: TOTAL}}};
+
+const OPENING = '{"name": "';
+
+/** The opening, then nothing: a client that stalls mid-body; or, given `resumeAfter`, sends the rest then. */
+function stalled(resumeAfter?: number): ReadableStream<Uint8Array> {
+  let sent = false;
+  return new ReadableStream({
+    async pull(controller) {
+      if (!sent) {
+        sent = true;
+        return controller.enqueue(Buffer.from(OPENING));
+      }
+      if (resumeAfter === undefined) return new Promise<void>(() => {});
+      await sleep(resumeAfter);
+      controller.enqueue(Buffer.from('"}'));
+      controller.close();
+    },
+  });
+}
+
+/** The opening, then a byte every PAUSE ms, `pieces` of them; then the body's end when `closing`. */
+function trickle(pieces: number, closing = false): ReadableStream<Uint8Array> {
+  let sent = -1;
+  return new ReadableStream({
+    async pull(controller) {
+      if (sent++ < 0) return controller.enqueue(Buffer.from(OPENING));
+      await sleep(PAUSE);
+      if (sent <= pieces) return controller.enqueue(Buffer.from('x'));
+      if (closing) controller.enqueue(Buffer.from('"}'));
+      controller.close();
+    },
+  });
+}
+
+for (const server of errorStyles([ITEMS_ROUTE, SLOW_ROUTE])) {
+  describe(`a slow body, ${server.name}`, SUITE_TIMEOUT, () => {
+    let harness: Harness;
+    let origin: string;
+    before(async () => {
+      harness = await listen(server.app());
+      origin = `http://127.0.0.1:${harness.port}`;
+    });
+    after(() => {
+      harness.server.closeAllConnections();
+      harness.server.close();
+    });
+
+    // Express's own final handler reads the rest of a refused body before it answers: a client that
+    // never sends it is not answered by it (Node's requestTimeout closes the connection then).
+    const drains = server.name.endsWith('final handler');
+    const resumeAfter = 3 * IDLE;
+    const cases = [
+      drains
+        ? {name: `stalled past idle (${IDLE} ms), the rest sent after ${resumeAfter} ms`, body: () => stalled(resumeAfter), from: resumeAfter}
+        : {name: `stalled past idle (${IDLE} ms)`, body: () => stalled(), from: IDLE},
+      {name: `trickling a byte per ${PAUSE} ms past total (${TOTAL} ms)`, body: () => trickle((drains ? 2 : 10) * TOTAL / PAUSE, true), from: drains ? 2 * TOTAL : TOTAL},
+    ];
+    for (const slow of cases) {
+      it(`${slow.name}: 408, Connection: close, and the same fetch client's next requests each get their own answer`, async () => {
+        await warmUp(origin);
+        const started = Date.now();
+        const response = await fetch(origin + SLOW_ROUTE.path, streamedInit(slow.body(), {'content-type': 'application/json'}));
+        const elapsed = Date.now() - started;
+        assert.equal(response.status, 408);
+        assert.equal(response.headers.get('connection'), 'close');
+        await response.arrayBuffer();
+        // setTimeout never fires early; the upper bound only says the answer was not left to Node's own timeouts.
+        assert.ok(elapsed >= slow.from - 5 && elapsed < slow.from + 5000, `answered after ${elapsed} ms`);
+        await assertFollowUpsAnswered(origin, slow.name);
+      });
+    }
+
+    it(`a body trickled over ${2 * IDLE} ms, never pausing for idle, within total: accepted`, async () => {
+      const pieces = (2 * IDLE) / PAUSE;
+      const response = await fetch(origin + SLOW_ROUTE.path, streamedInit(trickle(pieces, true), {'content-type': 'application/json'}));
+      assert.equal(response.status, 201);
+      assert.deepEqual(await response.json(), {received: {name: 'x'.repeat(pieces)}});
+    });
+
+    if (!server.name.endsWith('problemHandler()')) return;
+    it('over a raw socket: the answer says request.timeout and Connection: close, and the server closes', async () => {
+      const outcome = await stalledUpload(harness.port, SLOW_ROUTE.path, OPENING);
+      assert.equal(outcome.status, 408);
+      assert.match(outcome.head, /\r\nconnection: close\r\n/i);
+      assert.ok(outcome.closedByServer, 'the server closed the connection');
+      assert.equal((JSON.parse(outcome.body) as {code: string}).code, 'request.timeout');
+      assert.ok(outcome.elapsed >= IDLE - 5, `answered after ${outcome.elapsed} ms`);
+    });
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// No timer outlives its body: each one armed (the global setTimeout, spied) has been cleared by
+// the time the outcome is handed over, whichever way reading ended.
+
+/** Bounds of the readers below, distinct so their timers are told apart from any other. */
+const SHORT_IDLE = {idle: 201, total: 60_007};
+const SHORT_TOTAL = {idle: 60_011, total: 401};
+const OURS = new Set([10_000, 30_000, SHORT_IDLE.idle, SHORT_IDLE.total, SHORT_TOTAL.idle, SHORT_TOTAL.total]);
+
+interface Exit {
+  name: string;
+  path: string;
+  /** The status handed over (the client that hangs up gets none, but the app is handed request.aborted). */
+  status: number;
+  /** Timers armed for the body (default 2). */
+  armed?: number;
+  send(port: number, path: string): Promise<unknown>;
+}
+
+/**
+ * One request over node:http, its body written in `pieces`, `pause` ms apart (chunked, unless
+ * `headers` say Content-Length); the client hangs up after the last piece when `hangUp`.
+ */
+async function upload(port: number, path: string, pieces: Buffer[], options: {headers?: Record<string, string>; pause?: number; hangUp?: boolean} = {}): Promise<void> {
+  const req = request({host: '127.0.0.1', port, path, method: 'POST', headers: {'content-type': 'application/json', ...options.headers}, agent: false});
+  const done = new Promise<void>((resolve) => {
+    req.on('response', (res) => res.resume().on('end', resolve));
+    req.on('error', () => resolve());
+    req.on('close', () => resolve());
+  });
+  for (const [index, piece] of pieces.entries()) {
+    if (req.destroyed) break;
+    if (index > 0) await sleep(options.pause ?? PAUSE);
+    req.write(piece);
+  }
+  if (options.hangUp) {
+    // Once the server has the head and the piece.
+    await sleep(PAUSE);
+    req.destroy();
+  } else if (!req.destroyed) req.end();
+  await done;
+}
+
+const bytes = (value: string): Buffer => Buffer.from(value);
+const VALID = bytes('{"name": "a"}');
+
+const EXITS: readonly Exit[] = [
+  {name: 'valid, in one chunk (parseText)', path: '/default', status: 200, send: (port, path) => upload(port, path, [VALID], {headers: {'content-length': String(VALID.length)}})},
+  {name: 'valid, in pieces (a session)', path: '/default', status: 200, send: (port, path) => upload(port, path, [bytes('{"name"'), bytes(': "a"}')])},
+  {name: 'valid, gzip', path: '/default', status: 200, send: (port, path) => upload(port, path, [gzipSync(VALID)], {headers: {'content-encoding': 'gzip'}})},
+  {name: '422 at the first bad byte', path: '/default', status: 422, send: (port, path) => upload(port, path, [bytes('{"name": 1'), bytes(', "more": 2}')])},
+  {name: '400 for a number out of range', path: '/default', status: 400, send: (port, path) => upload(port, path, [bytes('{"name": "a", "n": 1e400'), bytes('}')])},
+  {name: '413 decoded', path: '/default', status: 413, send: (port, path) => upload(port, path, [gzipSync(`{"name": "${'a'.repeat(200 * KiB)}"}`)], {headers: {'content-encoding': 'gzip'}})},
+  {name: '413 as sent', path: '/default', status: 413, send: (port, path) => upload(port, path, [Buffer.concat(Array.from({length: 6000}, () => gzipSync('')))], {headers: {'content-encoding': 'gzip'}})},
+  {name: '400 for a corrupt gzip body', path: '/default', status: 400, send: (port, path) => upload(port, path, [bytes('not gzip at all')], {headers: {'content-encoding': 'gzip'}})},
+  {name: '403 from verify', path: '/verified', status: 403, send: (port, path) => upload(port, path, [VALID])},
+  {name: 'the client hung up', path: '/default', status: 400, send: (port, path) => upload(port, path, [bytes('{"name"')], {hangUp: true})},
+  {name: '408, idle', path: '/short-idle', status: 408, send: (port, path) => upload(port, path, [bytes(OPENING), bytes('"}')], {pause: 4 * SHORT_IDLE.idle})},
+  {name: '408, total', path: '/short-total', status: 408, send: (port, path) => upload(port, path, Array.from({length: 20}, (_, index) => bytes(index === 0 ? OPENING : 'x')))},
+  {name: 'both bounds 0: none armed', path: '/unbounded', status: 200, armed: 0, send: (port, path) => upload(port, path, [bytes('{"name"'), bytes(': "a"}')])},
+];
+
+describe('timers of a body', SUITE_TIMEOUT, () => {
+  let server: Server;
+  let port: number;
+  let setTimeoutSpy: ReturnType<typeof spyOn>;
+  let clearTimeoutSpy: ReturnType<typeof spyOn>;
+  const handedOver: Array<{path: string; status: number; armed: number; uncleared: number}> = [];
+
+  const spyOn = (name: 'setTimeout' | 'clearTimeout') => mock.method(globalThis, name);
+  const armed = (): unknown[] => setTimeoutSpy.mock.calls.filter((call) => OURS.has(call.arguments[1] as number)).map((call) => call.result);
+
+  before(async () => {
+    setTimeoutSpy = spyOn('setTimeout');
+    clearTimeoutSpy = spyOn('clearTimeout');
+    const refuse = (): void => {
+      throw Object.assign(new Error('bad signature'), {status: 403});
+    };
+    const readers: Record<string, BodyReader> = {
+      '/default': new BodyReader(itemSchema),
+      '/verified': new BodyReader(itemSchema, {verify: refuse}),
+      '/short-idle': new BodyReader(itemSchema, {timeout: SHORT_IDLE}),
+      '/short-total': new BodyReader(itemSchema, {timeout: SHORT_TOTAL}),
+      '/unbounded': new BodyReader(itemSchema, {timeout: {idle: 0, total: 0}}),
+    };
+    server = createServer((req, res) => {
+      const before = armed().length;
+      readers[req.url!]!.read(req, res, (error: HttpError | null) => {
+        const cleared = new Set<unknown>(clearTimeoutSpy.mock.calls.map((call) => call.arguments[0]));
+        const ours = armed().slice(before);
+        handedOver.push({path: req.url!, status: error?.status ?? 200, armed: ours.length, uncleared: ours.filter((timer) => !cleared.has(timer)).length});
+        res.writeHead(error?.status ?? 200, {...error?.headers}).end();
+      });
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    port = (server.address() as AddressInfo).port;
+  });
+  after(() => {
+    mock.restoreAll();
+    server.closeAllConnections();
+    server.close();
+  });
+
+  it('by default, idle 10 s and total 30 s', async () => {
+    const before = setTimeoutSpy.mock.calls.length;
+    await EXITS[1]!.send(port, '/default');
+    const delays = setTimeoutSpy.mock.calls.slice(before).map((call) => call.arguments[1]);
+    assert.ok(delays.includes(10_000) && delays.includes(30_000), `armed: ${delays.join(', ')}`);
+  });
+
+  for (const exit of EXITS) {
+    it(`${exit.name}: the timers armed are cleared by the hand-over`, async () => {
+      handedOver.length = 0;
+      await exit.send(port, exit.path);
+      // A hang-up reaches the server a moment after the client's close.
+      for (let waited = 0; handedOver.length === 0 && waited < 2000; waited += 10) await sleep(10);
+      assert.deepEqual(handedOver, [{path: exit.path, status: exit.status, armed: exit.armed ?? 2, uncleared: 0}]);
+    });
+  }
+});
+
+describe('timeout option', () => {
+  it('refuses what is not a number of milliseconds setTimeout can wait', () => {
+    for (const timeout of [{idle: -1}, {total: Number.NaN}, {idle: 2 ** 31}, {total: Infinity}, {idle: '10s'}, 5000, null]) {
+      assert.throws(() => new BodyReader(itemSchema, {timeout} as BodyOptions), TypeError, JSON.stringify(timeout));
+    }
+  });
+});
