@@ -9,18 +9,42 @@ import type {Run} from '../evaluator.js';
 import type {FingerprintListener} from '../fingerprint.js';
 import type {CompiledKeyword, KeywordDefinition} from '../schema.js';
 
-const newSeen = (): Map<number, number> => new Map();
+/**
+ * The fingerprints of the items seen so far, with their indices. The first is kept apart and the
+ * Map made at the second: an empty Map costs ~200 bytes, and a deep document of nested arrays
+ * under a recursive `uniqueItems` has an array of one item per level.
+ */
+class Seen {
+  firstFingerprint = -1;
+  firstIndex = -1;
+  rest: Map<number, number> | null = null;
+
+  /** The index of the item with this fingerprint, if one was seen. */
+  indexOf(fingerprint: number): number | undefined {
+    if (fingerprint === this.firstFingerprint) return this.firstIndex;
+    return this.rest === null ? undefined : this.rest.get(fingerprint);
+  }
+
+  add(fingerprint: number, index: number): void {
+    if (this.firstIndex < 0) {
+      this.firstFingerprint = fingerprint;
+      this.firstIndex = index;
+    } else (this.rest ??= new Map()).set(fingerprint, index);
+  }
+}
+
+const newSeen = (): Seen => new Seen();
 
 /** Each item's fingerprint: new, or the item repeats an earlier one. */
 const distinctItems: FingerprintListener = {
   fingerprinted(run: Run, keyword: CompiledKeyword, index: number, fingerprint: number) {
     const seen = run.state(keyword, newSeen);
-    const earlier = seen.get(fingerprint);
+    const earlier = seen.indexOf(fingerprint);
     if (earlier !== undefined) {
       run.fail(keyword, `must NOT have duplicate items (items ${earlier} and ${index} are identical)`, {i: earlier, j: index});
       return;
     }
-    seen.set(fingerprint, index);
+    seen.add(fingerprint, index);
   },
 };
 
