@@ -45,9 +45,9 @@ function clear(runs: Run[]): void {
   while (runs.length > 0) runs.pop();
 }
 
-/** Cut `runs` back to its first `length` entries (popping, as `clear`). */
-function truncate(runs: Run[], length: number): void {
-  while (runs.length > length) runs.pop();
+/** Cut `items` back to its first `length` entries (popping, as `clear`). */
+function truncate<T>(items: T[], length: number): void {
+  while (items.length > length) items.pop();
 }
 
 /** The keyword `via` ignores a member that passes and keeps none that fails (see pendingMember). */
@@ -486,8 +486,8 @@ class FingerprintRequests {
 
   truncate(length: number): void {
     truncate(this.runs, length);
-    while (this.keywords.length > length) this.keywords.pop();
-    while (this.listeners.length > length) this.listeners.pop();
+    truncate(this.keywords, length);
+    truncate(this.listeners, length);
   }
 }
 
