@@ -1,7 +1,8 @@
-// Each format check on a 100 KB string built against it, and each way of feeding a session 64 KB
-// of deep nesting (maxDepth 100,000): the best wall time of a few runs, against the 50 ms target
-// (docs/decisions.md, "Format checks and sessions stay linear"). test/linear.test.ts asserts the
-// growth on the same inputs; this prints the figures.
+// Each format check on a 100 KB string built against it, and each way of feeding a session (and
+// validate()) 64 KB of deep nesting (maxDepth 100,000), against no schema and against recursive
+// ones: the best wall time of a few runs, against the 50 ms target (docs/decisions.md, "Format
+// checks and sessions stay linear"). test/linear.test.ts asserts the growth on the same inputs;
+// this prints the figures.
 //
 //   npm run build && node --import tsx benchmarks/linear-time.ts
 
@@ -47,17 +48,27 @@ function sessionRows(): [string, number][] {
   const limits = {maxDepth: 100_000};
   const anything = compile({}, {limits});
   const recursive = compile({type: ['array', 'object', 'number'], items: {$ref: '#'}, additionalProperties: {$ref: '#'}}, {limits});
+  const distinct = compile({uniqueItems: true, items: {$ref: '#'}}, {limits});
+  const documents = deepDocuments(SESSION_BYTES);
+  const cases: [string, Validator, string][] = [
+    ['arrays', anything, documents.arrays!],
+    ['objects', anything, documents.objects!],
+    ['arrays and objects', anything, documents['arrays and objects']!],
+    ['arrays around a string, recursive schema (fails)', recursive, documents['arrays around a string']!],
+    ['arrays, recursive uniqueItems', distinct, documents.arrays!],
+  ];
   const rows: [string, number][] = [];
-  for (const [shape, text] of Object.entries(deepDocuments(SESSION_BYTES))) {
+  for (const [name, validator, text] of cases) {
     const bytes = Buffer.from(text);
-    const validator = shape === 'arrays around a string' ? recursive : anything;
-    rows.push([`${shape}: one write`, best(() => feed(validator, text, text.length), 5)]);
-    rows.push([`${shape}: one Buffer`, best(() => feed(validator, bytes, bytes.length), 5)]);
-    rows.push([`${shape}: 4 KiB chunks`, best(() => feed(validator, bytes, 4096), 5)]);
-    rows.push([`${shape}: parse: true`, best(() => feed(validator, bytes, bytes.length, true), 5)]);
+    const value: unknown = JSON.parse(text);
+    rows.push([`${name}: one write`, best(() => feed(validator, text, text.length), 5)]);
+    rows.push([`${name}: one Buffer`, best(() => feed(validator, bytes, bytes.length), 5)]);
+    rows.push([`${name}: 4 KiB chunks`, best(() => feed(validator, bytes, 4096), 5)]);
+    rows.push([`${name}: parse: true`, best(() => feed(validator, bytes, bytes.length, true), 5)]);
+    rows.push([`${name}: validate()`, best(() => (validator.validate(value).valid ? 1 : 0), 5)]);
   }
   return rows;
 }
 
-const missed = printRows(`format checks, ${FORMAT_LENGTH / 1000} KB adversarial strings`, formatRows()) + printRows(`sessions, ${SESSION_BYTES / 1024} KiB of nesting, maxDepth 100,000`, sessionRows());
+const missed = printRows(`format checks, ${FORMAT_LENGTH / 1000} KB adversarial strings`, formatRows()) + printRows(`sessions and validate(), ${SESSION_BYTES / 1024} KiB of nesting, maxDepth 100,000`, sessionRows());
 console.log(`\n${missed === 0 ? 'every input' : `${missed} inputs NOT`} under ${TARGET_MS} ms`);

@@ -6,6 +6,7 @@
 // See docs/architecture.md for the picture.
 
 import {InputError, NO_POSITION, type InputPosition} from './errors.js';
+import {Hash, addToHash, hashScalar, hashValue, startHash, type FingerprintListener} from './fingerprint.js';
 import {IGNORED, classifyName, keyPlanAt} from './keyPlan.js';
 import {KeySet} from './keySet.js';
 import {compareTiedNumberText, isIntegerText, numberTextsEqual, type Decimal} from './numbers.js';
@@ -44,6 +45,11 @@ function clear(runs: Run[]): void {
   while (runs.length > 0) runs.pop();
 }
 
+/** Cut `items` back to its first `length` entries (popping, as `clear`). */
+function truncate<T>(items: T[], length: number): void {
+  while (items.length > length) items.pop();
+}
+
 /** The keyword `via` ignores a member that passes and keeps none that fails (see pendingMember). */
 function passNeedsNoReport(via: CompiledKeyword): boolean {
   return via.definition.ignoresPassingMembers === true && via.definition.keepsFailedMembers !== true;
@@ -70,30 +76,35 @@ function isQuiet(parent: Run, via: CompiledKeyword, slot: number): boolean {
   return parent.quiet || (via.definition.discardsErrors !== undefined && via.definition.discardsErrors(slot));
 }
 
+// Run.flags: what a run is, in one field (a deep document keeps two runs per level, and each
+// field of a run costs 8 bytes).
+const LIMITED = 1;
+const QUIET = 2;
+const COLLECTS_PROPERTIES = 4;
+const COLLECTS_ITEMS = 8;
+/** `errors` is another run's array too: it is copied before anything is added (Run.ownErrors). */
+const SHARED_ERRORS = 16;
+
 export class Run {
   kind: Kind | 0 = 0;
   settled = false;
   failed = false;
-  /**
-   * Failed by a `limit.recursion` before anything else failed it: whoever this run comes to count
-   * for fails the same way, whatever its keyword would make of a failure (see notifyParent).
-   */
-  limited = false;
   errors: OutputUnit[] | null = null;
   /** Per-keyword state, by keyword index, for keywords that remember something. */
   states: unknown[] | null = null;
   /** Names of the properties evaluated here, when someone needs them (`unevaluatedProperties`). */
   evaluatedProperties: Set<string> | null = null;
   evaluatedItems: EvaluatedItems | null = null;
-  /** In-place runs started by this one (for pruning). */
-  private subs: Run[] | null = null;
-  /** Runs started for the current member value (for pruning). */
-  private children: Run[] | null = null;
+  /**
+   * In-place runs started by this one, and runs started for the current member value (for
+   * pruning): lists linked through `next`, a run being in one list only. Linked, not arrays: a
+   * deep document has one such run per level, and an array each cost ~150 bytes.
+   */
+  private firstSub: Run | null = null;
+  private firstChild: Run | null = null;
+  private next: Run | null = null;
   private inPlaceDepth: number;
-  /** Nobody will read this run's errors (see KeywordDefinition.discardsErrors): it records none. */
-  quiet: boolean;
-  private collectsProperties: boolean;
-  private collectsItems: boolean;
+  private flags: number;
 
   constructor(
     readonly evaluator: Evaluator,
@@ -109,9 +120,37 @@ export class Run {
     inPlace: boolean,
   ) {
     this.inPlaceDepth = inPlace && parent !== null ? parent.inPlaceDepth + 1 : 0;
-    this.quiet = parent !== null && isQuiet(parent, via!, slot);
-    this.collectsProperties = node.collectsProperties || (inPlace && parent !== null && parent.collectsProperties);
-    this.collectsItems = node.collectsItems || (inPlace && parent !== null && parent.collectsItems);
+    this.flags = Run.flagsOf(node, parent, via, slot, inPlace);
+  }
+
+  /** The flags of a run applied under `parent` (null: the root). */
+  private static flagsOf(node: SchemaNode, parent: Run | null, via: CompiledKeyword | null, slot: number, inPlace: boolean): number {
+    if (parent === null) return (node.collectsProperties ? COLLECTS_PROPERTIES : 0) | (node.collectsItems ? COLLECTS_ITEMS : 0);
+    let flags = isQuiet(parent, via!, slot) ? QUIET : 0;
+    if (node.collectsProperties || (inPlace && parent.collectsProperties)) flags |= COLLECTS_PROPERTIES;
+    if (node.collectsItems || (inPlace && parent.collectsItems)) flags |= COLLECTS_ITEMS;
+    return flags;
+  }
+
+  /**
+   * Failed by a `limit.recursion` before anything else failed it: whoever this run comes to count
+   * for fails the same way, whatever its keyword would make of a failure (see notifyParent).
+   */
+  get limited(): boolean {
+    return (this.flags & LIMITED) !== 0;
+  }
+
+  /** Nobody will read this run's errors (see KeywordDefinition.discardsErrors): it records none. */
+  get quiet(): boolean {
+    return (this.flags & QUIET) !== 0;
+  }
+
+  private get collectsProperties(): boolean {
+    return (this.flags & COLLECTS_PROPERTIES) !== 0;
+  }
+
+  private get collectsItems(): boolean {
+    return (this.flags & COLLECTS_ITEMS) !== 0;
   }
 
   /** Make this (finished, unreferenced) run a fresh member run: the evaluator's scratch run for leaves. */
@@ -125,17 +164,15 @@ export class Run {
     this.kind = 0;
     this.settled = false;
     this.failed = false;
-    this.limited = false;
     this.errors = null;
     this.states = null;
     this.evaluatedProperties = null;
     this.evaluatedItems = null;
-    this.subs = null;
-    this.children = null;
+    this.firstSub = null;
+    this.firstChild = null;
+    this.next = null;
     this.inPlaceDepth = 0;
-    this.quiet = isQuiet(parent, via, slot);
-    this.collectsProperties = node.collectsProperties;
-    this.collectsItems = node.collectsItems;
+    this.flags = Run.flagsOf(node, parent, via, slot, false);
   }
 
   /** Keyword location of this run's node through the evaluation path (`$ref`s included). */
@@ -161,8 +198,9 @@ export class Run {
   applyInPlace(node: SchemaNode, keyword: CompiledKeyword, slot: number, viaPath: string): Run {
     const sub = new Run(this.evaluator, node, this, keyword, slot, viaPath, this.depth, true);
     if (sub.decideBoolean()) return sub;
-    (this.subs ??= []).push(sub);
-    this.evaluator.current.push(sub);
+    sub.next = this.firstSub;
+    this.firstSub = sub;
+    this.evaluator.stack.push(sub);
     return sub;
   }
 
@@ -182,8 +220,10 @@ export class Run {
   startMember(node: SchemaNode, keyword: CompiledKeyword, slot: number, viaPath: string): void {
     const child = new Run(this.evaluator, node, this, keyword, slot, viaPath, this.depth + 1, false);
     if (child.decideBoolean()) return;
-    (this.children ??= []).push(child);
-    this.evaluator.members(this.depth).push(child);
+    child.next = this.firstChild;
+    this.firstChild = child;
+    // This run's container is the innermost: the top of the stack gathers its member's runs.
+    this.evaluator.stack.push(child);
   }
 
   /** Boolean schemas settle where they are applied: `false` fails at the key, not at the value. */
@@ -213,11 +253,8 @@ export class Run {
    * failure, which in the first-error mode would have settled it before the child started.
    */
   failWith(child: Run): void {
-    if (child.limited && !this.failed) this.limited = true;
-    if (child.errors !== null) {
-      if (this.errors === null) this.errors = child.errors.slice();
-      else for (const unit of child.errors) this.errors.push(unit);
-    }
+    if (child.limited && !this.failed) this.flags |= LIMITED;
+    this.adoptErrors(child);
     this.failed = true;
     // A limited run stops even when all errors are wanted: what it started may loop again.
     if (!this.evaluator.allErrors || this.limited) this.settle();
@@ -240,8 +277,8 @@ export class Run {
     };
     this.evaluator.stamp(unit);
     this.errors = [unit];
+    this.flags = (this.flags & ~SHARED_ERRORS) | LIMITED;
     this.failed = true;
-    this.limited = true;
     this.settle();
   }
 
@@ -260,9 +297,34 @@ export class Run {
 
   /** Take on a subschema run's errors without failing (e.g. the branches of a failed `anyOf`). */
   collectErrors(child: Run): void {
-    if (child.errors === null) return;
-    if (this.errors === null) this.errors = child.errors.slice();
-    else for (const unit of child.errors) this.errors.push(unit);
+    this.adoptErrors(child);
+  }
+
+  /**
+   * Add a settled subschema run's errors to this run's. The first are shared, not copied: a
+   * failure deep in a document travels up as many runs as it is deep.
+   */
+  private adoptErrors(child: Run): void {
+    const errors = child.errors;
+    if (errors === null) return;
+    if (this.errors === null) {
+      this.errors = errors;
+      this.flags |= SHARED_ERRORS;
+      child.flags |= SHARED_ERRORS;
+      return;
+    }
+    const own = this.ownErrors();
+    for (let i = 0; i < errors.length; i++) own.push(errors[i]);
+  }
+
+  /** This run's errors, as an array of its own to add to. */
+  private ownErrors(): OutputUnit[] {
+    if (this.errors === null) return (this.errors = []);
+    if ((this.flags & SHARED_ERRORS) !== 0) {
+      this.errors = this.errors.slice();
+      this.flags &= ~SHARED_ERRORS;
+    }
+    return this.errors;
   }
 
   private recordError(keyword: CompiledKeyword, message: string, params?: Record<string, unknown>, memberLocation?: string): void {
@@ -280,7 +342,7 @@ export class Run {
     };
     if (params !== undefined) unit.params = params;
     evaluator.stamp(unit);
-    (this.errors ??= []).push(unit);
+    this.ownErrors().push(unit);
   }
 
   /** Annotations of a successful subschema run at the same location become this run's. */
@@ -301,12 +363,14 @@ export class Run {
 
   /** Everything this run started, and all they started, is settled without a report (a loop: deep instances). */
   private abandonDescendants(): void {
-    if (this.subs === null && this.children === null) return;
-    const pending: Run[] = [this];
+    if (this.firstSub === null && this.firstChild === null) return;
+    // Empty between calls, and nothing here calls out: no other pruning can use it meanwhile.
+    const pending = this.evaluator.pruning;
+    pending.push(this);
     while (pending.length > 0) {
       const run = pending.pop()!;
-      if (run.subs !== null) for (const sub of run.subs) if (!sub.settled) ((sub.settled = true), pending.push(sub));
-      if (run.children !== null) for (const child of run.children) if (!child.settled) ((child.settled = true), pending.push(child));
+      for (let sub = run.firstSub; sub !== null; sub = sub.next) if (!sub.settled) ((sub.settled = true), pending.push(sub));
+      for (let child = run.firstChild; child !== null; child = child.next) if (!child.settled) ((child.settled = true), pending.push(child));
     }
   }
 
@@ -361,7 +425,7 @@ export class Run {
 
   key(name: string): void {
     if (this.node.key.length === 0) return;
-    if (this.children !== null) clear(this.children);
+    this.firstChild = null;
     const plan = keyPlanAt(this.node, name, this.evaluator.count() - 1);
     if (plan === undefined) {
       this.keyUnplanned(name);
@@ -389,7 +453,7 @@ export class Run {
   item(index: number): void {
     const hooks = this.node.item;
     if (hooks.length === 0) return;
-    if (this.children !== null) clear(this.children);
+    this.firstChild = null;
     for (let i = 0; i < hooks.length; i++) {
       hooks[i].definition.item!(this, hooks[i], index);
       if (this.settled) return;
@@ -411,31 +475,64 @@ export class Run {
   }
 }
 
-/** One open object or array. Frames are pooled per depth. */
-const NO_RUNS: Run[] = [];
+/**
+ * The keywords that asked for the fingerprints of the open containers' current items, as
+ * parallel stacks: a frame's are those from its `requestsFrom` up to the next frame's.
+ */
+class FingerprintRequests {
+  readonly runs: Run[] = [];
+  readonly keywords: CompiledKeyword[] = [];
+  readonly listeners: FingerprintListener[] = [];
 
+  truncate(length: number): void {
+    truncate(this.runs, length);
+    truncate(this.keywords, length);
+    truncate(this.listeners, length);
+  }
+}
+
+/**
+ * Member applications of leaf schemas (SchemaNode.scalarLeaf) waiting for the member value, as
+ * parallel arrays: a scalar value is checked without allocating a run for it.
+ */
+class DeferredLeaves {
+  readonly nodes: SchemaNode[] = [];
+  readonly parents: Run[] = [];
+  readonly vias: CompiledKeyword[] = [];
+  readonly slots: number[] = [];
+  readonly paths: string[] = [];
+}
+
+/**
+ * One open object or array. Frames are pooled per depth; what only some containers need is made
+ * on first use, since a session's frames are new and a deep document makes one per level.
+ */
 class Frame {
   kind: Kind = OBJECT;
-  runs: Run[] = [];
-  /** Runs for the member value about to start (the next frame's `runs` if it is a container). */
-  readonly memberRuns: Run[] = [];
+  /**
+   * The container's runs are Evaluator.stack[start, end); the runs for the member value about to
+   * start are gathered above them (the next frame's own runs, if it is a container).
+   */
+  start = 0;
+  end = 0;
   key = '';
   index = -1;
   count = 0;
   /** The item that starts next was announced already (Evaluator.announceItem). */
   announced = false;
-  /** Keys seen so far, to reject a repeated key (src/keySet.ts). */
-  readonly keys = new KeySet();
-  /**
-   * Member applications of leaf schemas (SchemaNode.scalarLeaf) waiting for the member value, as
-   * parallel arrays: a scalar value is checked without allocating a run for it.
-   */
+  /** Keys seen so far, to reject a repeated key (src/keySet.ts): objects from text only. */
+  keys: KeySet | null = null;
+  /** How many of `leaves` wait for the member value; entries past it are stale. */
   leafCount = 0;
-  readonly leafNodes: SchemaNode[] = [];
-  readonly leafParents: Run[] = [];
-  readonly leafVias: CompiledKeyword[] = [];
-  readonly leafSlots: number[] = [];
-  readonly leafPaths: string[] = [];
+  leaves: DeferredLeaves | null = null;
+  /**
+   * This container's fingerprint is wanted: it is an item whose fingerprint was asked for, or lies
+   * within one. Its hash so far (src/fingerprint.ts), pooled like the frame.
+   */
+  hashed = false;
+  hash: Hash | null = null;
+  /** Where the requests for the fingerprint of the current item begin (Evaluator.fingerprintItem). */
+  requestsFrom = 0;
 
   /**
    * Forget everything of the document that used this frame. A document can end anywhere — a
@@ -443,15 +540,17 @@ class Frame {
    * that never came: the next document must not meet them (they once made it pass).
    */
   clear(): void {
-    this.runs = NO_RUNS;
-    clear(this.memberRuns);
+    this.start = 0;
+    this.end = 0;
     this.key = '';
     this.index = -1;
     this.count = 0;
     this.announced = false;
-    this.keys.clear();
+    this.keys?.clear();
     // Entries past leafCount are never read, and are overwritten before they are.
     this.leafCount = 0;
+    this.hashed = false;
+    this.requestsFrom = 0;
   }
 }
 
@@ -466,8 +565,13 @@ export interface InputSource {
 export class Evaluator implements TokenSink {
   readonly allErrors: boolean;
   root!: Run;
-  /** The runs array whose `begin` is being dispatched (in-place subs join it). */
-  current!: Run[];
+  /**
+   * The runs of the open containers, outermost first (a frame's own are stack[frame.start,
+   * frame.end)), then those gathered for the value about to start, and the in-place runs they
+   * start as it begins. One array for the document: an array per frame cost ~180 bytes per level
+   * of a deep document.
+   */
+  readonly stack: Run[] = [];
   /** The string being delivered (a number's text: `numberText()`). */
   text = '';
   private parsedNumber = NaN;
@@ -480,11 +584,15 @@ export class Evaluator implements TokenSink {
   /** The number came as a double (value mode), not as text: it is exactly that double. */
   private numberFromDouble = false;
   booleanValue = false;
+  /** The hash of the scalar item being delivered, when its fingerprint is wanted (see fingerprinted). */
+  private readonly scalarHash = new Hash();
+  private readonly requests = new FingerprintRequests();
   private readonly frames: Frame[] = [];
   private depth = 0;
   /** Frames used by this document (see release). */
   private deepest = 0;
-  private rootRuns!: Run[];
+  /** Runs whose descendants are being abandoned (Run.abandonDescendants); empty between calls. */
+  readonly pruning: Run[] = [];
   /** Settled runs whose parents have not heard yet (see report). */
   private readonly reports: Run[] = [];
   private reporting = false;
@@ -523,8 +631,7 @@ export class Evaluator implements TokenSink {
     this.numberFromDouble = false;
     this.booleanValue = false;
     this.root = new Run(this, this.node, null, null, 0, '', 0, false);
-    this.rootRuns = [this.root];
-    this.current = this.rootRuns;
+    this.stack.push(this.root);
     // A boolean root schema is decided before any input.
     if (this.node.bool === false) this.root.fail(FALSE_KEYWORD, 'boolean schema false: no value is allowed here');
   }
@@ -536,6 +643,8 @@ export class Evaluator implements TokenSink {
    */
   release(): void {
     for (let depth = 0; depth < this.deepest; depth++) this.frames[depth].clear();
+    clear(this.stack);
+    this.requests.truncate(0);
     this.deepest = 0;
     this.text = '';
   }
@@ -626,38 +735,73 @@ export class Evaluator implements TokenSink {
       run.decideBoolean();
       return;
     }
-    const savedCurrent = this.current;
+    // Above the runs gathered for the key's value, and gone before they are used.
+    const start = this.stack.length;
+    this.stack.push(run);
     const savedText = this.text;
-    const runs = [run];
     this.text = text;
-    this.deliverScalarTo(runs, STRING);
+    this.deliverScalarTo(start, STRING);
     this.text = savedText;
-    this.current = savedCurrent;
   }
 
   /** Remember a leaf application to the member value of the container at `depth` (see Frame). */
   deferLeaf(depth: number, node: SchemaNode, parent: Run, via: CompiledKeyword, slot: number, viaPath: string): void {
     const frame = this.frames[depth];
+    const leaves = (frame.leaves ??= new DeferredLeaves());
     const i = frame.leafCount++;
-    frame.leafNodes[i] = node;
-    frame.leafParents[i] = parent;
-    frame.leafVias[i] = via;
-    frame.leafSlots[i] = slot;
-    frame.leafPaths[i] = viaPath;
+    leaves.nodes[i] = node;
+    leaves.parents[i] = parent;
+    leaves.vias[i] = via;
+    leaves.slots[i] = slot;
+    leaves.paths[i] = viaPath;
+  }
+
+  /**
+   * `run`'s keyword wants the fingerprint of the item about to start (from an `item` hook):
+   * `listener` hears it as the item ends. Each value is hashed once, as its tokens pass, for
+   * every keyword at every enclosing level that asked (a run per asker and level was quadratic
+   * in the depth of nested arrays under a recursive `uniqueItems`).
+   */
+  fingerprintItem(run: Run, keyword: CompiledKeyword, listener: FingerprintListener): void {
+    // The run's container is the innermost: its requests are at the top.
+    const requests = this.requests;
+    requests.runs.push(run);
+    requests.keywords.push(keyword);
+    requests.listeners.push(listener);
+  }
+
+  /** A value whose hash is `hash` ended in the container `frame`: it joins that container's hash, and whoever asked hears its fingerprint. */
+  private fingerprinted(frame: Frame, hash: Hash): void {
+    if (frame.hashed) addToHash(frame.hash!, frame.kind, hash, frame.key);
+    const requests = this.requests;
+    const {runs, keywords, listeners} = requests;
+    if (runs.length === frame.requestsFrom) return;
+    const fingerprint = hashValue(hash);
+    for (let i = frame.requestsFrom; i < runs.length; i++) {
+      const run = runs[i];
+      if (!run.settled) listeners[i].fingerprinted(run, keywords[i], frame.index, fingerprint);
+    }
+    requests.truncate(frame.requestsFrom);
+  }
+
+  /** The fingerprint of the member value about to end in `frame`, the innermost container, is wanted. */
+  private wantsFingerprint(frame: Frame): boolean {
+    return frame.hashed || this.requests.runs.length > frame.requestsFrom;
   }
 
   /** The member value is a scalar: run each deferred leaf on the scratch run. */
   private checkLeaves(frame: Frame, kind: Kind): void {
     const count = frame.leafCount;
     frame.leafCount = 0;
+    const leaves = frame.leaves!;
     for (let i = 0; i < count; i++) {
-      const parent = frame.leafParents[i];
+      const parent = leaves.parents[i];
       if (parent.settled) continue;
-      const node = frame.leafNodes[i];
+      const node = leaves.nodes[i];
       // A pass the parent's keyword would ignore, decided without a run: the common case.
-      if (node.scalarAccepts !== null && frame.leafVias[i].definition.ignoresPassingMembers && this.accepts(node.scalarAccepts, kind)) continue;
+      if (node.scalarAccepts !== null && leaves.vias[i].definition.ignoresPassingMembers && this.accepts(node.scalarAccepts, kind)) continue;
       const run = this.scratch;
-      run.reuseAsMember(frame.leafNodes[i], parent, frame.leafVias[i], frame.leafSlots[i], frame.leafPaths[i], this.depth);
+      run.reuseAsMember(node, parent, leaves.vias[i], leaves.slots[i], leaves.paths[i], this.depth);
       run.begin(kind);
       if (!run.settled) run.scalar();
       if (!run.settled) run.end();
@@ -677,9 +821,10 @@ export class Evaluator implements TokenSink {
   private startLeaves(frame: Frame): void {
     const count = frame.leafCount;
     frame.leafCount = 0;
+    const leaves = frame.leaves!;
     for (let i = 0; i < count; i++) {
-      const parent = frame.leafParents[i];
-      if (!parent.settled) parent.startMember(frame.leafNodes[i], frame.leafVias[i], frame.leafSlots[i], frame.leafPaths[i]);
+      const parent = leaves.parents[i];
+      if (!parent.settled) parent.startMember(leaves.nodes[i], leaves.vias[i], leaves.slots[i], leaves.paths[i]);
     }
   }
 
@@ -691,22 +836,25 @@ export class Evaluator implements TokenSink {
    */
   pendingMember(container = false): SchemaNode[] | null {
     const frame = this.frames[this.depth - 1];
+    // A value whose fingerprint is wanted is hashed from its tokens: the evaluator must see them.
+    if (this.wantsFingerprint(frame)) return null;
     // Reused: callers copy what they keep.
     const nodes = this.pendingNodes;
     while (nodes.length > 0) nodes.pop();
     let containers = container;
-    const runs = frame.memberRuns;
-    for (let i = 0; i < runs.length; i++) {
-      const run = runs[i];
+    const stack = this.stack;
+    for (let i = frame.end; i < stack.length; i++) {
+      const run = stack[i];
       if (run.parent!.settled) continue;
       if (!passNeedsNoReport(run.via!)) return null;
       nodes.push(run.node);
       containers = true;
     }
+    const leaves = frame.leaves;
     for (let i = 0; i < frame.leafCount; i++) {
-      if (frame.leafParents[i].settled) continue;
-      if (!passNeedsNoReport(frame.leafVias[i])) return null;
-      const node = frame.leafNodes[i];
+      if (leaves!.parents[i].settled) continue;
+      if (!passNeedsNoReport(leaves!.vias[i])) return null;
+      const node = leaves!.nodes[i];
       nodes.push(node);
       if (node.key.length > 0 || node.item.length > 0 || node.begin.length > 0) containers = true;
     }
@@ -718,9 +866,10 @@ export class Evaluator implements TokenSink {
   /** The value of the key just delivered passed every subschema pendingMember named: nothing to do. */
   skipMember(): void {
     const frame = this.frames[this.depth - 1];
-    clear(frame.memberRuns);
+    truncate(this.stack, frame.end);
     frame.leafCount = 0;
     frame.announced = false;
+    this.requests.truncate(frame.requestsFrom);
   }
 
   /** The innermost open container is an array. */
@@ -736,11 +885,6 @@ export class Evaluator implements TokenSink {
     const frame = this.frames[this.depth - 1];
     this.announce(frame);
     frame.announced = true;
-  }
-
-  /** Where runs for the member value of the container at `depth` are gathered. */
-  members(depth: number): Run[] {
-    return this.frames[depth].memberRuns;
   }
 
   /**
@@ -790,15 +934,15 @@ export class Evaluator implements TokenSink {
     const frame = this.frames[this.depth - 1];
     frame.key = key;
     // A parsed value cannot repeat a key: only text needs the check.
-    if (this.fromText && !frame.keys.add(key)) {
+    if (this.fromText && !frame.keys!.add(key)) {
       const error = new InputError('syntax', 'syntax.duplicateKey', `Duplicate key "${key}" in one object (RFC 7493 §2.3)`, this.position());
       error.instanceLocation = this.pointer(this.depth);
       throw error;
     }
     frame.count++;
-    const runs = frame.runs;
-    for (let i = 0; i < runs.length; i++) {
-      const run = runs[i];
+    const stack = this.stack;
+    for (let i = frame.start; i < frame.end; i++) {
+      const run = stack[i];
       if (!run.settled) run.key(key);
     }
   }
@@ -854,32 +998,36 @@ export class Evaluator implements TokenSink {
 
   // ---- internals ----
 
-  /** The runs for the value that starts now; inside an array this announces the item first. */
-  private incoming(): Run[] {
-    if (this.depth === 0) return this.rootRuns;
+  /**
+   * Where on the stack the runs for the value that starts now begin (they reach its top); inside
+   * an array this announces the item first.
+   */
+  private incoming(): number {
+    if (this.depth === 0) return 0;
     const frame = this.frames[this.depth - 1];
     if (frame.kind === ARRAY) {
       if (frame.announced) frame.announced = false;
       else this.announce(frame);
     }
-    return frame.memberRuns;
+    return frame.end;
   }
 
   /** A new item of the array `frame`: its runs' item hooks. */
   private announce(frame: Frame): void {
     const index = frame.count++;
     frame.index = index;
-    const runs = frame.runs;
-    for (let i = 0; i < runs.length; i++) {
-      const run = runs[i];
+    const stack = this.stack;
+    for (let i = frame.start; i < frame.end; i++) {
+      const run = stack[i];
       if (!run.settled) run.item(index);
     }
   }
 
-  private beginAll(runs: Run[], kind: Kind): void {
-    this.current = runs;
-    for (let i = 0; i < runs.length; i++) {
-      const run = runs[i];
+  /** Begin the runs from `start` to the top, and the in-place runs they start on the way. */
+  private beginAll(start: number, kind: Kind): void {
+    const stack = this.stack;
+    for (let i = start; i < stack.length; i++) {
+      const run = stack[i];
       if (!run.settled) run.begin(kind);
     }
   }
@@ -889,54 +1037,67 @@ export class Evaluator implements TokenSink {
     if (this.depth > 0) {
       const frame = this.frames[this.depth - 1];
       if (frame.leafCount > 0) this.checkLeaves(frame, kind);
+      if (this.wantsFingerprint(frame)) {
+        hashScalar(this.scalarHash, kind, this);
+        this.fingerprinted(frame, this.scalarHash);
+      }
     }
   }
 
-  private deliverScalarTo(runs: Run[], kind: Kind): void {
-    this.current = runs;
-    for (let i = 0; i < runs.length; i++) {
-      const run = runs[i];
+  /** A scalar for the runs from `start` to the top of the stack, which are done with it after. */
+  private deliverScalarTo(start: number, kind: Kind): void {
+    const stack = this.stack;
+    for (let i = start; i < stack.length; i++) {
+      const run = stack[i];
       if (run.settled) continue;
       run.begin(kind);
       if (!run.settled) run.scalar();
     }
-    for (let i = runs.length - 1; i >= 0; i--) {
-      const run = runs[i];
+    for (let i = stack.length - 1; i >= start; i--) {
+      const run = stack[i];
       if (!run.settled) run.finish();
     }
-    clear(runs);
+    truncate(stack, start);
   }
 
   private startContainer(kind: Kind): void {
-    const runs = this.incoming();
+    const start = this.incoming();
     if (this.depth > 0) {
       const parentFrame = this.frames[this.depth - 1];
       if (parentFrame.leafCount > 0) this.startLeaves(parentFrame);
     }
-    this.beginAll(runs, kind);
+    this.beginAll(start, kind);
     let frame = this.frames[this.depth];
     if (frame === undefined) this.frames.push((frame = new Frame()));
     frame.kind = kind;
-    frame.runs = runs;
+    frame.start = start;
+    frame.end = this.stack.length;
     frame.count = 0;
     frame.index = -1;
     frame.announced = false;
     frame.leafCount = 0;
     frame.key = '';
-    if (kind === OBJECT && this.fromText) frame.keys.clear();
+    if (kind === OBJECT && this.fromText) {
+      if (frame.keys === null) frame.keys = new KeySet();
+      else frame.keys.clear();
+    }
+    frame.hashed = this.depth > 0 && this.wantsFingerprint(this.frames[this.depth - 1]);
+    if (frame.hashed) startHash((frame.hash ??= new Hash()), kind);
+    frame.requestsFrom = this.requests.runs.length;
     this.depth++;
     if (this.depth > this.deepest) this.deepest = this.depth;
   }
 
   private endContainer(): void {
     const frame = this.frames[this.depth - 1];
-    const runs = frame.runs;
-    for (let i = runs.length - 1; i >= 0; i--) {
-      const run = runs[i];
+    // Complete now: its fingerprint is known before its own runs finish.
+    if (frame.hashed) this.fingerprinted(this.frames[this.depth - 2], frame.hash!);
+    const stack = this.stack;
+    for (let i = frame.end - 1; i >= frame.start; i--) {
+      const run = stack[i];
       if (!run.settled) run.finish();
     }
     this.depth--;
-    clear(runs);
-    frame.runs = NO_RUNS;
+    truncate(stack, frame.start);
   }
 }

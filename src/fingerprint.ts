@@ -1,18 +1,17 @@
 // A streaming fingerprint of a JSON value, for `uniqueItems`: the value is hashed bottom-up as it
 // arrives (objects order-independently, arrays in order, numbers by their decimal value), so equal
-// values get equal fingerprints without either being kept.
+// values get equal fingerprints without either being kept. The evaluator and the text checker
+// each hash a value once, as its tokens pass, however many arrays around it want fingerprints.
 
 import type {Evaluator, Run} from './evaluator.js';
 import {parseDecimal} from './numbers.js';
-import {ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, newNode, setKeywords, type CompiledKeyword, type Kind, type KeywordDefinition, type Resource, type SchemaNode} from './schema.js';
+import {ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, type CompiledKeyword, type Kind} from './schema.js';
 
 export class Hash {
   // Two independent 32-bit lanes; 53 bits of them make the fingerprint.
   a = 0;
   b = 0;
 }
-
-const newHash = (): Hash => new Hash();
 
 /** A 32-bit hash of `text` (FNV-1a's shape over UTF-16 units, then a murmur finalizer). */
 export function mixString(seed: number, multiplier: number, text: string): number {
@@ -77,36 +76,10 @@ export function hashValue(hash: Hash): number {
   return (hash.a & 0x1fffff) * 0x100000000 + hash.b;
 }
 
-const fingerprint: KeywordDefinition<undefined> = {
-  name: 'uniqueItems',
-  compile: () => undefined,
-  scalar(run, keyword) {
-    hashScalar(run.state(keyword, newHash), run.kind, run.evaluator);
-  },
-  begin(run, keyword) {
-    startHash(run.state(keyword, newHash), run.kind);
-  },
-  key(run, keyword) {
-    run.applyToMember(fingerprintNode, keyword, 0, '');
-  },
-  item(run, keyword, index) {
-    run.applyToMember(fingerprintNode, keyword, index, '');
-  },
-  result(run, keyword, child) {
-    const name = run.kind === OBJECT ? run.evaluator.currentKey(child.depth) : '';
-    addToHash(run.state(keyword, newHash), run.kind, child.state(keyword, newHash), name);
-  },
-};
-
-const keyword: CompiledKeyword<undefined> = {definition: fingerprint, index: 0, value: undefined, name: 'uniqueItems', path: '', absoluteLocation: ''};
-
-const noResource: Resource = {uri: '', draft: undefined as never, dynamicAnchors: new Map(), recursiveAnchor: false, root: undefined};
-
-/** Applied to each item by `uniqueItems`, and to each member by itself. */
-export const fingerprintNode: SchemaNode = newNode(noResource, '');
-setKeywords(fingerprintNode, [keyword]);
-
-/** The fingerprint a finished fingerprint run computed. */
-export function fingerprintOf(run: Run): number {
-  return hashValue(run.state(keyword, newHash));
+/**
+ * A keyword that asked for the fingerprint of an item (Evaluator.fingerprintItem): it hears the
+ * fingerprint as the item ends, unless `run` has settled by then.
+ */
+export interface FingerprintListener {
+  fingerprinted(run: Run, keyword: CompiledKeyword, index: number, fingerprint: number): void;
 }

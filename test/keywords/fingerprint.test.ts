@@ -3,27 +3,70 @@
 
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
-import {Evaluator} from '../../src/evaluator.js';
-import {fingerprintNode, fingerprintOf} from '../../src/fingerprint.js';
+import {Evaluator, type Run} from '../../src/evaluator.js';
+import type {FingerprintListener} from '../../src/fingerprint.js';
+import {newNode, setKeywords, type CompiledKeyword, type KeywordDefinition, type Resource, type SchemaNode} from '../../src/schema.js';
 import {Tokenizer, defaultLimits} from '../../src/tokenizer.js';
 import {walkValue} from '../../src/walker.js';
 import {random} from '../support/chunks.js';
 
-/** The fingerprint of JSON text, fed through the tokenizer in pieces of `size` characters. */
-function ofText(text: string, size = text.length): number {
-  const evaluator = new Evaluator(fingerprintNode, false);
+/** Fingerprints heard, by the instance location of the array whose item they are, then the index. */
+type Heard = Map<string, number[]>;
+
+/**
+ * A schema that asks for the fingerprint of every item of the array it is applied to and, with
+ * `recursive`, applies itself to every member too: every array at every depth asks.
+ */
+function asker(heard: Heard, recursive: boolean): SchemaNode {
+  const listener: FingerprintListener = {
+    fingerprinted(run: Run, _keyword: CompiledKeyword, index: number, fingerprint: number) {
+      const location = run.evaluator.pointer(run.depth);
+      const prints = heard.get(location) ?? [];
+      prints[index] = fingerprint;
+      heard.set(location, prints);
+    },
+  };
+  const resource = {uri: '', dynamicAnchors: new Map(), recursiveAnchor: false, root: undefined} as unknown as Resource;
+  const node = newNode(resource, '');
+  const definition: KeywordDefinition<undefined> = {
+    name: 'asker',
+    compile: () => undefined,
+    item(run, keyword, index) {
+      run.evaluator.fingerprintItem(run, keyword, listener);
+      if (recursive) run.applyToMember(node, keyword, index, '');
+    },
+    key(run, keyword) {
+      if (recursive) run.applyToMember(node, keyword, 0, '');
+    },
+    result() {},
+  };
+  setKeywords(node, [{definition, index: 0, value: undefined, name: 'asker', path: '', absoluteLocation: ''}]);
+  return node;
+}
+
+/** The fingerprints heard while JSON `text` streams through the tokenizer in pieces of `size` characters. */
+function hearText(text: string, node: (heard: Heard) => SchemaNode, size = text.length): Heard {
+  const heard: Heard = new Map();
+  const evaluator = new Evaluator(node(heard), false);
   const tokenizer = new Tokenizer(evaluator, defaultLimits);
   evaluator.reset(tokenizer);
   for (let at = 0; at < text.length; at += size) tokenizer.write(text.slice(at, at + size));
   tokenizer.end();
-  return fingerprintOf(evaluator.root);
+  return heard;
+}
+
+/** The fingerprint of JSON text, fed through the tokenizer in pieces of `size` characters. */
+function ofText(text: string, size = text.length): number {
+  // Wrapped in an array: fingerprints are of items.
+  const heard = hearText(`[${text}]`, (map) => asker(map, false), size);
+  return heard.get('')![0]!;
 }
 
 /** The fingerprint of a parsed value (value mode's events). */
 function ofValue(value: unknown): number {
-  const evaluator = new Evaluator(fingerprintNode, false);
-  walkValue(value, evaluator, defaultLimits);
-  return fingerprintOf(evaluator.root);
+  const heard: Heard = new Map();
+  walkValue([value], new Evaluator(asker(heard, false), false), defaultLimits);
+  return heard.get('')![0]!;
 }
 
 function randomValue(next: () => number, depth = 0): unknown {
@@ -77,6 +120,26 @@ describe('fingerprint', () => {
       const whole = ofText(text);
       assert.equal(ofText(text, 1), whole, text);
       assert.equal(ofValue(value), whole, text);
+    }
+  });
+
+  test('every array that asks, at any depth, hears the fingerprint its item has alone', () => {
+    const next = random(23);
+    for (let i = 0; i < 200; i++) {
+      const value = randomValue(next);
+      const text = JSON.stringify(value);
+      const heard = hearText(text, (map) => asker(map, true));
+      const expected: Heard = new Map();
+      const visit = (member: unknown, location: string): void => {
+        if (Array.isArray(member)) {
+          if (member.length > 0) expected.set(location, member.map((item) => ofValue(item)));
+          member.forEach((item, index) => visit(item, `${location}/${index}`));
+        } else if (member !== null && typeof member === 'object') {
+          for (const [key, item] of Object.entries(member)) visit(item, `${location}/${key}`);
+        }
+      };
+      visit(value, '');
+      assert.deepEqual(heard, expected, text);
     }
   });
 

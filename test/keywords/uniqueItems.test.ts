@@ -3,6 +3,7 @@
 
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
+import {compile} from '../../src/index.js';
 import {invalid, onlyError, refusalByte, schemaError, summary, valid, verdictOfText} from './check.js';
 
 const unique = {uniqueItems: true};
@@ -63,6 +64,41 @@ describe('uniqueItems', () => {
     assert.equal(refusalByte(unique, strings), strings.indexOf('a", "c"') + 1);
     const objects = '[{"a": 1, "b": 2}, {"b": 2, "a": 1}, 3]';
     assert.equal(refusalByte(unique, objects), objects.indexOf('}, 3'));
+  });
+
+  test('nested arrays each under uniqueItems: every level judges its own items', () => {
+    const nested = {uniqueItems: true, items: {$ref: '#'}};
+    valid(nested, [[[1, 2], [2, 1]], [[1, 2]]]);
+    invalid(nested, [[[1, 1]]]);
+    invalid(nested, [[[1], [1]]]);
+    invalid(nested, [[[1], [2]], [[1], [2]]]);
+    valid(nested, [[[1], [2]], [[2], [1]]]);
+    // Two keywords at one location ask for the same items' fingerprints.
+    const twice = {allOf: [{uniqueItems: true}, {items: {uniqueItems: true}}], uniqueItems: true};
+    valid(twice, [[1, 2], [2, 1]]);
+    assert.deepEqual(
+      invalid(twice, [[1, 2], [1, 2]], {allErrors: true}).errors.map((unit) => unit.keywordLocation),
+      ['/uniqueItems', '/allOf/0/uniqueItems'],
+    );
+    assert.deepEqual(
+      invalid(twice, [[1, 1], [2]], {allErrors: true}).errors.map((unit) => unit.keywordLocation),
+      ['/allOf/1/items/uniqueItems'],
+    );
+  });
+
+  test('an item that never ended leaves no fingerprint request for the next document', () => {
+    const shared = compile({items: {uniqueItems: true}});
+    // Item 1 of the inner array starts, and reading its first item throws: the document ends there.
+    const unreadable: unknown[] = [];
+    Object.defineProperty(unreadable, 0, {
+      enumerable: true,
+      get(): never {
+        throw new Error('boom');
+      },
+    });
+    assert.equal(shared.validate([[1, unreadable]]).errors[0]?.params?.code, 'value.unreadable');
+    // The last document's inner array saw 1 first: hearing 1 again, it would fail and stop this one.
+    assert.deepEqual(shared.validate([[1], [2, 2]]), compile({items: {uniqueItems: true}}).validate([[1], [2, 2]]));
   });
 
   test('compile: a boolean', () => {
