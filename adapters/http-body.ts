@@ -10,11 +10,8 @@ import type {Transform} from 'node:stream';
 import {createBrotliDecompress, createGunzip, createInflate} from 'node:zlib';
 
 import {compile} from '../src/index.js';
-import type {OutputUnit, Result, Session, Validator} from '../src/types.js';
+import type {OutputUnit, Validator} from '../src/types.js';
 import {
-  BOM,
-  strictStart,
-  LeadingBom,
   HttpError,
   aborted,
   bodyCompileOptions,
@@ -39,6 +36,7 @@ import {
   type MediaTypeTest,
   type ValidatorOptions,
 } from './http-errors.js';
+import {JsonBody} from './json-body.js';
 
 export {HttpError, PROBLEM_CONTENT_TYPE, errorHeaders, httpStatusOf, internalError, parseLimit, toProblem} from './http-errors.js';
 export type {BodyTimeout, ProblemDocument, ProblemItem, ProblemOptions, ValidatorOptions} from './http-errors.js';
@@ -268,11 +266,6 @@ export function lingeringClose(socket: Socket): void {
   };
 }
 
-/** The same bytes as a Buffer, without a copy. */
-function asBuffer(bytes: Uint8Array): Buffer {
-  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-}
-
 /**
  * One request body in flight: the listeners, the counters, the timers, and the single hand-over
  * of the outcome. Every listener and timer runs through #guarded, so nothing thrown while reading
@@ -282,28 +275,15 @@ class BodyStream {
   readonly #req: IncomingMessage;
   readonly #res: ServerResponse;
   readonly #source: IncomingMessage | Transform;
-  readonly #validator: Validator;
-  /** The announced Content-Length. */
-  readonly #length: number | undefined;
-  /** Made at the first chunk that is not the whole body (see #isWholeBody). */
-  #session: Session | undefined;
+  /** The body's bytes: limit, byte order mark, `strict`, the session and its refusal. */
+  readonly #body: JsonBody;
   readonly #settings: BodySettings;
   #callback: BodyCallback | undefined;
-  /** Decoded body bytes so far, counted against `limit`. */
-  #received = 0;
   /** With a Content-Encoding: bytes read from the request before decoding, counted against `limit` too. */
   #encodedReceived = 0;
   /** `timeout.idle`, restarted by every chunk that arrives. */
   #idleTimer: NodeJS.Timeout | undefined;
   #totalTimer: NodeJS.Timeout | undefined;
-  /** Bytes passed on to the session (a byte order mark is not). */
-  #fed = 0;
-  /** The same bytes, kept to be parsed once the session has found them valid. */
-  readonly #text: Buffer[] = [];
-  /** A leading UTF-8 BOM, which the session is not given (`verify` gets it). */
-  readonly #bom = new LeadingBom();
-  /** body-parser's `strict`: the first non-whitespace byte must open an object or an array. */
-  #awaitingFirstByte: boolean;
 
   constructor(
     req: IncomingMessage,
@@ -317,11 +297,12 @@ class BodyStream {
     this.#req = req;
     this.#res = res;
     this.#source = source;
-    this.#validator = validator;
-    this.#length = length;
+    // The body is kept whole: its value is JSON.parse of it, and `verify` gets it. Content-Length
+    // tells a body that came whole in one chunk only when nothing decodes it.
+    const {limit, strict, invalidStatus, readToEnd} = settings;
+    this.#body = new JsonBody(validator, {limit, strict, invalidStatus, readToEnd, keepText: true}, source === req ? length : undefined);
     this.#settings = settings;
     this.#callback = callback;
-    this.#awaitingFirstByte = settings.strict;
   }
 
   /** Attaches the listeners; never throws (what would is this request's 500). */
@@ -391,75 +372,23 @@ class BodyStream {
 
   /** Bytes read from the request so far, as sent. */
   #bytesRead(): number {
-    return this.#source === this.#req ? this.#received : this.#encodedReceived;
+    return this.#source === this.#req ? this.#body.received : this.#encodedReceived;
   }
 
   #read(chunk: Buffer): void {
-    const allowed = this.#settings.limit - this.#received;
-    this.#received += chunk.length;
-    if (chunk.length <= allowed) return void this.#feed(chunk);
-    // The bytes before the limit may already hold the first offending one: that is the answer.
-    if (allowed > 0 && !this.#feed(chunk.subarray(0, allowed))) return;
-    this.#reject(tooLarge(this.#settings.limit, this.#received));
-  }
-
-  /** Passes decoded body bytes to the session; false once the request has been rejected. */
-  #feed(chunk: Buffer): boolean {
-    const text = asBuffer(this.#bom.strip(chunk));
-    if (text.length === 0) return true;
-    this.#fed += text.length;
-    this.#text.push(text);
-    if (this.#awaitingFirstByte && !this.#checkFirstByte(text)) return false;
-    // The whole body in one chunk, as most small bodies come: there is nothing to be early for,
-    // and its value is wanted anyway, so #onEnd gets it from Validator.parseText.
-    if (this.#isWholeBody(text)) return true;
-    const session = (this.#session ??= this.#validator.session());
-    if (session.write(text) || this.#settings.readToEnd) return true;
-    this.#reject(errorFromResult(session.end(), this.#settings.invalidStatus));
-    return false;
-  }
-
-  /** `text` is the first chunk, past any byte order mark, and Content-Length says nothing follows. */
-  #isWholeBody(text: Buffer): boolean {
-    return this.#source === this.#req && this.#bom.decided && this.#fed === text.length && this.#length === this.#received;
-  }
-
-  #checkFirstByte(chunk: Buffer): boolean {
-    const start = strictStart(chunk, this.#fed - chunk.length);
-    if (start === undefined) return true;
-    this.#awaitingFirstByte = false;
-    if (start === null) return true;
-    this.#reject(start);
-    return false;
+    const refusal = this.#body.write(chunk);
+    if (refusal !== undefined) this.#reject(refusal);
   }
 
   #onEnd = this.#guarded(function onEnd(this: BodyStream): void {
     const refusal = this.#verify();
     if (refusal !== undefined) return this.#finish(refusal);
-    const result = this.#verdict();
+    // A body held whole gets its value from parseText, unless a reviver must shape it.
+    const result = this.#body.end(this.#settings.reviver === undefined);
     if (!result.valid) return this.#finish(errorFromResult(result, this.#settings.invalidStatus));
-    if (this.#usesParseText()) return this.#finish(null, result.value);
-    this.#finishParsed(this.#wholeText());
+    if ('value' in result) return this.#finish(null, result.value);
+    this.#finishParsed(this.#body.text());
   });
-
-  /** Text was fed but no session made: #feed held the whole body for parseText. */
-  #heldWhole(): boolean {
-    return this.#session === undefined && this.#fed > 0;
-  }
-
-  /** parseText gives the value too, unless a reviver must shape it. */
-  #usesParseText(): boolean {
-    return this.#heldWhole() && this.#settings.reviver === undefined;
-  }
-
-  #verdict(): Result {
-    if (this.#usesParseText()) return this.#validator.parseText(this.#text[0]!);
-    if (this.#heldWhole()) return this.#validator.validateText(this.#text[0]!);
-    const session = (this.#session ??= this.#validator.session());
-    const held = this.#bom.held();
-    if (held.length > 0) session.write(held);
-    return session.end();
-  }
 
   /**
    * The validator has checked the text: well-formed, no repeated key (which JSON.parse would
@@ -478,19 +407,13 @@ class BodyStream {
     this.#finish(null, value);
   }
 
-  #wholeText(): string {
-    const bytes = this.#text.length === 1 ? this.#text[0]! : Buffer.concat(this.#text, this.#fed);
-    return bytes.toString('utf8');
-  }
-
   /** body-parser's `verify`, given the whole body as it came; the refusal if it throws. */
   #verify(): HttpError | undefined {
     const verify = this.#settings.verify;
     if (verify === undefined) return undefined;
-    const pieces: Uint8Array[] = this.#bom.skipped ? [Uint8Array.from(BOM), ...this.#text] : [...this.#text];
-    pieces.push(this.#bom.held());
+    const body = this.#body.asSent();
     try {
-      verify(this.#req, this.#res, Buffer.concat(pieces), 'utf-8');
+      verify(this.#req, this.#res, Buffer.from(body.buffer, body.byteOffset, body.byteLength), 'utf-8');
     } catch (thrown) {
       return verifyFailed(thrown);
     }
@@ -498,8 +421,8 @@ class BodyStream {
   }
 
   #onSourceError = this.#guarded(function onSourceError(this: BodyStream, error: Error): void {
-    if (this.#source === this.#req) return this.#finish(aborted(this.#received));
-    this.#reject(parseFailed([syntaxUnit(`the body could not be decoded: ${error.message}`, this.#received)]));
+    if (this.#source === this.#req) return this.#finish(aborted(this.#body.received));
+    this.#reject(parseFailed([syntaxUnit(`the body could not be decoded: ${error.message}`, this.#body.received)]));
   });
 
   #onRequestError = this.#guarded(function onRequestError(this: BodyStream): void {

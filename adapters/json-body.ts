@@ -1,10 +1,10 @@
 // One JSON body in flight, fed chunk by chunk, with nothing but Uint8Array and the validator: the
 // byte limit, the byte order mark, body-parser's `strict` first byte, the session, and the refusal
-// at the first byte that makes the body certainly bad. The web front door (adapters/web.ts) reads
-// Requests and web streams through it on any runtime.
+// at the first byte that makes the body certainly bad. The Node middleware (adapters/http-body.ts)
+// and the web front door (adapters/web.ts) both read bodies through it.
 
 import type {Result, Session, Validator} from '../src/types.js';
-import {LeadingBom, errorFromResult, strictStart, tooLarge, type HttpError} from './http-errors.js';
+import {BOM, LeadingBom, errorFromResult, strictStart, tooLarge, type HttpError} from './http-errors.js';
 
 export interface JsonBodySettings {
   /** Most bytes to accept; Infinity for no limit. */
@@ -71,8 +71,8 @@ export class JsonBody {
    */
   end(withValue: boolean): Result {
     if (this.#heldWhole()) {
-      const text = this.text();
-      return withValue ? this.#validator.parseText(text) : this.#validator.validateText(text);
+      const bytes = this.#wholeBytes();
+      return withValue ? this.#validator.parseText(bytes) : this.#validator.validateText(bytes);
     }
     const session = (this.#session ??= this.#validator.session());
     const held = this.#bom.held();
@@ -82,14 +82,18 @@ export class JsonBody {
 
   /** The body as text, past a leading BOM (only with `keepText`). */
   text(): string {
-    if (this.#text.length === 1) return utf8.decode(this.#text[0]);
-    const whole = new Uint8Array(this.#fed);
-    let at = 0;
-    for (const piece of this.#text) {
-      whole.set(piece, at);
-      at += piece.length;
-    }
-    return utf8.decode(whole);
+    return utf8.decode(this.#wholeBytes());
+  }
+
+  /** The body's bytes as they came, a leading BOM and the start of one included (only with `keepText`). */
+  asSent(): Uint8Array {
+    const start = this.#bom.skipped ? Uint8Array.from(BOM) : new Uint8Array(0);
+    return concat([start, ...this.#text, this.#bom.held()]);
+  }
+
+  /** The bytes fed, past a leading BOM (only with `keepText`). */
+  #wholeBytes(): Uint8Array {
+    return this.#text.length === 1 ? this.#text[0]! : concat(this.#text);
   }
 
   #feed(chunk: Uint8Array): HttpError | undefined {
@@ -123,4 +127,16 @@ export class JsonBody {
     this.#awaitingFirstByte = false;
     return start ?? undefined;
   }
+}
+
+function concat(pieces: readonly Uint8Array[]): Uint8Array {
+  let length = 0;
+  for (const piece of pieces) length += piece.length;
+  const whole = new Uint8Array(length);
+  let at = 0;
+  for (const piece of pieces) {
+    whole.set(piece, at);
+    at += piece.length;
+  }
+  return whole;
 }
