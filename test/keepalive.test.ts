@@ -5,10 +5,10 @@
 // (the answer says `Connection: close` and the server closes).
 
 import assert from 'node:assert/strict';
-import {after, before, describe, it} from 'node:test';
+import {describe, it} from 'node:test';
 
-import {KiB, MiB, listen, rawUpload, type Harness} from './support/http.js';
-import {ITEMS_ROUTE, assertFollowUpsAnswered, errorStyles, itemSchema, streamOf, streamedInit, warmUp} from './support/servers.js';
+import {KiB, MiB, rawUpload} from './support/http.js';
+import {ITEMS_ROUTE, assertFollowUpsAnswered, serving, errorStyles, itemSchema, streamOf, streamedInit, warmUp} from './support/servers.js';
 
 const SUITE_TIMEOUT = {timeout: 120_000};
 
@@ -54,32 +54,23 @@ const SERVERS = errorStyles([ITEMS_ROUTE, UPLOADS_ROUTE]);
 
 for (const server of SERVERS) {
   describe(`after an early refusal, ${server.name}`, SUITE_TIMEOUT, () => {
-    let harness: Harness;
-    let origin: string;
-    before(async () => {
-      harness = await listen(server.app());
-      origin = `http://127.0.0.1:${harness.port}`;
-    });
-    after(() => {
-      harness.server.closeAllConnections();
-      harness.server.close();
-    });
+    const served = serving(server.app);
 
     for (const refusal of REFUSALS) {
       it(`${refusal.name}: the same fetch client's next requests each get their own answer`, async () => {
-        await warmUp(origin);
+        await warmUp(served.origin);
         const body = bodyOf(refusal);
         const init = streamedInit(refusal.chunked ? streamOf(body) : new Uint8Array(body), {'content-type': refusal.contentType});
-        const response = await fetch(origin + refusal.path, init);
+        const response = await fetch(served.origin + refusal.path, init);
         assert.equal(response.status, refusal.status);
         assert.equal(response.headers.get('connection'), refusal.size === BIG ? 'close' : 'keep-alive');
         await response.arrayBuffer();
-        await assertFollowUpsAnswered(origin, refusal.name);
+        await assertFollowUpsAnswered(served.origin, refusal.name);
       });
 
       if (refusal.size !== BIG) continue;
       it(`${refusal.name}: over a raw socket, the answer says Connection: close and the server closes`, async () => {
-        const outcome = await rawUpload(harness.port, refusal.path, {
+        const outcome = await rawUpload(served.harness.port, refusal.path, {
           total: refusal.size,
           prefix: refusal.prefix,
           suffix: refusal.suffix,

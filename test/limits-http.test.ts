@@ -5,11 +5,11 @@
 // socket (counting what the server read) and with fetch's keep-alive pool.
 
 import assert from 'node:assert/strict';
-import {after, before, describe, it} from 'node:test';
+import {describe, it} from 'node:test';
 import {gzipSync} from 'node:zlib';
 
-import {KiB, MiB, listen, rawUpload, type Harness} from './support/http.js';
-import {ITEMS_ROUTE, assertFollowUpsAnswered, errorStyles, itemSchema, streamOf, streamedInit, warmUp} from './support/servers.js';
+import {KiB, MiB, rawUpload, type Harness} from './support/http.js';
+import {ITEMS_ROUTE, assertFollowUpsAnswered, serving, errorStyles, itemSchema, streamOf, streamedInit, warmUp} from './support/servers.js';
 
 const SUITE_TIMEOUT = {timeout: 120_000};
 
@@ -41,19 +41,12 @@ function serverRead(harness: Harness): number {
 // Two apps for the byte counts; the keep-alive checks run on every way of answering an error.
 for (const server of errorStyles([ITEMS_ROUTE, GZIP_ROUTE]).filter((style) => style.name.endsWith('problemHandler()'))) {
   describe(`limit counts the bytes as sent and as decoded, ${server.name}`, SUITE_TIMEOUT, () => {
-    let harness: Harness;
-    before(async () => {
-      harness = await listen(server.app());
-    });
-    after(() => {
-      harness.server.closeAllConnections();
-      harness.server.close();
-    });
+    const served = serving(server.app);
 
     for (const chunked of [true, false]) {
       const framing = chunked ? 'chunked' : 'with Content-Length';
       it(`a stream of empty gzip members, ${framing}: 413 once the bytes read pass the limit`, async () => {
-        const outcome = await rawUpload(harness.port, GZIP_ROUTE.path, {
+        const outcome = await rawUpload(served.harness.port, GZIP_ROUTE.path, {
           total: UPLOAD,
           prefix: OPENING,
           suffix: '',
@@ -65,13 +58,13 @@ for (const server of errorStyles([ITEMS_ROUTE, GZIP_ROUTE]).filter((style) => st
         assert.match(outcome.head, /\r\nconnection: close\r\n/i);
         assert.ok(outcome.closedByServer, 'the server closed the connection');
         // With Content-Length the head says it all, before a byte of the body is read.
-        const read = serverRead(harness);
+        const read = serverRead(served.harness);
         assert.ok(read < LIMIT + READ_AHEAD, `the server read ${read} of ${UPLOAD} bytes`);
       });
     }
 
     it('a gzip bomb (8 MiB sent, 8 GiB inside): 413 once the decoded bytes pass the limit, having read a few KiB', async () => {
-      const outcome = await rawUpload(harness.port, GZIP_ROUTE.path, {
+      const outcome = await rawUpload(served.harness.port, GZIP_ROUTE.path, {
         total: UPLOAD,
         prefix: OPENING,
         suffix: '',
@@ -81,13 +74,13 @@ for (const server of errorStyles([ITEMS_ROUTE, GZIP_ROUTE]).filter((style) => st
       });
       assert.equal(outcome.status, 413);
       assert.ok(outcome.closedByServer, 'the server closed the connection');
-      const read = serverRead(harness);
+      const read = serverRead(served.harness);
       assert.ok(read < READ_AHEAD, `the server read ${read} bytes`);
     });
 
     it('a compressed body within the limit both ways is read and decoded', async () => {
       const text = JSON.stringify({name: 'x'.repeat(40 * KiB)});
-      const outcome = await rawUpload(harness.port, GZIP_ROUTE.path, {
+      const outcome = await rawUpload(served.harness.port, GZIP_ROUTE.path, {
         total: 0,
         prefix: gzipSync(text),
         suffix: '',
@@ -101,25 +94,16 @@ for (const server of errorStyles([ITEMS_ROUTE, GZIP_ROUTE]).filter((style) => st
 
 for (const server of errorStyles([ITEMS_ROUTE, GZIP_ROUTE])) {
   describe(`after a 413 for the bytes as sent, ${server.name}`, SUITE_TIMEOUT, () => {
-    let harness: Harness;
-    let origin: string;
-    before(async () => {
-      harness = await listen(server.app());
-      origin = `http://127.0.0.1:${harness.port}`;
-    });
-    after(() => {
-      harness.server.closeAllConnections();
-      harness.server.close();
-    });
+    const served = serving(server.app);
 
     it("empty gzip members past the limit: 413, Connection: close, and the same fetch client's next requests each get their own answer", async () => {
-      await warmUp(origin);
+      await warmUp(served.origin);
       const body = Buffer.concat([OPENING, emptyMembers(MiB / EMPTY_MEMBER.length)]);
-      const response = await fetch(origin + GZIP_ROUTE.path, streamedInit(streamOf(body), {'content-type': 'application/json', 'content-encoding': 'gzip'}));
+      const response = await fetch(served.origin + GZIP_ROUTE.path, streamedInit(streamOf(body), {'content-type': 'application/json', 'content-encoding': 'gzip'}));
       assert.equal(response.status, 413);
       assert.equal(response.headers.get('connection'), 'close');
       await response.arrayBuffer();
-      await assertFollowUpsAnswered(origin, 'empty gzip members');
+      await assertFollowUpsAnswered(served.origin, 'empty gzip members');
     });
   });
 }

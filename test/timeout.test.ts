@@ -11,8 +11,8 @@ import {after, before, describe, it, mock} from 'node:test';
 import {gzipSync} from 'node:zlib';
 
 import {BodyReader, type BodyOptions, type HttpError} from '../adapters/http-body.js';
-import {KiB, listen, sleep, stalledUpload, type Harness} from './support/http.js';
-import {ITEMS_ROUTE, assertFollowUpsAnswered, errorStyles, itemSchema, streamedInit, warmUp, type Route} from './support/servers.js';
+import {KiB, sleep, stalledUpload} from './support/http.js';
+import {ITEMS_ROUTE, assertFollowUpsAnswered, serving, errorStyles, itemSchema, streamedInit, warmUp, type Route} from './support/servers.js';
 
 const SUITE_TIMEOUT = {timeout: 120_000};
 
@@ -59,16 +59,7 @@ function trickle(pieces: number, closing = false): ReadableStream<Uint8Array> {
 
 for (const server of errorStyles([ITEMS_ROUTE, SLOW_ROUTE])) {
   describe(`a slow body, ${server.name}`, SUITE_TIMEOUT, () => {
-    let harness: Harness;
-    let origin: string;
-    before(async () => {
-      harness = await listen(server.app());
-      origin = `http://127.0.0.1:${harness.port}`;
-    });
-    after(() => {
-      harness.server.closeAllConnections();
-      harness.server.close();
-    });
+    const served = serving(server.app);
 
     // Express's own final handler reads the rest of a refused body before it answers: a client that
     // never sends it is not answered by it (Node's requestTimeout closes the connection then).
@@ -82,29 +73,29 @@ for (const server of errorStyles([ITEMS_ROUTE, SLOW_ROUTE])) {
     ];
     for (const slow of cases) {
       it(`${slow.name}: 408, Connection: close, and the same fetch client's next requests each get their own answer`, async () => {
-        await warmUp(origin);
+        await warmUp(served.origin);
         const started = Date.now();
-        const response = await fetch(origin + SLOW_ROUTE.path, streamedInit(slow.body(), {'content-type': 'application/json'}));
+        const response = await fetch(served.origin + SLOW_ROUTE.path, streamedInit(slow.body(), {'content-type': 'application/json'}));
         const elapsed = Date.now() - started;
         assert.equal(response.status, 408);
         assert.equal(response.headers.get('connection'), 'close');
         await response.arrayBuffer();
         // setTimeout never fires early; the upper bound only says the answer was not left to Node's own timeouts.
         assert.ok(elapsed >= slow.from - 5 && elapsed < slow.from + 5000, `answered after ${elapsed} ms`);
-        await assertFollowUpsAnswered(origin, slow.name);
+        await assertFollowUpsAnswered(served.origin, slow.name);
       });
     }
 
     it(`a body trickled over ${2 * IDLE} ms, never pausing for idle, within total: accepted`, async () => {
       const pieces = (2 * IDLE) / PAUSE;
-      const response = await fetch(origin + SLOW_ROUTE.path, streamedInit(trickle(pieces, true), {'content-type': 'application/json'}));
+      const response = await fetch(served.origin + SLOW_ROUTE.path, streamedInit(trickle(pieces, true), {'content-type': 'application/json'}));
       assert.equal(response.status, 201);
       assert.deepEqual(await response.json(), {received: {name: 'x'.repeat(pieces)}});
     });
 
     if (!server.name.endsWith('problemHandler()')) return;
     it('over a raw socket: the answer says request.timeout and Connection: close, and the server closes', async () => {
-      const outcome = await stalledUpload(harness.port, SLOW_ROUTE.path, OPENING);
+      const outcome = await stalledUpload(served.harness.port, SLOW_ROUTE.path, OPENING);
       assert.equal(outcome.status, 408);
       assert.match(outcome.head, /\r\nconnection: close\r\n/i);
       assert.ok(outcome.closedByServer, 'the server closed the connection');

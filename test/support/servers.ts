@@ -4,6 +4,7 @@
 
 import assert from 'node:assert/strict';
 import type {Server} from 'node:http';
+import {after, before} from 'node:test';
 
 import Router from '@koa/router';
 import express, {type ErrorRequestHandler} from 'express';
@@ -12,7 +13,7 @@ import Koa from 'koa';
 import * as expressAdapter from '../../adapters/express.js';
 import type {BodyOptions} from '../../adapters/http-body.js';
 import * as koaAdapter from '../../adapters/koa.js';
-import {KiB} from './http.js';
+import {KiB, listen, type Harness} from './http.js';
 
 /** A forbidden first key makes the verdict certain at byte ~14, long before the body's end. */
 export const itemSchema = {type: 'object', properties: {name: {type: 'string'}, forbidden: false}, required: ['name']} as const;
@@ -74,6 +75,29 @@ function koaApp(handler: 'problemHandler' | 'onerror' | 'try/catch', routes: rea
   for (const route of routes) router.post(route.path, koaAdapter.validateBody(route.schema as object, route.options), echo);
   app.use(router.routes());
   return app;
+}
+
+/**
+ * Serves `app()` on 127.0.0.1 for the tests of the enclosing describe, and closes it, keep-alive
+ * connections included, after them. Read `harness` and `origin` inside the tests.
+ */
+export function serving(app: () => App): {readonly harness: Harness; readonly origin: string} {
+  let started: Harness | undefined;
+  before(async () => {
+    started = await listen(app());
+  });
+  after(() => {
+    started?.server.closeAllConnections();
+    started?.server.close();
+  });
+  return {
+    get harness(): Harness {
+      return started!;
+    },
+    get origin(): string {
+      return `http://127.0.0.1:${started!.port}`;
+    },
+  };
 }
 
 /** One app per framework and way of answering an error, each serving `routes`. */
