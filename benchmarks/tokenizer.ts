@@ -7,7 +7,7 @@
 import {jsonParser} from 'stream-json/core/parser.js';
 import {jsonVerifier} from 'stream-json/core/utils/verifier.js';
 import {none} from 'stream-chain/defs.js';
-import {Tokenizer} from '../src/tokenizer.js';
+import {Tokenizer} from '../src/json/tokenizer.js';
 import type {TokenSink} from '../src/types.js';
 
 /** stream-json stages are flushed by calling them with `none`, which their declared input type omits. */

@@ -1,6 +1,6 @@
 // Public types of stream-schema. Everything an adapter or a user touches is declared here.
 
-/** The JSON Schema dialects we implement, each a table of keywords (see src/drafts.ts). */
+/** The JSON Schema dialects we implement, each a table of keywords (see src/keywords/drafts.ts). */
 export type Draft = 'draft4' | 'draft6' | 'draft7' | 'draft2019-09' | 'draft2020-12';
 
 /** Bounds that turn hostile input into a clear error instead of a crash. Both modes enforce them. */

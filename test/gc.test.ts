@@ -1,6 +1,6 @@
 // A validator that is dropped is garbage-collected, whatever it was used for: apps compile per
 // tenant, per request or per uploaded schema, and a validator kept alive by module-level state
-// (it once was: src/textCheck.ts's root scopes) leaks until the process dies.
+// (it once was: src/engine/checker.ts's root scopes) leaks until the process dies.
 
 import assert from 'node:assert/strict';
 import {execFile} from 'node:child_process';

@@ -1,10 +1,10 @@
-// Repeated keys in large objects are remembered as fingerprints (src/keyFingerprints.ts): a repeat
+// Repeated keys in large objects are remembered as fingerprints (src/engine/keyFingerprints.ts): a repeat
 // is never missed, wherever it is, and distinct keys are never taken for one another.
 
 import assert from 'node:assert/strict';
 import {describe, it} from 'node:test';
 import {compile} from '../src/index.js';
-import {KeyFingerprints} from '../src/keyFingerprints.js';
+import {KeyFingerprints} from '../src/engine/keyFingerprints.js';
 
 describe('KeyFingerprints', () => {
   it('knows every key it was given, and only those', () => {

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
 import {formatsFor} from '../src/formats/index.js';
 import {compile} from '../src/index.js';
-import {TextChecker} from '../src/textCheck.js';
+import {TextChecker} from '../src/engine/checker.js';
 import type {Validator} from '../src/types.js';
 import {adversarialFormatInputs, deepDocuments} from './support/adversarial.js';
 

@@ -1,4 +1,4 @@
-// Sessions that judge member values apart (src/memberSink.ts) against sessions that do not, on
+// Sessions that judge member values apart (src/session/memberSink.ts) against sessions that do not, on
 // every test of the official suite: the same verdict, errors and positions, and `write` saying
 // false in the same call. With the size threshold at 0, every member value whose subschemas allow
 // it is judged apart, whatever the chunking: values that end in a later chunk, values that fail
@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import {after, before, test} from 'node:test';
 import {compile} from '../src/index.js';
-import {memberValues} from '../src/memberSink.js';
+import {memberValues} from '../src/session/memberSink.js';
 import type {Validator} from '../src/types.js';
 import {byteChunks, random, randomChunks} from './support/chunks.js';
 import {drafts, remotes, suiteFiles, suiteSkips} from './support/suite.js';

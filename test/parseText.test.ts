@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import {describe, it} from 'node:test';
 import {compile} from '../src/index.js';
-import {isExactNumberText} from '../src/numbers.js';
+import {isExactNumberText} from '../src/json/numbers.js';
 import type {Validator} from '../src/types.js';
 
 const encoder = new TextEncoder();

@@ -8,7 +8,7 @@ import {describe, it} from 'node:test';
 
 import {jsonValidator} from '../adapters/stream.js';
 import {compile} from '../src/index.js';
-import {memberValues} from '../src/memberSink.js';
+import {memberValues} from '../src/session/memberSink.js';
 import type {OutputUnit, Result, Validator} from '../src/types.js';
 import {packageDecoder, prefixExceptions, rawBytes, reference, referenceOfBytes, suiteCases, type SuiteCase} from './fixtures/jsontestsuite/cases.js';
 import {byteChunks, random, randomChunks} from './support/chunks.js';
@@ -69,7 +69,7 @@ function session(validator: Validator, chunks: readonly (Uint8Array | string)[],
   return running.end();
 }
 
-/** The same, with every member value the text checker can judge judged apart (src/memberSink.ts). */
+/** The same, with every member value the text checker can judge judged apart (src/session/memberSink.ts). */
 function sessionJudgingApart(validator: Validator, chunks: readonly (Uint8Array | string)[]): Result {
   const threshold = memberValues.worthIt;
   memberValues.worthIt = 0;

@@ -1,4 +1,4 @@
-// Tests for src/tokenizer.ts: token-for-token identity with stream-json's jsonParser, acceptance
+// Tests for src/json/tokenizer.ts: token-for-token identity with stream-json's jsonParser, acceptance
 // identical to JSON.parse, exact positions, limits with bounded memory, and stop().
 
 import {test} from 'node:test';
@@ -10,8 +10,8 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import {jsonParser} from 'stream-json/core/parser.js';
 import {none} from 'stream-chain/defs.js';
-import {Tokenizer, defaultLimits} from '../src/tokenizer.js';
-import {InputError} from '../src/errors.js';
+import {Tokenizer, defaultLimits} from '../src/json/tokenizer.js';
+import {InputError} from '../src/output/errors.js';
 import type {Limits, TokenSink} from '../src/types.js';
 
 /** stream-json stages are flushed by calling them with `none`, which their declared input type omits. */

@@ -1,9 +1,9 @@
-// src/utf8.ts: a document's bytes decode to the same text however they are cut into chunks.
+// src/json/utf8.ts: a document's bytes decode to the same text however they are cut into chunks.
 
 import assert from 'node:assert/strict';
 import {describe, it} from 'node:test';
 import fc from 'fast-check';
-import {ChunkDecoder} from '../src/utf8.js';
+import {ChunkDecoder} from '../src/json/utf8.js';
 import {property} from './support/property.js';
 
 /** The text a ChunkDecoder (slices of `slice` bytes) makes of `bytes` cut at `cuts`. */

@@ -3,8 +3,8 @@
 // siblings, so names declared in `allOf` subschemas are "additional" here.
 
 import {requireMember} from './allOf.js';
-import type {KeywordDefinition, SchemaNode} from '../schema.js';
-import {compilePattern, expectSchema, isObject} from './shapes.js';
+import type {KeywordDefinition, SchemaNode} from '../schema/node.js';
+import {compilePattern, expectSchema, isObject} from './expect.js';
 
 interface AdditionalProperties {
   readonly node: SchemaNode;

@@ -1,9 +1,8 @@
 // `allOf` (2020-12 core §10.2.1.1): every subschema applies at this location; the first to fail
 // fails the keyword, at once.
 
-import type {Run} from '../evaluator.js';
-import type {KeywordDefinition, SchemaNode} from '../schema.js';
-import {expectSchemaArray} from './shapes.js';
+import type {KeywordDefinition, SchemaNode, Run} from '../schema/node.js';
+import {expectSchemaArray} from './expect.js';
 
 export interface Branches {
   readonly nodes: readonly SchemaNode[];

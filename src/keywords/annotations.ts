@@ -2,9 +2,9 @@
 // anchors and the holders of reusable subschemas (`$defs`, `definitions`), which are compiled so
 // that a broken subschema is reported even when nothing refers to it yet.
 
-import type {KeywordDefinition} from '../schema.js';
-import {expectSchema, expectSchemaMap, isSchema} from './shapes.js';
-import {escapePointerToken} from '../pointer.js';
+import type {KeywordDefinition} from '../schema/node.js';
+import {expectSchema, expectSchemaMap, isSchema} from './expect.js';
+import {escapePointerToken} from '../json/pointer.js';
 
 function stringKeyword(name: string, check?: (value: string) => string | undefined): KeywordDefinition<never> {
   return {

@@ -2,8 +2,7 @@
 // over the same events; the keyword fails when the last of them has failed. Every passing branch
 // contributes annotations, so branches keep running when someone collects them.
 
-import type {Run} from '../evaluator.js';
-import type {CompiledKeyword, KeywordDefinition} from '../schema.js';
+import type {CompiledKeyword, KeywordDefinition, Run} from '../schema/node.js';
 import {compileBranches, type Branches} from './allOf.js';
 
 export class BranchTally {

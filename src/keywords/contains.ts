@@ -2,9 +2,8 @@
 // 2019-09): count the items that validate. `maxContains` fails at the item that is one too many;
 // too few can only be known at the array's close.
 
-import type {Run} from '../evaluator.js';
-import {ARRAY, type KeywordDefinition, type SchemaNode} from '../schema.js';
-import {expectNonNegativeInteger, expectSchema, isNonNegativeInteger} from './shapes.js';
+import {ARRAY, type KeywordDefinition, type SchemaNode, type Run} from '../schema/node.js';
+import {expectNonNegativeInteger, expectSchema, isNonNegativeInteger} from './expect.js';
 
 interface Contains {
   readonly node: SchemaNode;

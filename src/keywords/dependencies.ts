@@ -1,7 +1,7 @@
 // `dependencies` (draft 4 validation §5.4.5, until draft 7): one keyword for both dependency forms.
 // An array value behaves as `dependentRequired`, a schema value as `dependentSchemas`.
 
-import {OBJECT, type KeywordDefinition} from '../schema.js';
+import {OBJECT, type KeywordDefinition} from '../schema/node.js';
 import {checkDependentRequired, compileDependentRequired, outlineDependentRequired, type Dependencies} from './dependentRequired.js';
 import {
   DependentSchemasState,
@@ -14,7 +14,7 @@ import {
   type DependentSchemas,
 } from './dependentSchemas.js';
 import {Seen} from './presence.js';
-import {isObject} from './shapes.js';
+import {isObject} from './expect.js';
 
 interface DependenciesValue {
   readonly required: Dependencies | undefined;

@@ -1,11 +1,10 @@
 // `dependentRequired` (2019-09 validation §6.5.4): when the trigger property is present, the listed
 // properties must be present too. One-way. Decided at the object's close.
 
-import type {Run} from '../evaluator.js';
-import {OBJECT, type CompiledKeyword, type KeywordContext, type KeywordDefinition, type Outline} from '../schema.js';
+import {OBJECT, type CompiledKeyword, type KeywordContext, type KeywordDefinition, type Outline, type Run} from '../schema/node.js';
 import {PresenceSet, newSeen, seeBit, type Seen} from './presence.js';
-import {escapePointerToken} from '../pointer.js';
-import {contextAt, expectUniqueStrings, isObject} from './shapes.js';
+import {escapePointerToken} from '../json/pointer.js';
+import {contextAt, expectUniqueStrings, isObject} from './expect.js';
 
 export interface Dependencies {
   readonly presence: PresenceSet;

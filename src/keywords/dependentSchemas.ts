@@ -2,11 +2,10 @@
 // applies to the whole object, as `allOf` would. The trigger may arrive after other keys, so the
 // schema runs speculatively from the object's start and counts only once the trigger turns up.
 
-import type {Run} from '../evaluator.js';
-import {escapePointerToken} from '../pointer.js';
-import {OBJECT, type CompiledKeyword, type KeywordContext, type KeywordDefinition, type Outline, type SchemaNode} from '../schema.js';
+import {escapePointerToken} from '../json/pointer.js';
+import {OBJECT, type CompiledKeyword, type KeywordContext, type KeywordDefinition, type Outline, type SchemaNode, type Run} from '../schema/node.js';
 import {PresenceSet, Seen} from './presence.js';
-import {expectSchemaMap, isSchema} from './shapes.js';
+import {expectSchemaMap, isSchema} from './expect.js';
 
 export interface DependentSchemas {
   readonly triggers: PresenceSet;

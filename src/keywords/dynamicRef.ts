@@ -3,11 +3,10 @@
 // resource of the dynamic scope that defines it. The dynamic scope is the chain of runs that led
 // here, so it is read off the evaluator's run parents, not kept anywhere else.
 
-import type {Run} from '../evaluator.js';
 import {requireSubschema} from './allOf.js';
 import {compileReference} from './ref.js';
-import type {KeywordDefinition, Resource, SchemaNode} from '../schema.js';
-import {splitFragment} from '../uri.js';
+import type {KeywordDefinition, Resource, SchemaNode, Run} from '../schema/node.js';
+import {splitFragment} from '../schema/uri.js';
 
 interface DynamicReference {
   readonly initial: SchemaNode;

@@ -1,12 +1,11 @@
 // `enum` and `const` (2020-12 validation §6.1.2-3): the instance equals one of the literals.
 // Scalars are checked at once. An object or array instance is matched incrementally against the
-// literals of its kind, each compiled into a node (src/literal.ts) that runs in place: memory is
+// literals of its kind, each compiled into a node (src/keywords/literal.ts) that runs in place: memory is
 // bounded by the literals, not by the document, and a mismatch fails at the first differing token.
 
-import {SchemaError} from '../errors.js';
-import type {Evaluator, Run} from '../evaluator.js';
-import {kindOf, nonJsonLocation, scalarEquals} from '../literal.js';
-import {ARRAY, NUMBER, OBJECT, STRING, type CompiledKeyword, type Kind, type KeywordContext, type KeywordDefinition, type Outline, type SchemaNode} from '../schema.js';
+import {SchemaError} from '../output/errors.js';
+import {kindOf, nonJsonLocation, scalarEquals} from './literal.js';
+import {ARRAY, NUMBER, OBJECT, STRING, type CompiledKeyword, type Kind, type KeywordContext, type KeywordDefinition, type Outline, type SchemaNode, type Instance, type Run} from '../schema/node.js';
 
 interface Literals {
   /** `true`, `false` and `null` literals. */
@@ -27,7 +26,7 @@ class Matching {
 const newMatching = (): Matching => new Matching();
 
 /**
- * Most objects and arrays one `enum` may list. Each is a literal node (src/literal.ts) that runs in
+ * Most objects and arrays one `enum` may list. Each is a literal node (src/keywords/literal.ts) that runs in
  * place on every object or array instance, so a value's cost grows with their number (~3.5 µs
  * each), and each costs nodes at compile: a million took 35 s and 4 GB to compile, then seconds
  * per value. Strings and numbers are looked up in sets and have no such bound.
@@ -79,7 +78,7 @@ function beginMatching(run: Run, keyword: CompiledKeyword<Literals>): void {
 }
 
 /** A scalar equals one of the scalar literals (strings and numbers by a set lookup). */
-function acceptsScalar(keyword: CompiledKeyword<Literals>, kind: Kind, evaluator: Evaluator): boolean {
+function acceptsScalar(keyword: CompiledKeyword<Literals>, kind: Kind, evaluator: Instance): boolean {
   if (kind === STRING) return keyword.value.strings.has(evaluator.text);
   // Only a literal with the same double can equal the number; numberEquals then lets the decimal
   // text decide (1e-400 is not 0). The set treats 0 and -0 as one, as numberEquals does.
@@ -91,7 +90,7 @@ function acceptsScalar(keyword: CompiledKeyword<Literals>, kind: Kind, evaluator
 
 /**
  * The text checker's terms (KeywordDefinition.outline): an object or array matches one of the
- * literals (each literal node outlines itself, src/literal.ts); scalars go to `accepts`.
+ * literals (each literal node outlines itself, src/keywords/literal.ts); scalars go to `accepts`.
  */
 function outlineLiterals(keyword: CompiledKeyword<Literals>, outline: Outline): void {
   const {objects, arrays} = keyword.value;

@@ -3,7 +3,7 @@
 // Unknown formats always pass (§7.2.3).
 
 import type {FormatCheck} from '../formats/index.js';
-import {STRING} from '../schema.js';
+import {STRING} from '../schema/node.js';
 import {scalarCheck} from './scalarCheck.js';
 
 interface Format {

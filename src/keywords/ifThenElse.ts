@@ -2,9 +2,8 @@
 // events; `then` and `else` are speculative until `if` settles, and the loser is abandoned (its
 // errors never reported). `then` and `else` without `if` do nothing, so they compile to nothing.
 
-import type {Run} from '../evaluator.js';
-import type {KeywordDefinition, SchemaNode} from '../schema.js';
-import {expectSchema} from './shapes.js';
+import type {KeywordDefinition, SchemaNode, Run} from '../schema/node.js';
+import {expectSchema} from './expect.js';
 
 interface Conditional {
   readonly condition: SchemaNode;

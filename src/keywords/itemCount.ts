@@ -1,8 +1,8 @@
 // `minItems` / `maxItems` (2020-12 validation §6.4.1-2). `maxItems` fails at the item that is one
 // too many; `minItems` at the close.
 
-import {ARRAY, type KeywordDefinition} from '../schema.js';
-import {expectNonNegativeInteger} from './shapes.js';
+import {ARRAY, type KeywordDefinition} from '../schema/node.js';
+import {expectNonNegativeInteger} from './expect.js';
 
 export const maxItems: KeywordDefinition<number> = {
   name: 'maxItems',

@@ -2,9 +2,9 @@
 // array) with `additionalItems` (draft 4 to 2019-09). Each item's run starts as the item starts,
 // so a wrong item fails at that item. Evaluated indices are annotations for `unevaluatedItems`.
 
-import type {KeywordDefinition, Outline, SchemaNode} from '../schema.js';
+import type {KeywordDefinition, Outline, SchemaNode} from '../schema/node.js';
 import {requireMember} from './allOf.js';
-import {expectSchema, isSchema} from './shapes.js';
+import {expectSchema, isSchema} from './expect.js';
 
 interface ItemSchemas {
   /** Schemas by position (`prefixItems`, or `items` as an array). */

@@ -1,13 +1,12 @@
 // Numeric bounds (2020-12 validation §6.2): `minimum`, `maximum`, `exclusiveMinimum`,
 // `exclusiveMaximum`, `multipleOf`. Decided on the number's text: doubles settle every case where
-// they differ, the exact decimal the rest (see src/numbers.ts). Draft 4 spelled exclusivity as a
+// they differ, the exact decimal the rest (see src/json/numbers.ts). Draft 4 spelled exclusivity as a
 // boolean beside `minimum`/`maximum`; that is a different keyword module, below.
 
-import type {Evaluator} from '../evaluator.js';
-import {isMultipleOf, parseDecimal, type Decimal} from '../numbers.js';
-import {NUMBER, type CompiledKeyword, type Kind, type KeywordDefinition} from '../schema.js';
+import {isMultipleOf, parseDecimal, type Decimal} from '../json/numbers.js';
+import {NUMBER, type CompiledKeyword, type Kind, type KeywordDefinition, type Instance} from '../schema/node.js';
 import {scalarCheck} from './scalarCheck.js';
-import {expectNumber} from './shapes.js';
+import {expectNumber} from './expect.js';
 
 interface Bound {
   readonly limit: number;
@@ -30,7 +29,7 @@ function bound(limit: number, fails: 'below' | 'below-or-equal' | 'above' | 'abo
   };
 }
 
-function withinBound(keyword: CompiledKeyword<Bound>, kind: Kind, evaluator: Evaluator): boolean {
+function withinBound(keyword: CompiledKeyword<Bound>, kind: Kind, evaluator: Instance): boolean {
   if (kind !== NUMBER) return true;
   const value = keyword.value;
   const order = evaluator.compareNumber(value.limit, value.decimal);

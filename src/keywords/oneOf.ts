@@ -1,7 +1,7 @@
 // `oneOf` (2020-12 core §10.2.1.3): exactly one subschema must validate. A second passing branch
 // fails the keyword at once; otherwise the verdict comes when every branch has settled.
 
-import type {KeywordDefinition} from '../schema.js';
+import type {KeywordDefinition} from '../schema/node.js';
 import {compileBranches, type Branches} from './allOf.js';
 import {beginBranches, tallyBranch} from './anyOf.js';
 

@@ -1,9 +1,9 @@
 // `pattern` (2020-12 validation §6.3.3): a string instance must match the ECMA-262 regular
 // expression, unanchored. The string must be whole before the expression runs.
 
-import {STRING} from '../schema.js';
+import {STRING} from '../schema/node.js';
 import {scalarCheck} from './scalarCheck.js';
-import {compilePattern} from './shapes.js';
+import {compilePattern} from './expect.js';
 
 export const pattern = scalarCheck<RegExp>({
   name: 'pattern',

@@ -1,10 +1,10 @@
 // `patternProperties` (2020-12 core §10.3.2.2): every property whose name matches a pattern
 // (ECMA-262, unanchored) must validate against that pattern's schema.
 
-import {escapePointerToken} from '../pointer.js';
+import {escapePointerToken} from '../json/pointer.js';
 import {requireMember} from './allOf.js';
-import type {KeywordDefinition, SchemaNode} from '../schema.js';
-import {compilePattern, expectSchemaMap, isSchema} from './shapes.js';
+import type {KeywordDefinition, SchemaNode} from '../schema/node.js';
+import {compilePattern, expectSchemaMap, isSchema} from './expect.js';
 
 export interface PatternSchema {
   readonly pattern: RegExp;

@@ -1,10 +1,10 @@
 // `properties` (2020-12 core §10.3.2.1): each listed property's value must validate against its
 // schema. Decided per key: the member's run starts as the key arrives.
 
-import {escapePointerToken} from '../pointer.js';
+import {escapePointerToken} from '../json/pointer.js';
 import {requireMember} from './allOf.js';
-import type {KeywordDefinition, SchemaNode} from '../schema.js';
-import {expectSchemaMap, isSchema} from './shapes.js';
+import type {KeywordDefinition, SchemaNode} from '../schema/node.js';
+import {expectSchemaMap, isSchema} from './expect.js';
 
 export interface PropertySchema {
   readonly node: SchemaNode;

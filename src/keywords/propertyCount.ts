@@ -1,8 +1,8 @@
 // `minProperties` / `maxProperties` (2020-12 validation §6.5.1-2). `maxProperties` fails at the key
 // that is one too many; `minProperties` can only be decided at the close.
 
-import {OBJECT, type KeywordDefinition} from '../schema.js';
-import {expectNonNegativeInteger} from './shapes.js';
+import {OBJECT, type KeywordDefinition} from '../schema/node.js';
+import {expectNonNegativeInteger} from './expect.js';
 
 export const maxProperties: KeywordDefinition<number> = {
   name: 'maxProperties',

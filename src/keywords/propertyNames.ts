@@ -1,8 +1,8 @@
 // `propertyNames` (2020-12 core §10.3.2.4, from draft 6): every key, as a string, must validate
 // against the schema. Decided when the key arrives, before its value.
 
-import type {KeywordDefinition, SchemaNode} from '../schema.js';
-import {expectSchema} from './shapes.js';
+import type {KeywordDefinition, SchemaNode} from '../schema/node.js';
+import {expectSchema} from './expect.js';
 
 export const propertyNames: KeywordDefinition<SchemaNode> = {
   name: 'propertyNames',

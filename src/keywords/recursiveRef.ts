@@ -5,7 +5,7 @@
 import {requireSubschema} from './allOf.js';
 import {runScope} from './dynamicRef.js';
 import {compileReference} from './ref.js';
-import type {KeywordDefinition, Resource, SchemaNode} from '../schema.js';
+import type {KeywordDefinition, Resource, SchemaNode} from '../schema/node.js';
 
 /** Where the reference leads, given the dynamic scope (innermost first). */
 function target(initial: SchemaNode, scope: Iterable<Resource>): SchemaNode {

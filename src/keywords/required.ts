@@ -1,8 +1,8 @@
 // `required` (2020-12 validation §6.5.3): every listed name must be present. A property whose value
 // is null is present. Which names arrived is a bit set; the verdict comes at the object's close.
 
-import {OBJECT, type KeywordDefinition} from '../schema.js';
-import {expectUniqueStrings} from './shapes.js';
+import {OBJECT, type KeywordDefinition} from '../schema/node.js';
+import {expectUniqueStrings} from './expect.js';
 import {PresenceSet, newSeen, seeBit, type Seen} from './presence.js';
 
 export const required: KeywordDefinition<PresenceSet> = {

@@ -1,7 +1,7 @@
 // `type` (2020-12 validation §6.1.1): the instance's JSON type must be one of those listed.
 // `integer` is a number whose value is whole, decided on the literal text (1.0, 1e2, 2^64).
 
-import {ARRAY, BOOLEAN, INTEGER, NULL, NUMBER, OBJECT, STRING, kindNames, type Kind, type KeywordDefinition} from '../schema.js';
+import {ARRAY, BOOLEAN, INTEGER, NULL, NUMBER, OBJECT, STRING, kindNames, type Kind, type KeywordDefinition} from '../schema/node.js';
 
 const typeBits: Readonly<Record<string, number>> = {
   object: OBJECT,

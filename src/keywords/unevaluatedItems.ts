@@ -4,9 +4,8 @@
 // matches); the subschema runs speculatively on each candidate item and only failed candidates are
 // remembered. Without such a sibling a failing candidate fails at once.
 
-import type {Run} from '../evaluator.js';
-import type {CompiledKeyword, KeywordDefinition, SchemaNode} from '../schema.js';
-import {expectSchema, siblingsAnnotateInPlace} from './shapes.js';
+import type {CompiledKeyword, KeywordDefinition, SchemaNode, Run} from '../schema/node.js';
+import {expectSchema, siblingsAnnotateInPlace} from './expect.js';
 
 const newFailures = (): Map<number, Run> => new Map();
 
@@ -23,6 +22,7 @@ function failFor(run: Run, keyword: CompiledKeyword<Unevaluated>, index: number,
 
 export const unevaluatedItems: KeywordDefinition<Unevaluated> = {
   name: 'unevaluatedItems',
+  readsEvaluatedItems: true,
   keepsFailedMembers: true,
   speculative: () => true,
   subschemas: 'schema',

@@ -5,9 +5,8 @@
 // candidates that failed are remembered. Without such a sibling nobody else can evaluate a key, and
 // a failing candidate fails at once.
 
-import type {Run} from '../evaluator.js';
-import type {CompiledKeyword, KeywordDefinition, SchemaNode} from '../schema.js';
-import {expectSchema, siblingsAnnotateInPlace} from './shapes.js';
+import type {CompiledKeyword, KeywordDefinition, SchemaNode, Run} from '../schema/node.js';
+import {expectSchema, siblingsAnnotateInPlace} from './expect.js';
 
 interface Pending {
   /** Candidates whose value failed the subschema: fine only if someone else evaluated them. */
@@ -29,6 +28,7 @@ function failFor(run: Run, keyword: CompiledKeyword<Unevaluated>, name: string, 
 
 export const unevaluatedProperties: KeywordDefinition<Unevaluated> = {
   name: 'unevaluatedProperties',
+  readsEvaluatedProperties: true,
   keepsFailedMembers: true,
   speculative: () => true,
   subschemas: 'schema',

@@ -1,13 +1,11 @@
 // `uniqueItems` (2020-12 validation §6.4.3): no two items are equal (as JSON values: numbers by
 // value, objects regardless of key order). The evaluator hashes each item bottom-up as it streams
-// (src/fingerprint.ts, Evaluator.fingerprintItem); only one 53-bit fingerprint per item is kept
+// (src/engine/fingerprint.ts, Instance.fingerprintItem); only one 53-bit fingerprint per item is kept
 // (a Map entry, ~46 bytes measured). This is the one keyword whose memory grows with the array.
 // Two different items collide with a probability around n²/2^54, which reports a false
 // duplicate, never misses a real one (docs/keywords.md).
 
-import type {Run} from '../evaluator.js';
-import type {FingerprintListener} from '../fingerprint.js';
-import type {CompiledKeyword, KeywordDefinition} from '../schema.js';
+import type {CompiledKeyword, KeywordDefinition, Run, FingerprintListener} from '../schema/node.js';
 
 /**
  * The fingerprints of the items seen so far, with their indices. The first is kept apart and the

@@ -1,13 +1,13 @@
-// src/fingerprint.ts: a 53-bit hash of a JSON value computed as its events stream by. Equal values
+// src/engine/fingerprint.ts: a 53-bit hash of a JSON value computed as its events stream by. Equal values
 // (numbers by value, objects in any key order) must hash alike; different values should not.
 
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
-import {Evaluator, type Run} from '../../src/evaluator.js';
-import type {FingerprintListener} from '../../src/fingerprint.js';
-import {newNode, setKeywords, type CompiledKeyword, type KeywordDefinition, type Resource, type SchemaNode} from '../../src/schema.js';
-import {Tokenizer, defaultLimits} from '../../src/tokenizer.js';
-import {walkValue} from '../../src/walker.js';
+import {Evaluator, type Run} from '../../src/engine/evaluator.js';
+import {KeyPlans} from '../../src/engine/keyPlan.js';
+import {newNode, setKeywords, type CompiledKeyword, type FingerprintListener, type KeywordDefinition, type Resource, type SchemaNode} from '../../src/schema/node.js';
+import {Tokenizer, defaultLimits} from '../../src/json/tokenizer.js';
+import {walkValue} from '../../src/json/walker.js';
 import {random} from '../support/chunks.js';
 
 /** Fingerprints heard, by the instance location of the array whose item they are, then the index. */
@@ -26,7 +26,7 @@ function asker(heard: Heard, recursive: boolean): SchemaNode {
       heard.set(location, prints);
     },
   };
-  const resource = {uri: '', dynamicAnchors: new Map(), recursiveAnchor: false, root: undefined} as unknown as Resource;
+  const resource = {uri: '', compilation: {nodeCount: 0}, dynamicAnchors: new Map(), recursiveAnchor: false, root: undefined} as unknown as Resource;
   const node = newNode(resource, '');
   const definition: KeywordDefinition<undefined> = {
     name: 'asker',
@@ -47,7 +47,7 @@ function asker(heard: Heard, recursive: boolean): SchemaNode {
 /** The fingerprints heard while JSON `text` streams through the tokenizer in pieces of `size` characters. */
 function hearText(text: string, node: (heard: Heard) => SchemaNode, size = text.length): Heard {
   const heard: Heard = new Map();
-  const evaluator = new Evaluator(node(heard), false);
+  const evaluator = new Evaluator(node(heard), false, new KeyPlans());
   const tokenizer = new Tokenizer(evaluator, defaultLimits);
   evaluator.reset(tokenizer);
   for (let at = 0; at < text.length; at += size) tokenizer.write(text.slice(at, at + size));
@@ -65,7 +65,7 @@ function ofText(text: string, size = text.length): number {
 /** The fingerprint of a parsed value (value mode's events). */
 function ofValue(value: unknown): number {
   const heard: Heard = new Map();
-  walkValue([value], new Evaluator(asker(heard, false), false), defaultLimits);
+  walkValue([value], new Evaluator(asker(heard, false), false, new KeyPlans()), defaultLimits);
   return heard.get('')![0]!;
 }
 

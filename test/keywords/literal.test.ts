@@ -1,10 +1,10 @@
-// src/literal.ts: JSON literals compiled into nodes that accept exactly one value (used by const and
+// src/keywords/literal.ts: JSON literals compiled into nodes that accept exactly one value (used by const and
 // enum). Objects match regardless of key order, arrays item by item, numbers by value.
 
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
-import {kindOf} from '../../src/literal.js';
-import {ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING} from '../../src/schema.js';
+import {kindOf} from '../../src/keywords/literal.js';
+import {ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING} from '../../src/schema/node.js';
 import {invalid, refusalByte, valid, verdictOfText} from './check.js';
 
 describe('kindOf', () => {

@@ -1,10 +1,10 @@
 // The keys of one object seen so far, to reject a repeated key (RFC 7493 §2.3: otherwise the
 // validator and JSON.parse, which keeps the last, could disagree on the value). Used by the
-// evaluator's frames and by the text checker (src/textCheck.ts).
+// evaluator's frames and by the text checker (src/engine/checker.ts).
 
 import {KeyFingerprints} from './keyFingerprints.js';
 
-/** Keys kept as strings up to this many; fingerprints past it (src/keyFingerprints.ts). */
+/** Keys kept as strings up to this many; fingerprints past it (src/engine/keyFingerprints.ts). */
 const SMALL_OBJECT = 24;
 
 /**

@@ -20,14 +20,14 @@
 // events, a recursive walk with `for...in` (V8 reads members from its enumeration cache), and
 // anything that is not JSON within the limits is left to the evaluator's walk, which says what.
 
-import {InputError} from './errors.js';
+import {InputError} from '../output/errors.js';
 import type {Evaluator} from './evaluator.js';
 import {Hash, addToHash, hashScalar, hashValue, startHash} from './fingerprint.js';
 import {KeySet} from './keySet.js';
-import {isExactNumberText} from './numbers.js';
-import {ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, acts, type CompiledKeyword, type Kind, type KeywordDefinition, type Outline, type Resource, type SchemaNode} from './schema.js';
-import {Tokenizer} from './tokenizer.js';
-import type {Limits, TokenSink} from './types.js';
+import {isExactNumberText} from '../json/numbers.js';
+import {ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, acts, type CompiledKeyword, type Kind, type KeywordDefinition, type Outline, type Resource, type SchemaNode} from '../schema/node.js';
+import {Tokenizer} from '../json/tokenizer.js';
+import type {Limits, TokenSink} from '../types.js';
 
 type Accepts = NonNullable<KeywordDefinition['accepts']>;
 
@@ -198,6 +198,18 @@ class ScalarOutline implements Outline {
   }
 }
 
+/**
+ * The scalar plans of one compiled schema, by node id (held by its CheckerCache): they depend on
+ * the schema alone, and are kept here rather than on the nodes, which hold nothing an engine writes.
+ */
+class ScalarPlans {
+  private readonly byNode: (ScalarPlan | undefined)[] = [];
+
+  of(node: SchemaNode): ScalarPlan {
+    return (this.byNode[node.id] ??= scalarPlanOf(node));
+  }
+}
+
 function scalarPlanOf(node: SchemaNode): ScalarPlan {
   const plan = new ScalarPlan();
   const outline = new ScalarOutline(plan);
@@ -210,7 +222,7 @@ function scalarPlanOf(node: SchemaNode): ScalarPlan {
     } else if (definition.outline !== undefined) definition.outline(keyword, outline);
     else plan.unsure = true;
   }
-  return (node.textPlan = plan);
+  return plan;
 }
 
 /**
@@ -220,9 +232,9 @@ function scalarPlanOf(node: SchemaNode): ScalarPlan {
  * `node` may be its `limit.recursion` even where passesScalar would stop early (an `anyOf` branch
  * passed, an `allOf` branch failed): such a scalar is the evaluator's to judge.
  */
-function scalarHeight(node: SchemaNode, scope: Scope, path: Set<SchemaNode>): number {
+function scalarHeight(node: SchemaNode, scope: Scope, path: Set<SchemaNode>, plans: ScalarPlans): number {
   if (node.bool !== undefined) return 0;
-  const plan = node.textPlan ?? scalarPlanOf(node);
+  const plan = plans.of(node);
   if (plan.applications.length === 0) return 1;
   const known = plan.heights?.get(scope);
   if (known !== undefined) return known;
@@ -232,10 +244,10 @@ function scalarHeight(node: SchemaNode, scope: Scope, path: Set<SchemaNode>): nu
   let below = 0;
   for (const {mode, nodes, resolve} of plan.applications) {
     if (mode === DYNAMIC) {
-      below = inner.partial ? MAX_IN_PLACE : Math.max(below, scalarHeight(resolve!(inner.resources()), inner, path));
+      below = inner.partial ? MAX_IN_PLACE : Math.max(below, scalarHeight(resolve!(inner.resources()), inner, path, plans));
       continue;
     }
-    for (const applied of nodes) if (applied !== undefined) below = Math.max(below, scalarHeight(applied, inner, path));
+    for (const applied of nodes) if (applied !== undefined) below = Math.max(below, scalarHeight(applied, inner, path, plans));
   }
   path.delete(node);
   const height = Math.min(below + 1, MAX_IN_PLACE);
@@ -353,8 +365,9 @@ class Member {
     readonly targets: readonly Target[],
     /** The dynamic scope each node is applied in. */
     readonly scopes: readonly Scope[],
+    scalarPlans: ScalarPlans,
   ) {
-    const plans = nodes.map((node) => (node.bool === undefined ? (node.textPlan ?? scalarPlanOf(node)) : undefined));
+    const plans = nodes.map((node) => (node.bool === undefined ? scalarPlans.of(node) : undefined));
     if (!plans.every((plan) => plan !== undefined && !plan.unsure && plan.applications.length === 0 && plan.kinds === -1)) return;
     this.accepts = [];
     plans.forEach((plan, index) => {
@@ -393,7 +406,7 @@ class Sources<K> {
   }
 
   /** The member `key` selects (`presence`: its presence bit, or -1). */
-  select(key: K, presence: number): Member {
+  select(key: K, presence: number, plans: ScalarPlans): Member {
     const nodes: SchemaNode[] = [];
     const targets: Target[] = [];
     const scopes: Scope[] = [];
@@ -402,7 +415,7 @@ class Sources<K> {
       const selected = selectors[i]!(key);
       if (selected !== undefined) for (const node of selected) if (node.bool !== true) (nodes.push(node), targets.push(this.targets[i]!), scopes.push(this.scopes[i]!));
     }
-    const member = new Member(presence, nodes.length === 0 ? NO_NODES : nodes, targets, scopes);
+    const member = new Member(presence, nodes.length === 0 ? NO_NODES : nodes, targets, scopes, plans);
     if (this.rules.length > 0) member.unevaluated = this.rules.map((rule) => this.evaluatedWhen(rule, key));
     return member;
   }
@@ -467,7 +480,7 @@ class Shape {
   /**
    * The name met at each key position, and its member: objects of one shape tend to list their
    * keys in one order, and comparing with the name met there last is cheaper than hashing a fresh
-   * key for the map (as in src/keyPlan.ts).
+   * key for the map (as in src/engine/keyPlan.ts).
    */
   readonly names: string[] = [];
   readonly membersAt: Member[] = [];
@@ -717,7 +730,7 @@ class ShapeBuilder implements Outline {
 /**
  * The items of one array seen so far, for `uniqueItems`: equal JSON scalars land on the same entry
  * (numbers by value, which is why a number the double does not hold exactly is left to the
- * evaluator); objects and arrays by their fingerprints (src/fingerprint.ts), hashed as their
+ * evaluator); objects and arrays by their fingerprints (src/engine/fingerprint.ts), hashed as their
  * tokens pass. Equal items always have equal fingerprints; two different ones that collide only
  * send the document to the evaluator.
  */
@@ -762,7 +775,7 @@ export class CheckerCache {
   /** False once the schema turned out to have a keyword the checker cannot ask: stop trying. */
   usable = true;
   readonly shapes = new Map<string, Shape>();
-  readonly ids = new Map<SchemaNode, number>();
+  readonly scalarPlans = new ScalarPlans();
   /** Members for values judged apart (beginValue): by their one node, or by their nodes' ids. */
   readonly valuesOfNode = new Map<SchemaNode, Member>();
   readonly values = new Map<string, Member>();
@@ -822,7 +835,7 @@ export class TextChecker implements TokenSink {
     private readonly limits: Required<Limits>,
     private readonly cache: CheckerCache = new CheckerCache(),
   ) {
-    this.root = new Member(-1, [rootNode], [DOCUMENT], [cache.documentScope]);
+    this.root = new Member(-1, [rootNode], [DOCUMENT], [cache.documentScope], cache.scalarPlans);
     this.top = this.root;
     this.pending = this.root;
   }
@@ -833,7 +846,7 @@ export class TextChecker implements TokenSink {
   }
 
   /**
-   * Judge one member value whose tokens someone else delivers (src/memberSink.ts): `nodes` apply
+   * Judge one member value whose tokens someone else delivers (src/session/memberSink.ts): `nodes` apply
    * to it and any failure fails it. Its end is the caller's to see; `outcome` says how it went.
    */
   beginValue(nodes: readonly SchemaNode[]): void {
@@ -844,7 +857,7 @@ export class TextChecker implements TokenSink {
     const {valuesOfNode} = this.cache;
     let member = valuesOfNode.get(node);
     if (member === undefined) {
-      member = new Member(-1, [node], [DOCUMENT], [this.cache.partialScope]);
+      member = new Member(-1, [node], [DOCUMENT], [this.cache.partialScope], this.cache.scalarPlans);
       if (valuesOfNode.size < MAX_SHAPES) valuesOfNode.set(node, member);
     }
     return member;
@@ -852,11 +865,11 @@ export class TextChecker implements TokenSink {
 
   private valueOfNodes(nodes: readonly SchemaNode[]): Member {
     let signature = '';
-    for (let i = 0; i < nodes.length; i++) signature += this.idOf(nodes[i]!) + ',';
+    for (let i = 0; i < nodes.length; i++) signature += nodes[i]!.id + ',';
     const {values} = this.cache;
     let member = values.get(signature);
     if (member === undefined) {
-      member = new Member(-1, nodes.slice(), nodes.map(() => DOCUMENT), nodes.map(() => this.cache.partialScope));
+      member = new Member(-1, nodes.slice(), nodes.map(() => DOCUMENT), nodes.map(() => this.cache.partialScope), this.cache.scalarPlans);
       if (values.size < MAX_SHAPES) values.set(signature, member);
     }
     return member;
@@ -912,7 +925,7 @@ export class TextChecker implements TokenSink {
 
   /**
    * The events of `value` at nesting `depth`, as the tokenizer would give them for its JSON text
-   * (and src/walker.ts does); false when it is not JSON within the limits. Stops early once the
+   * (and src/json/walker.ts does); false when it is not JSON within the limits. Stops early once the
    * outcome is not a pass.
    */
   private emitValue(value: unknown, depth: number): boolean {
@@ -1008,17 +1021,10 @@ export class TextChecker implements TokenSink {
 
   // ---- shapes and members ----
 
-  private idOf(node: SchemaNode): number {
-    const {ids} = this.cache;
-    let id = ids.get(node);
-    if (id === undefined) ids.set(node, (id = ids.size));
-    return id;
-  }
-
   private shapeOf(member: Member): Shape {
     const {nodes, targets, scopes} = member;
     let signature = '';
-    for (let i = 0; i < nodes.length; i++) signature += this.idOf(nodes[i]!) + ':' + targets[i] + ':' + scopes[i]!.id + ',';
+    for (let i = 0; i < nodes.length; i++) signature += nodes[i]!.id + ':' + targets[i] + ':' + scopes[i]!.id + ',';
     const {shapes} = this.cache;
     let shape = shapes.get(signature);
     if (shape === undefined) {
@@ -1047,7 +1053,7 @@ export class TextChecker implements TokenSink {
 
   private newMember(shape: Shape, name: string): Member {
     const bit = shape.presenceBits.get(name);
-    const member = shape.memberSources.select(name, bit === undefined ? -1 : bit);
+    const member = shape.memberSources.select(name, bit === undefined ? -1 : bit, this.cache.scalarPlans);
     // Names are slices of a document: kept, they would keep it alive. A copy is kept instead.
     if (shape.members.size < MAX_NAMES) shape.members.set(copyOf(name), member);
     return member;
@@ -1056,7 +1062,7 @@ export class TextChecker implements TokenSink {
   private memberAt(shape: Shape, index: number): Member {
     const known = shape.items[index];
     if (known !== undefined) return known;
-    const member = shape.itemSources.select(index, -1);
+    const member = shape.itemSources.select(index, -1, this.cache.scalarPlans);
     if (index < MAX_INDICES && index === shape.items.length) shape.items.push(member);
     return member;
   }
@@ -1068,7 +1074,7 @@ export class TextChecker implements TokenSink {
   private passesScalar(node: SchemaNode, kind: Kind, depth: number, scope: Scope): boolean {
     const bool = node.bool;
     if (bool !== undefined) return bool;
-    const plan = node.textPlan ?? scalarPlanOf(node);
+    const plan = this.cache.scalarPlans.of(node);
     if (plan.unsure) {
       this.cache.usable = false;
       this.giveUp('schema');
@@ -1080,7 +1086,7 @@ export class TextChecker implements TokenSink {
     for (let i = 0; i < accepts.length; i++) if (!accepts[i]!(acceptsKeywords[i]!, kind, evaluator)) return false;
     const {applications} = plan;
     if (applications.length === 0) return true;
-    if (depth >= MAX_IN_PLACE || (depth === 0 && (plan.heights?.get(scope) ?? scalarHeight(node, scope, new Set())) >= MAX_IN_PLACE)) {
+    if (depth >= MAX_IN_PLACE || (depth === 0 && (plan.heights?.get(scope) ?? scalarHeight(node, scope, new Set(), this.cache.scalarPlans)) >= MAX_IN_PLACE)) {
       this.giveUp('bounds');
       return false;
     }

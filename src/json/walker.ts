@@ -2,9 +2,9 @@
 // produces, so every keyword runs the same code in both modes. An explicit stack, not recursion:
 // depth is a limit we choose (limits.maxDepth), not the JavaScript call stack.
 
-import {InputError, NO_POSITION} from './errors.js';
+import {InputError, NO_POSITION} from '../output/errors.js';
 import {escapePointerToken} from './pointer.js';
-import type {Limits, TokenSink} from './types.js';
+import type {Limits, TokenSink} from '../types.js';
 
 
 /** An input error at the value being walked, located by the walk's stack. */

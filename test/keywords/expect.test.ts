@@ -1,4 +1,4 @@
-// src/keywords/shapes.ts: the shape checks keyword compilers share, and the code-point length.
+// src/keywords/expect.ts: the shape checks keyword compilers share, and the code-point length.
 // Called directly with a context whose `fail` records where and why.
 
 import assert from 'node:assert/strict';
@@ -14,8 +14,8 @@ import {
   expectUniqueStrings,
   isObject,
   isSchema,
-} from '../../src/keywords/shapes.js';
-import type {KeywordContext} from '../../src/schema.js';
+} from '../../src/keywords/expect.js';
+import type {KeywordContext} from '../../src/schema/node.js';
 
 class Failure extends Error {
   constructor(

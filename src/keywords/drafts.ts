@@ -1,21 +1,21 @@
-// Drafts are tables (src/schema.ts DraftTable): which keywords exist, in which order they run, and
+// Drafts are tables (src/schema/node.ts DraftTable): which keywords exist, in which order they run, and
 // which module implements each. Adding a draft is adding a table here.
 
-import {additionalProperties} from './keywords/additionalProperties.js';
-import {allOf} from './keywords/allOf.js';
-import {anchor, comment, contentSchema, definitions, defs, draft4Id, dynamicAnchor, id, otherwise, recursiveAnchor, schemaKeyword, then} from './keywords/annotations.js';
-import {anyOf} from './keywords/anyOf.js';
-import {contains, maxContains, minContains} from './keywords/contains.js';
-import {dependencies} from './keywords/dependencies.js';
-import {dependentRequired} from './keywords/dependentRequired.js';
-import {dependentSchemas} from './keywords/dependentSchemas.js';
-import {dynamicRef} from './keywords/dynamicRef.js';
-import {constKeyword, enumKeyword} from './keywords/enum.js';
-import {format} from './keywords/format.js';
-import {ifThenElse} from './keywords/ifThenElse.js';
-import {maxItems, minItems} from './keywords/itemCount.js';
-import {additionalItems, items, legacyItems, prefixItems} from './keywords/items.js';
-import {not} from './keywords/not.js';
+import {additionalProperties} from './additionalProperties.js';
+import {allOf} from './allOf.js';
+import {anchor, comment, contentSchema, definitions, defs, draft4Id, dynamicAnchor, id, otherwise, recursiveAnchor, schemaKeyword, then} from './annotations.js';
+import {anyOf} from './anyOf.js';
+import {contains, maxContains, minContains} from './contains.js';
+import {dependencies} from './dependencies.js';
+import {dependentRequired} from './dependentRequired.js';
+import {dependentSchemas} from './dependentSchemas.js';
+import {dynamicRef} from './dynamicRef.js';
+import {constKeyword, enumKeyword} from './enum.js';
+import {format} from './format.js';
+import {ifThenElse} from './ifThenElse.js';
+import {maxItems, minItems} from './itemCount.js';
+import {additionalItems, items, legacyItems, prefixItems} from './items.js';
+import {not} from './not.js';
 import {
   draft4ExclusiveMaximum,
   draft4ExclusiveMinimum,
@@ -26,23 +26,23 @@ import {
   maximum,
   minimum,
   multipleOf,
-} from './keywords/numeric.js';
-import {oneOf} from './keywords/oneOf.js';
-import {pattern} from './keywords/pattern.js';
-import {patternProperties} from './keywords/patternProperties.js';
-import {properties} from './keywords/properties.js';
-import {maxProperties, minProperties} from './keywords/propertyCount.js';
-import {propertyNames} from './keywords/propertyNames.js';
-import {recursiveRef} from './keywords/recursiveRef.js';
-import {ref} from './keywords/ref.js';
-import {required} from './keywords/required.js';
-import {maxLength, minLength} from './keywords/stringLength.js';
-import {type} from './keywords/type.js';
-import {unevaluatedItems} from './keywords/unevaluatedItems.js';
-import {unevaluatedProperties} from './keywords/unevaluatedProperties.js';
-import {uniqueItems} from './keywords/uniqueItems.js';
-import type {DraftTable, KeywordDefinition} from './schema.js';
-import type {Draft} from './types.js';
+} from './numeric.js';
+import {oneOf} from './oneOf.js';
+import {pattern} from './pattern.js';
+import {patternProperties} from './patternProperties.js';
+import {properties} from './properties.js';
+import {maxProperties, minProperties} from './propertyCount.js';
+import {propertyNames} from './propertyNames.js';
+import {recursiveRef} from './recursiveRef.js';
+import {ref} from './ref.js';
+import {required} from './required.js';
+import {maxLength, minLength} from './stringLength.js';
+import {type} from './type.js';
+import {unevaluatedItems} from './unevaluatedItems.js';
+import {unevaluatedProperties} from './unevaluatedProperties.js';
+import {uniqueItems} from './uniqueItems.js';
+import type {DraftTable, KeywordDefinition} from '../schema/node.js';
+import type {Draft} from '../types.js';
 
 function table(definitions: KeywordDefinition[]): ReadonlyMap<string, KeywordDefinition> {
   return new Map(definitions.map((definition) => [definition.name, definition]));
@@ -125,36 +125,34 @@ function vocabularies(base: string, year: '2019-09' | '2020-12'): ReadonlyMap<st
   return map;
 }
 
+const schemaHolders = ['definitions', '$defs'];
+
 export const draftTables: Readonly<Record<Draft, DraftTable>> = {
   draft4: {
     name: 'draft4',
     metaSchema: 'http://json-schema.org/draft-04/schema',
-    idKeyword: 'id',
-    refOverridesSiblings: true,
+    identifiers: {id: 'id', hidesSiblings: '$ref', schemaHolders},
     keywords: table(draft4Keywords),
     annotations: new Set(commonAnnotations.filter((name) => name !== 'examples')),
   },
   draft6: {
     name: 'draft6',
     metaSchema: 'http://json-schema.org/draft-06/schema',
-    idKeyword: '$id',
-    refOverridesSiblings: true,
+    identifiers: {id: '$id', hidesSiblings: '$ref', schemaHolders},
     keywords: table(draft6Keywords),
     annotations: new Set(commonAnnotations),
   },
   draft7: {
     name: 'draft7',
     metaSchema: 'http://json-schema.org/draft-07/schema',
-    idKeyword: '$id',
-    refOverridesSiblings: true,
+    identifiers: {id: '$id', hidesSiblings: '$ref', schemaHolders},
     keywords: table(draft7Keywords),
     annotations: new Set(draft7Annotations),
   },
   'draft2019-09': {
     name: 'draft2019-09',
     metaSchema: 'https://json-schema.org/draft/2019-09/schema',
-    idKeyword: '$id',
-    refOverridesSiblings: false,
+    identifiers: {id: '$id', anchor: '$anchor', recursiveAnchor: '$recursiveAnchor', schemaHolders},
     keywords: table(draft201909Keywords),
     annotations: new Set(laterAnnotations),
     vocabularies: vocabularies('https://json-schema.org/draft/2019-09', '2019-09'),
@@ -162,13 +160,18 @@ export const draftTables: Readonly<Record<Draft, DraftTable>> = {
   'draft2020-12': {
     name: 'draft2020-12',
     metaSchema: 'https://json-schema.org/draft/2020-12/schema',
-    idKeyword: '$id',
-    refOverridesSiblings: false,
+    identifiers: {id: '$id', anchor: '$anchor', dynamicAnchor: '$dynamicAnchor', schemaHolders},
     keywords: table(draft202012Keywords),
     annotations: new Set(laterAnnotations),
     vocabularies: vocabularies('https://json-schema.org/draft/2020-12', '2020-12'),
   },
 };
+
+/**
+ * The keywords that say which dialect a schema is written in, read before any table is chosen
+ * (2020-12 core §8.1.1, §8.1.2): the same in every draft.
+ */
+export const dialectKeywords = {schema: '$schema', vocabulary: '$vocabulary'} as const;
 
 /** The draft a `$schema` URI names, if it is one of the official meta-schemas. */
 export function draftFromMetaSchema(uri: string): Draft | undefined {

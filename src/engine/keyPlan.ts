@@ -2,7 +2,36 @@
 // the name (KeywordDefinition.classify). Property names repeat from object to object, so regex
 // tests and map lookups run once per distinct name instead of once per key per keyword.
 
-import type {CompiledKeyword, KeyPlan, SchemaNode} from './schema.js';
+import type {CompiledKeyword, SchemaNode} from '../schema/node.js';
+
+/** The `key` hooks that act on one property name in one schema node, with their classifications. */
+export interface KeyPlan {
+  readonly keywords: readonly CompiledKeyword[];
+  readonly data: readonly unknown[];
+}
+
+/** One node's plans: per distinct name, and by key position (see keyPlanAt). */
+class NodePlans {
+  readonly byName = new Map<string, KeyPlan>();
+  /** False once the node has met too many distinct names to cache plans for (see MAX_PLANS). */
+  planning = true;
+  /** The name last met at each key position, and its plan. */
+  readonly names: string[] = [];
+  readonly plans: KeyPlan[] = [];
+}
+
+/**
+ * The key plans of one compiled schema, by node id: shared by every evaluator of one validator.
+ * They depend on the schema alone; they are kept here, not on the nodes, so that a compiled node
+ * holds nothing an engine writes.
+ */
+export class KeyPlans {
+  private readonly byNode: (NodePlans | undefined)[] = [];
+
+  of(node: SchemaNode): NodePlans {
+    return (this.byNode[node.id] ??= new NodePlans());
+  }
+}
 
 /**
  * Past this many distinct names a node stops caching plans (the names do not repeat: a map keyed by
@@ -10,11 +39,6 @@ import type {CompiledKeyword, KeyPlan, SchemaNode} from './schema.js';
  */
 const MAX_PLANS = 4096;
 
-/**
- * The plan for `name`, or undefined when this node has stopped caching (see MAX_PLANS): then the
- * plans are dropped and not even looked up again (a miss in a full map cost 7% of the time on an
- * object with 200,000 distinct keys).
- */
 /** What `classifyName` returns for a name a keyword ignores: its `key` hook is not called. */
 export const IGNORED: unique symbol = Symbol('ignored');
 
@@ -30,13 +54,18 @@ export function classifyName(keyword: CompiledKeyword, name: string): unknown {
   return datum === undefined ? IGNORED : datum;
 }
 
-export function keyPlan(node: SchemaNode, name: string): KeyPlan | undefined {
-  if (!node.planning) return undefined;
-  const plans = node.keyPlans;
+/**
+ * The plan for `name`, or undefined when this node has stopped caching (see MAX_PLANS): then the
+ * plans are dropped and not even looked up again (a miss in a full map cost 7% of the time on an
+ * object with 200,000 distinct keys).
+ */
+function keyPlan(node: SchemaNode, nodePlans: NodePlans, name: string): KeyPlan | undefined {
+  if (!nodePlans.planning) return undefined;
+  const plans = nodePlans.byName;
   let plan = plans.get(name);
   if (plan !== undefined) return plan;
   if (plans.size >= MAX_PLANS) {
-    node.planning = false;
+    nodePlans.planning = false;
     plans.clear();
     return undefined;
   }
@@ -62,17 +91,18 @@ const MAX_POSITIONS = 64;
  * position: the same name there again costs a string comparison instead of a map lookup (on the
  * engine benchmark's records, 35 lookups per record in value mode).
  */
-export function keyPlanAt(node: SchemaNode, name: string, position: number): KeyPlan | undefined {
-  const names = node.planNames;
-  if (position < names.length && names[position] === name) return node.planPositions[position];
-  const plan = keyPlan(node, name);
+export function keyPlanAt(table: KeyPlans, node: SchemaNode, name: string, position: number): KeyPlan | undefined {
+  const nodePlans = table.of(node);
+  const names = nodePlans.names;
+  if (position < names.length && names[position] === name) return nodePlans.plans[position];
+  const plan = keyPlan(node, nodePlans, name);
   if (plan !== undefined && position < MAX_POSITIONS) {
     while (names.length < position) {
       names.push('');
-      node.planPositions.push(EMPTY_PLAN);
+      nodePlans.plans.push(EMPTY_PLAN);
     }
     names[position] = name;
-    node.planPositions[position] = plan;
+    nodePlans.plans[position] = plan;
   }
   return plan;
 }

@@ -1,7 +1,7 @@
 // Builds the document from the same token events, exactly as JSON.parse would (for `parse: true`):
 // `__proto__` becomes an own property, never the prototype; numbers are Number(text).
 
-import type {TokenSink} from './types.js';
+import type {TokenSink} from '../types.js';
 
 export class Assembler implements TokenSink {
   private readonly stack: (Record<string, unknown> | unknown[])[] = [];

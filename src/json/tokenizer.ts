@@ -7,8 +7,8 @@
 // Acceptance is exactly RFC 8259 (what JSON.parse accepts), plus a leading BOM.
 // Test: test/tokenizer.test.ts (differential against stream-json and JSON.parse).
 
-import type {Limits, TokenSink} from './types.js';
-import {InputError, type InputPosition} from './errors.js';
+import type {Limits, TokenSink} from '../types.js';
+import {InputError, type InputPosition} from '../output/errors.js';
 import {isWithinDoubleRange} from './numbers.js';
 
 export const defaultLimits: Required<Limits> = {

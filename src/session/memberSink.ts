@@ -1,4 +1,4 @@
-// A session's token sink when its schema can be asked of the text checker (src/textCheck.ts): the
+// A session's token sink when its schema can be asked of the text checker (src/engine/checker.ts): the
 // evaluator gets every token, except the values of object members and the object or array items
 // of arrays that the checker can judge apart. After a key (or as an item's bracket opens), when
 // every subschema applied to the value would ignore a pass (properties, patternProperties,
@@ -10,10 +10,10 @@
 // every failure, at the byte it would have, with the errors it would have reported; only values
 // that pass skip its machinery (docs/decisions.md, "Sessions: member values judged apart").
 
-import type {Evaluator} from './evaluator.js';
-import {PASS, type TextChecker} from './textCheck.js';
-import type {Tokenizer} from './tokenizer.js';
-import type {TokenSink} from './types.js';
+import type {Evaluator} from '../engine/evaluator.js';
+import {PASS, type TextChecker} from '../engine/checker.js';
+import type {Tokenizer} from '../json/tokenizer.js';
+import type {TokenSink} from '../types.js';
 
 /**
  * `worthIt`: code units left in the text below which a member value is not judged apart: one that

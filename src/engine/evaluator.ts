@@ -5,17 +5,17 @@
 // reports to the keyword that started it. When the root run fails, the document is certainly invalid.
 // See docs/architecture.md for the picture.
 
-import {InputError, NO_POSITION, type InputPosition} from './errors.js';
-import {Hash, addToHash, hashScalar, hashValue, startHash, type FingerprintListener} from './fingerprint.js';
-import {IGNORED, classifyName, keyPlanAt} from './keyPlan.js';
+import {InputError, NO_POSITION, type InputPosition} from '../output/errors.js';
+import {Hash, addToHash, hashScalar, hashValue, startHash} from './fingerprint.js';
+import {IGNORED, classifyName, keyPlanAt, type KeyPlans} from './keyPlan.js';
 import {KeySet} from './keySet.js';
-import {compareTiedNumberText, isIntegerText, numberTextsEqual, type Decimal} from './numbers.js';
-import {escapePointerToken} from './pointer.js';
-import {ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, type CompiledKeyword, type Kind, type SchemaNode} from './schema.js';
-import type {OutputUnit, TokenSink} from './types.js';
+import {compareTiedNumberText, isIntegerText, numberTextsEqual, type Decimal} from '../json/numbers.js';
+import {escapePointerToken} from '../json/pointer.js';
+import {ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, type CompiledKeyword, type EvaluatedItems as ItemAnnotations, type FingerprintListener, type Instance, type Kind, type Run as KeywordRun, type SchemaNode} from '../schema/node.js';
+import type {OutputUnit, TokenSink} from '../types.js';
 
 /** Indices of array items evaluated at one location (2020-12 core §11.2 annotations). */
-export class EvaluatedItems {
+export class EvaluatedItems implements ItemAnnotations {
   /** Items [0, prefix) are evaluated. */
   prefix = 0;
   /** Further single indices (from `contains`). */
@@ -85,7 +85,7 @@ const COLLECTS_ITEMS = 8;
 /** `errors` is another run's array too: it is copied before anything is added (Run.ownErrors). */
 const SHARED_ERRORS = 16;
 
-export class Run {
+export class Run implements KeywordRun {
   kind: Kind | 0 = 0;
   settled = false;
   failed = false;
@@ -426,7 +426,7 @@ export class Run {
   key(name: string): void {
     if (this.node.key.length === 0) return;
     this.firstChild = null;
-    const plan = keyPlanAt(this.node, name, this.evaluator.count() - 1);
+    const plan = keyPlanAt(this.evaluator.keyPlans, this.node, name, this.evaluator.count() - 1);
     if (plan === undefined) {
       this.keyUnplanned(name);
       return;
@@ -520,14 +520,14 @@ class Frame {
   count = 0;
   /** The item that starts next was announced already (Evaluator.announceItem). */
   announced = false;
-  /** Keys seen so far, to reject a repeated key (src/keySet.ts): objects from text only. */
+  /** Keys seen so far, to reject a repeated key (src/engine/keySet.ts): objects from text only. */
   keys: KeySet | null = null;
   /** How many of `leaves` wait for the member value; entries past it are stale. */
   leafCount = 0;
   leaves: DeferredLeaves | null = null;
   /**
    * This container's fingerprint is wanted: it is an item whose fingerprint was asked for, or lies
-   * within one. Its hash so far (src/fingerprint.ts), pooled like the frame.
+   * within one. Its hash so far (src/engine/fingerprint.ts), pooled like the frame.
    */
   hashed = false;
   hash: Hash | null = null;
@@ -562,7 +562,7 @@ export interface InputSource {
   stop(): void;
 }
 
-export class Evaluator implements TokenSink {
+export class Evaluator implements TokenSink, Instance {
   readonly allErrors: boolean;
   root!: Run;
   /**
@@ -606,6 +606,8 @@ export class Evaluator implements TokenSink {
   constructor(
     private readonly node: SchemaNode,
     allErrors: boolean,
+    /** The validator's key plans, shared by its evaluators (src/engine/keyPlan.ts). */
+    readonly keyPlans: KeyPlans,
   ) {
     this.allErrors = allErrors;
     this.scratch = new Run(this, node, null, null, 0, '', 0, false);
@@ -830,7 +832,7 @@ export class Evaluator implements TokenSink {
 
   /**
    * The subschemas applied to the value of the key just delivered, when that value may be judged
-   * elsewhere (src/memberSink.ts): every keyword that applied one ignores a passing member and
+   * elsewhere (src/session/memberSink.ts): every keyword that applied one ignores a passing member and
    * keeps no failed one, so a pass needs no report (see skipMember). Else, or with nothing that
    * judges objects or arrays among them, null.
    */
@@ -879,7 +881,7 @@ export class Evaluator implements TokenSink {
 
   /**
    * Announce the item that starts now to the innermost array's runs, before its first token (which
-   * then does not announce it again): for src/memberSink.ts, which may judge it apart.
+   * then does not announce it again): for src/session/memberSink.ts, which may judge it apart.
    */
   announceItem(): void {
     const frame = this.frames[this.depth - 1];
@@ -974,7 +976,7 @@ export class Evaluator implements TokenSink {
     } else if (kind === BOOLEAN) this.booleanValue = value as boolean;
   }
 
-  /** Make a number's text the one keywords read, without delivering it (src/textCheck.ts). */
+  /** Make a number's text the one keywords read, without delivering it (src/engine/checker.ts). */
   holdNumberText(text: string): void {
     this.text = text;
     this.numberParsed = false;

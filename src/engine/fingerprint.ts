@@ -3,9 +3,8 @@
 // values get equal fingerprints without either being kept. The evaluator and the text checker
 // each hash a value once, as its tokens pass, however many arrays around it want fingerprints.
 
-import type {Evaluator, Run} from './evaluator.js';
-import {parseDecimal} from './numbers.js';
-import {ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, type CompiledKeyword, type Kind} from './schema.js';
+import {parseDecimal} from '../json/numbers.js';
+import {ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, type Instance, type Kind} from '../schema/node.js';
 
 export class Hash {
   // Two independent 32-bit lanes; 53 bits of them make the fingerprint.
@@ -39,7 +38,7 @@ function canonicalNumber(text: string): string {
 }
 
 /** The hash of the scalar `evaluator` holds (numbers by value). */
-export function hashScalar(hash: Hash, kind: Kind | 0, evaluator: Evaluator): void {
+export function hashScalar(hash: Hash, kind: Kind | 0, evaluator: Instance): void {
   switch (kind) {
     case STRING:
       return setFromText(hash, 's', evaluator.text);
@@ -74,12 +73,4 @@ export function addToHash(hash: Hash, kind: Kind | 0, member: Hash, name: string
 /** 53 bits of a hash: the fingerprint. */
 export function hashValue(hash: Hash): number {
   return (hash.a & 0x1fffff) * 0x100000000 + hash.b;
-}
-
-/**
- * A keyword that asked for the fingerprint of an item (Evaluator.fingerprintItem): it hears the
- * fingerprint as the item ends, unless `run` has settled by then.
- */
-export interface FingerprintListener {
-  fingerprinted(run: Run, keyword: CompiledKeyword, index: number, fingerprint: number): void;
 }

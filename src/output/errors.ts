@@ -1,5 +1,7 @@
 // Error classes. Each has a stable `code` and says where: a schema pointer, or a byte position.
 
+import type {OutputUnit} from '../types.js';
+
 /** What a `schema.ref.unresolved` tried. */
 export interface UnresolvedReference {
   /** The reference as written. */
@@ -65,4 +67,22 @@ export class InputError extends Error implements InputPosition {
     this.line = position.line;
     this.column = position.column;
   }
+}
+
+/** An input problem (malformed JSON, a limit) as an output unit, distinguishable by `kind`. */
+export function inputErrorUnit(error: InputError): OutputUnit {
+  const unit: OutputUnit = {
+    kind: error.kind,
+    keyword: error.kind,
+    keywordLocation: '',
+    instanceLocation: error.instanceLocation,
+    error: error.message,
+    params: {code: error.code},
+  };
+  if (error.offset >= 0) {
+    unit.offset = error.offset;
+    unit.line = error.line;
+    unit.column = error.column;
+  }
+  return unit;
 }

@@ -1,17 +1,18 @@
-// validateText's fast verdict (src/textCheck.ts) against the whole official suite: what it decides
+// validateText's fast verdict (src/engine/checker.ts) against the whole official suite: what it decides
 // must be right (a pass only for valid documents, a failure only for invalid ones), and it must
 // decide every valid document whose schema it can ask, or it would be a fast path that never runs.
 // Plus the documents it must leave to the evaluator.
 
 import assert from 'node:assert/strict';
 import {describe, it, test} from 'node:test';
-import {compileSchema} from '../src/compile.js';
-import {Evaluator} from '../src/evaluator.js';
+import {compileSchema} from '../src/compile/compile.js';
+import {Evaluator} from '../src/engine/evaluator.js';
+import {KeyPlans} from '../src/engine/keyPlan.js';
 import {compile} from '../src/index.js';
 import {uniqueItems} from '../src/keywords/uniqueItems.js';
-import {FAIL, PASS, TextChecker, UNSURE} from '../src/textCheck.js';
-import {defaultLimits} from '../src/tokenizer.js';
-import {walkValue} from '../src/walker.js';
+import {FAIL, PASS, TextChecker, UNSURE} from '../src/engine/checker.js';
+import {defaultLimits} from '../src/json/tokenizer.js';
+import {walkValue} from '../src/json/walker.js';
 import {random} from './support/chunks.js';
 import {strictTree, treeSchemas} from './support/trees.js';
 import {drafts, remotes, suiteFiles, suiteSkips} from './support/suite.js';
@@ -22,16 +23,16 @@ type Options = Parameters<typeof compileSchema>[1];
 
 function checkerFor(schema: unknown, options: Options = {}): TextChecker {
   const {root} = compileSchema(schema, options);
-  return new TextChecker(root, new Evaluator(root, false), {...defaultLimits, ...options.limits});
+  return new TextChecker(root, new Evaluator(root, false, new KeyPlans()), {...defaultLimits, ...options.limits});
 }
 
 /**
- * The evaluator's verdict alone on a parsed value (its events, as src/walker.ts makes them),
+ * The evaluator's verdict alone on a parsed value (its events, as src/json/walker.ts makes them),
  * without the checker that `validate` asks first: what the checker must never contradict.
  */
 function eventsVerdictOf(schema: unknown, options: Options = {}): (value: unknown) => boolean {
   const {root} = compileSchema(schema, options);
-  const evaluator = new Evaluator(root, false);
+  const evaluator = new Evaluator(root, false, new KeyPlans());
   const limits = {...defaultLimits, ...options.limits};
   return (value) => {
     evaluator.reset(null);

@@ -2,9 +2,8 @@
 // objects regardless of key order, arrays item by item, numbers by value. Compiling X into a node
 // lets the evaluator match it as the instance streams in, remembering nothing but the literal.
 
-import {escapePointerToken} from './pointer.js';
-import {ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, newNode, setKeywords, type Kind, type KeywordDefinition, type Resource, type SchemaNode} from './schema.js';
-import type {Evaluator} from './evaluator.js';
+import {escapePointerToken} from '../json/pointer.js';
+import {ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, newNode, setKeywords, type Kind, type KeywordDefinition, type Resource, type SchemaNode, type Instance} from '../schema/node.js';
 
 /** The kind of a JSON value, or undefined for anything JSON cannot hold. */
 export function kindOf(value: unknown): Kind | undefined {
@@ -40,7 +39,7 @@ export function nonJsonLocation(value: unknown): string | undefined {
 }
 
 /** Does the scalar now being delivered equal `literal` (a string, number, boolean or null)? */
-export function scalarEquals(kind: Kind | 0, evaluator: Evaluator, literal: unknown): boolean {
+export function scalarEquals(kind: Kind | 0, evaluator: Instance, literal: unknown): boolean {
   switch (kind) {
     case STRING:
       return literal === evaluator.text;

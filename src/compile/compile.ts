@@ -3,15 +3,16 @@
 // Cycles are fine: a node is cached before its keywords are compiled, so a `$ref` to an ancestor
 // points at the node being built.
 
-import {SchemaError} from './errors.js';
-import {formatsFor, type FormatCheck} from './formats/index.js';
-import {FORMAT_ASSERTION, draftFromMetaSchema, draftTables} from './drafts.js';
-import {metaSchemas} from './metaschemas.js';
-import {escapePointerToken, parsePointer, resolvePointer} from './pointer.js';
-import {newNode, setKeywords, type CompiledKeyword, type DraftTable, type KeywordContext, type KeywordDefinition, type Resource, type SchemaNode} from './schema.js';
-import {literalNode} from './literal.js';
-import type {CompileOptions, Draft} from './types.js';
-import {DEFAULT_BASE_URI, absoluteUri, closestUris, resolveUri, splitFragment, withoutFragment} from './uri.js';
+import {SchemaError} from '../output/errors.js';
+import {formatsFor, type FormatCheck} from '../formats/index.js';
+import {FORMAT_ASSERTION, dialectKeywords, draftFromMetaSchema, draftTables} from '../keywords/drafts.js';
+import {metaSchemas} from '../schema/metaschemas.js';
+import {escapePointerToken, parsePointer, resolvePointer} from '../json/pointer.js';
+import {newNode, setKeywords, type CompiledKeyword, type Compilation, type DraftTable, type KeywordContext, type KeywordDefinition, type Resource, type SchemaNode} from '../schema/node.js';
+import {literalNode} from '../keywords/literal.js';
+import {isObject} from '../keywords/expect.js';
+import type {CompileOptions, Draft} from '../types.js';
+import {DEFAULT_BASE_URI, absoluteUri, closestUris, resolveUri, splitFragment, withoutFragment} from '../schema/uri.js';
 
 /** Where a schema object sits: its resource, its base URI and its pointers. */
 interface Place {
@@ -55,6 +56,8 @@ const DRAFT_NAMES = new Set<string>(Object.keys(draftTables));
 class Compiler {
   /** The `draft` option, else what the root declares with `$schema` (known once it is read), else 2020-12. */
   rootDraft: DraftTable;
+  /** Numbers the nodes (SchemaNode.id). */
+  readonly compilation: Compilation = {nodeCount: 0};
   private readonly resources = new Map<string, ResourceRecord>();
   private readonly places = new WeakMap<object, Place>();
   private readonly nodes = new WeakMap<object, SchemaNode>();
@@ -101,8 +104,8 @@ class Compiler {
 
   /** The draft a schema document declares with `$schema`, else `fallback`. */
   private draftOf(schema: unknown, fallback: DraftTable): DraftTable {
-    if (!isObject(schema) || typeof schema.$schema !== 'string') return fallback;
-    const uri = schema.$schema;
+    const uri = isObject(schema) ? schema[dialectKeywords.schema] : undefined;
+    if (typeof uri !== 'string') return fallback;
     const known = draftFromMetaSchema(uri);
     if (known !== undefined) return draftTables[known];
     // A custom meta-schema: its own `$schema` names the draft it is written in.
@@ -113,13 +116,15 @@ class Compiler {
 
   /** Keywords a custom meta-schema's `$vocabulary` allows (2019-09 core §8.1.2), when it restricts them. */
   private vocabularyOf(schema: unknown, draft: DraftTable): ReadonlySet<string> | undefined {
-    if (!isObject(schema) || typeof schema.$schema !== 'string' || draft.vocabularies === undefined) return undefined;
-    if (draftFromMetaSchema(schema.$schema) !== undefined) return undefined;
-    const metaSchema = this.findDocument(withoutFragment(resolveUri(schema.$schema, DEFAULT_BASE_URI) ?? schema.$schema));
-    if (!isObject(metaSchema) || !isObject(metaSchema.$vocabulary)) return undefined;
+    const uri = isObject(schema) ? schema[dialectKeywords.schema] : undefined;
+    if (typeof uri !== 'string' || draft.vocabularies === undefined) return undefined;
+    if (draftFromMetaSchema(uri) !== undefined) return undefined;
+    const metaSchema = this.findDocument(withoutFragment(resolveUri(uri, DEFAULT_BASE_URI) ?? uri));
+    const declared = isObject(metaSchema) ? metaSchema[dialectKeywords.vocabulary] : undefined;
+    if (!isObject(declared)) return undefined;
     // Core keywords cannot be turned off (2020-12 core §8.1.2.1).
     const allowed = new Set<string>([...draft.vocabularies].find(([uri]) => uri.endsWith('/vocab/core'))?.[1] ?? []);
-    for (const vocabulary of Object.keys(metaSchema.$vocabulary)) {
+    for (const vocabulary of Object.keys(declared)) {
       for (const keyword of draft.vocabularies.get(vocabulary) ?? []) allowed.add(keyword);
     }
     return allowed;
@@ -145,6 +150,7 @@ class Compiler {
     const resource: ResourceRecord = {
       uri,
       draft,
+      compilation: this.compilation,
       json,
       anchors: new Map(),
       dynamicAnchors: new Map(),
@@ -162,28 +168,29 @@ class Compiler {
     if (this.places.has(schema)) return;
     let here = place;
     const draft = place.draft;
-    const refHidesSiblings = draft.refOverridesSiblings && typeof schema.$ref === 'string';
-    const id = schema[draft.idKeyword];
-    if (typeof id === 'string' && !refHidesSiblings) {
+    const identifiers = draft.identifiers;
+    const hider = hidingKeyword(schema, draft);
+    const id = schema[identifiers.id];
+    if (typeof id === 'string' && hider === undefined) {
       here = this.scanId(schema, id, place);
     }
     this.places.set(schema, here);
     const resource = here.resource;
-    if (draft.name === 'draft2019-09' || draft.name === 'draft2020-12') {
-      if (typeof schema.$anchor === 'string') resource.anchors.set(schema.$anchor, schema);
-      if (typeof schema.$dynamicAnchor === 'string' && draft.name === 'draft2020-12') {
-        resource.anchors.set(schema.$dynamicAnchor, schema);
-        resource.dynamicAnchorValues.set(schema.$dynamicAnchor, schema);
-      }
-      if (schema.$recursiveAnchor === true && here.pointer === '' && draft.name === 'draft2019-09') resource.recursiveAnchor = true;
+    const anchor = identifiers.anchor === undefined ? undefined : schema[identifiers.anchor];
+    if (typeof anchor === 'string') resource.anchors.set(anchor, schema);
+    const dynamicAnchor = identifiers.dynamicAnchor === undefined ? undefined : schema[identifiers.dynamicAnchor];
+    if (typeof dynamicAnchor === 'string') {
+      resource.anchors.set(dynamicAnchor, schema);
+      resource.dynamicAnchorValues.set(dynamicAnchor, schema);
     }
+    if (identifiers.recursiveAnchor !== undefined && schema[identifiers.recursiveAnchor] === true && here.pointer === '') resource.recursiveAnchor = true;
     for (const [name, definition] of draft.keywords) {
       if (definition.subschemas === undefined || !(name in schema)) continue;
-      if (refHidesSiblings && name !== '$ref') continue;
+      if (hider !== undefined && name !== hider) continue;
       this.scanSubschemas(schema[name], definition, name, here);
     }
-    // `definitions`/`$defs` hold schemas in every draft even where they have no hooks.
-    for (const holder of ['definitions', '$defs']) {
+    // They hold schemas in every draft, even where the draft gives them no hooks.
+    for (const holder of identifiers.schemaHolders) {
       if (!draft.keywords.has(holder) && isObject(schema[holder])) {
         this.scanSubschemas(schema[holder], {name: holder, subschemas: 'schemaMap', compile: () => undefined}, holder, here);
       }
@@ -321,13 +328,13 @@ class Compiler {
 
   private compileKeywords(node: SchemaNode, schema: Record<string, unknown>, place: Place): void {
     const draft = place.draft;
-    const refHidesSiblings = draft.refOverridesSiblings && '$ref' in schema;
+    const hider = hidingKeyword(schema, draft);
     const vocabulary = place.resource.vocabulary;
     if (this.options.strict) this.checkUnknownKeywords(schema, place);
     const keywords: CompiledKeyword[] = [];
     for (const [name, definition] of draft.keywords) {
       if (!(name in schema)) continue;
-      if (refHidesSiblings && name !== '$ref') continue;
+      if (hider !== undefined && name !== hider) continue;
       if (vocabulary !== undefined && !vocabulary.has(name)) continue;
       const context = this.context(schema, name, place);
       const value = definition.compile(schema[name], context);
@@ -444,8 +451,11 @@ function locationsBeside(document: unknown, resourceUri: string, fragment: strin
   return Object.keys(value).map((key) => `${resourceUri}#${pointer}/${escapePointerToken(key)}`);
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/** The keyword present in `schema` that makes its siblings ignored in `draft` (`$ref` before 2019-09), if any. */
+function hidingKeyword(schema: Record<string, unknown>, draft: DraftTable): string | undefined {
+  const hider = draft.identifiers.hidesSiblings;
+  return hider !== undefined && hider in schema ? hider : undefined;
 }
 
 export function booleanNode(value: boolean, resource: Resource, absoluteLocation: string): SchemaNode {

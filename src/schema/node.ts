@@ -1,10 +1,12 @@
-// The compiled form of a schema and the contract every keyword module implements.
-// Compile (src/compile.ts) builds SchemaNodes once; the evaluator (src/evaluator.ts) runs them.
+// The compiled form of a schema and the contract every keyword module implements: what a keyword
+// is given (a KeywordContext to compile with, a Run and an Instance to evaluate with) and what it
+// gives back (a KeywordDefinition). Compile (src/compile/) builds SchemaNodes once; the engines
+// (src/engine/) run them. A compiled node is immutable once compiled and holds nothing of a
+// document or of an engine: the engines keep their caches in tables indexed by `SchemaNode.id`.
 
-import type {CompileOptions} from './types.js';
-import type {Evaluator, Run} from './evaluator.js';
-import type {FormatCheck} from './formats/index.js';
-import type {ScalarPlan} from './textCheck.js';
+import type {CompileOptions} from '../types.js';
+import type {FormatCheck} from '../formats/index.js';
+import type {Decimal} from '../json/numbers.js';
 
 /** Instance kinds as bits, so a `type` keyword is one mask test. */
 export const OBJECT = 1;
@@ -31,6 +33,8 @@ export const kindNames: Readonly<Record<number, string>> = {
 export interface Resource {
   readonly uri: string;
   readonly draft: DraftTable;
+  /** The compile this resource belongs to, which numbers its nodes. */
+  readonly compilation: Compilation;
   /** `$dynamicAnchor` (2020-12) names → their nodes, for `$dynamicRef`. */
   readonly dynamicAnchors: Map<string, SchemaNode>;
   /** `$recursiveAnchor: true` at the resource root (2019-09), for `$recursiveRef`. */
@@ -39,7 +43,14 @@ export interface Resource {
   root: SchemaNode | undefined;
 }
 
+/** The nodes compiled together (one `compile()`): their ids are 0 to `nodeCount - 1`. */
+export interface Compilation {
+  nodeCount: number;
+}
+
 export interface SchemaNode {
+  /** Dense per compilation: the engines' per-node tables are indexed by it. */
+  readonly id: number;
   /** `<resource uri>#<pointer>`: where this schema is, for `absoluteKeywordLocation`. */
   readonly absoluteLocation: string;
   readonly resource: Resource;
@@ -52,13 +63,6 @@ export interface SchemaNode {
   key: CompiledKeyword[];
   item: CompiledKeyword[];
   end: CompiledKeyword[];
-  /** Per property name: which `key` hooks act and what they classified (filled lazily, bounded). */
-  readonly keyPlans: Map<string, KeyPlan>;
-  /** False once the node has met too many distinct names to cache plans for (src/keyPlan.ts). */
-  planning: boolean;
-  /** The name last met at each key position, and its plan (src/keyPlan.ts, keyPlanAt). */
-  readonly planNames: string[];
-  readonly planPositions: KeyPlan[];
   /** No keyword of this node starts runs on a scalar value: a scalar member needs no run of its own. */
   scalarLeaf: boolean;
   /** The keywords that act on scalars, when every one of them has `accepts`; else null. */
@@ -67,14 +71,6 @@ export interface SchemaNode {
   collectsProperties: boolean;
   /** Someone at this location needs the evaluated item indices (`unevaluatedItems`). */
   collectsItems: boolean;
-  /** How the text checker judges a scalar against this node (src/textCheck.ts). Made on first use. */
-  textPlan: ScalarPlan | undefined;
-}
-
-/** The `key` hooks that act on one property name in one schema node, with their classifications. */
-export interface KeyPlan {
-  readonly keywords: readonly CompiledKeyword[];
-  readonly data: readonly unknown[];
 }
 
 /** A keyword that acts on values at all (has an event hook); others are annotations or shapes only. */
@@ -86,6 +82,7 @@ export function acts(definition: KeywordDefinition): boolean {
 /** A node with no keywords yet (compile fills them in after caching it, so cycles can point at it). */
 export function newNode(resource: Resource, absoluteLocation: string): SchemaNode {
   return {
+    id: resource.compilation.nodeCount++,
     absoluteLocation,
     resource,
     bool: undefined,
@@ -95,15 +92,10 @@ export function newNode(resource: Resource, absoluteLocation: string): SchemaNod
     key: [],
     item: [],
     end: [],
-    keyPlans: new Map(),
-    planning: true,
-    planNames: [],
-    planPositions: [],
     scalarLeaf: false,
     scalarAccepts: null,
     collectsProperties: false,
     collectsItems: false,
-    textPlan: undefined,
   };
 }
 
@@ -115,8 +107,8 @@ export function setKeywords(node: SchemaNode, keywords: CompiledKeyword[]): void
   node.key = keywords.filter((keyword) => keyword.definition.key !== undefined);
   node.item = keywords.filter((keyword) => keyword.definition.item !== undefined);
   node.end = keywords.filter((keyword) => keyword.definition.end !== undefined);
-  node.collectsProperties = keywords.some((keyword) => keyword.name === 'unevaluatedProperties');
-  node.collectsItems = keywords.some((keyword) => keyword.name === 'unevaluatedItems');
+  node.collectsProperties = keywords.some((keyword) => keyword.definition.readsEvaluatedProperties === true);
+  node.collectsItems = keywords.some((keyword) => keyword.definition.readsEvaluatedItems === true);
   node.scalarLeaf = !keywords.some((keyword) => keyword.definition.startsRunsOnScalars);
   const onScalars = keywords.filter(({definition}) => definition.begin !== undefined || definition.scalar !== undefined || definition.end !== undefined);
   node.scalarAccepts = onScalars.every((keyword) => keyword.definition.accepts !== undefined) ? onScalars : null;
@@ -180,6 +172,13 @@ export interface KeywordDefinition<V = any> {
    * as each key or item arrives.
    */
   readonly annotatesInPlace?: boolean;
+  /**
+   * Reads the names of the properties evaluated at its location (`unevaluatedProperties`): runs
+   * there and in place below collect them (2020-12 core §11.3).
+   */
+  readonly readsEvaluatedProperties?: boolean;
+  /** Reads the indices of the items evaluated at its location (`unevaluatedItems`, core §11.2). */
+  readonly readsEvaluatedItems?: boolean;
   /** `begin` may apply subschemas in place on a scalar value (allOf, $ref, if...). */
   readonly startsRunsOnScalars?: boolean;
   /** Returns the compiled value, or undefined when the keyword has nothing to do. Throws SchemaError. */
@@ -191,7 +190,7 @@ export interface KeywordDefinition<V = any> {
   /**
    * What this keyword makes of a property name, from the schema alone (e.g. which subschema it
    * selects); undefined when the keyword ignores that name, so its `key` hook is not even called.
-   * Cached per schema node and name (src/keyPlan.ts): regexes and lookups run once per distinct key.
+   * Cached per schema node and name (src/engine/keyPlan.ts): regexes and lookups run once per distinct key.
    */
   classify?(keyword: CompiledKeyword<V>, name: string): unknown;
   /**
@@ -199,9 +198,9 @@ export interface KeywordDefinition<V = any> {
    * hooks decide for a scalar, written once and used by those hooks. A scalar member checked only
    * by keywords with `accepts` is checked without a run (see Evaluator.checkLeaves).
    */
-  accepts?(keyword: CompiledKeyword<V>, kind: Kind, evaluator: Evaluator): boolean;
+  accepts?(keyword: CompiledKeyword<V>, kind: Kind, instance: Instance): boolean;
   /**
-   * What this keyword asks of an object or array, told to the text checker (src/textCheck.ts) in
+   * What this keyword asks of an object or array, told to the text checker (src/engine/checker.ts) in
    * its terms: validateText's pass-only verdict, which runs no runs and no hooks. Keywords with
    * `accepts` are asked about scalars through it and need this only if they judge containers; a
    * keyword that acts and can be asked neither way makes the checker give up on the schema.
@@ -302,15 +301,29 @@ export interface KeywordContext {
   fail(reason: string, relativePath?: string): never;
 }
 
+/** How a draft spells the keywords that identify schemas (2020-12 core §8.2), where it has them. */
+export interface Identifiers {
+  /** Opens a resource (`id` in draft 4, `$id` later). */
+  readonly id: string;
+  /** Names a plain-name fragment (`$anchor`, 2019-09 on; earlier drafts use a fragment-only `$id`). */
+  readonly anchor?: string;
+  /** Names a dynamic anchor for `$dynamicRef` (`$dynamicAnchor`, 2020-12). */
+  readonly dynamicAnchor?: string;
+  /** `true` at a resource root marks it for `$recursiveRef` (`$recursiveAnchor`, 2019-09). */
+  readonly recursiveAnchor?: string;
+  /** Makes its siblings ignored where present (`$ref` before 2019-09). */
+  readonly hidesSiblings?: string;
+  /** Hold schemas to be found by reference even in drafts that give them no meaning (`definitions`, `$defs`). */
+  readonly schemaHolders: readonly string[];
+}
+
 /** A draft is a table: which keywords exist and which definition each uses. */
 export interface DraftTable {
-  readonly name: import('./types.js').Draft;
+  readonly name: import('../types.js').Draft;
   /** Meta-schema URI (without `#`). */
   readonly metaSchema: string;
-  /** `id` in draft 4, `$id` later. */
-  readonly idKeyword: '$id' | 'id';
-  /** Before 2019-09 `$ref` makes every sibling keyword ignored. */
-  readonly refOverridesSiblings: boolean;
+  /** The keywords compile reads as it scans a schema for resources and anchors, by role. */
+  readonly identifiers: Identifiers;
   /** Keywords that act, in evaluation order (`unevaluated*` last: they read everyone's annotations). */
   readonly keywords: ReadonlyMap<string, KeywordDefinition>;
   /** Keywords known to the draft that have no effect on validation (annotations, `$comment`...). */
@@ -318,3 +331,84 @@ export interface DraftTable {
   /** Vocabulary URI → the keyword names it brings (2019-09 and later). */
   readonly vocabularies?: ReadonlyMap<string, readonly string[]>;
 }
+
+/**
+ * What a keyword may read of the value being delivered at its location, and ask of the engine
+ * there. The evaluator (src/engine/evaluator.ts) implements it; the text checker hands the same
+ * object to `accepts`.
+ */
+export interface Instance {
+  /** The string being delivered. */
+  readonly text: string;
+  /** The boolean being delivered. */
+  readonly booleanValue: boolean;
+  /** The number being delivered, as a double. */
+  number(): number;
+  /** The number being delivered, as its JSON text. */
+  numberText(): string;
+  /** The number being delivered equals the double `other`, exactly (text may be more precise). */
+  numberEquals(other: number): boolean;
+  /** The number being delivered against a bound: -1 below, 0 equal, 1 above, exactly. */
+  compareNumber(limit: number, limitDecimal: Decimal | undefined): number;
+  /** The number being delivered is whole (1.0 and 1e2 included). */
+  isInteger(): boolean;
+  /** Properties or items seen so far in the innermost open container. */
+  count(): number;
+  /** The key of the member being delivered at instance depth `depth` (default: the innermost). */
+  currentKey(depth?: number): string;
+  /** Apply `node` to the string `text` (a property name, for `propertyNames`), reporting to `parent`. */
+  applyToString(parent: Run, node: SchemaNode, keyword: CompiledKeyword, text: string, viaPath: string): void;
+  /** Hash each item of the array at `run`'s location and tell `listener` its fingerprint (`uniqueItems`). */
+  fingerprintItem(run: Run, keyword: CompiledKeyword, listener: FingerprintListener): void;
+}
+
+/** Told each item's fingerprint (Instance.fingerprintItem): equal JSON values, equal fingerprints. */
+export interface FingerprintListener {
+  fingerprinted(run: Run, keyword: CompiledKeyword, index: number, fingerprint: number): void;
+}
+
+/** The item indices evaluated at one location (2020-12 core §11.2 annotations). */
+export interface EvaluatedItems {
+  has(index: number): boolean;
+  add(index: number): void;
+}
+
+/**
+ * One schema node applied at one instance location, as its keywords see it (the evaluator's Run).
+ * A keyword fails it, keeps state in it, and applies subschemas through it; their outcome comes
+ * back to the keyword's `result` hook as another Run.
+ */
+export interface Run {
+  readonly node: SchemaNode;
+  readonly parent: Run | null;
+  /** Which of the starting keyword's subschemas this run applies. */
+  readonly slot: number;
+  /** Depth of the instance location (0 = the document). */
+  readonly depth: number;
+  /** The kind of the value at this location, once it began. */
+  readonly kind: Kind | 0;
+  readonly settled: boolean;
+  readonly failed: boolean;
+  readonly evaluator: Instance;
+  /** Names of the properties evaluated here, when someone needs them (`unevaluatedProperties`). */
+  readonly evaluatedProperties: Set<string> | null;
+  readonly evaluatedItems: EvaluatedItems | null;
+  /** Fail this run with an error of `keyword` (at the member `memberLocation`, if given). */
+  fail(keyword: CompiledKeyword, message: string, params?: Record<string, unknown>, memberLocation?: string): void;
+  /** Fail this run because `child` failed: its errors become this run's. */
+  failWith(child: Run): void;
+  /** Add `child`'s errors to this run's without failing it yet (`anyOf` keeps its branches'). */
+  collectErrors(child: Run): void;
+  /** A passing in-place subschema run's annotations become this run's (2020-12 core §11). */
+  mergeAnnotations(sub: Run): void;
+  /** The keyword's state in this run, made by `create` on first use. */
+  state<T>(keyword: CompiledKeyword, create: () => T): T;
+  peekState<T>(keyword: CompiledKeyword): T | undefined;
+  /** Apply `node` at this same location (in-place applicators; only from `begin`). */
+  applyInPlace(node: SchemaNode, keyword: CompiledKeyword, slot: number, viaPath: string): Run;
+  /** Stop this run and everything it started: its outcome no longer matters (`if` decided). */
+  abandon(): void;
+  /** Apply `node` to the value of the key or item just announced. */
+  applyToMember(node: SchemaNode, keyword: CompiledKeyword, slot: number, viaPath: string): void;
+}
+

@@ -1,0 +1,98 @@
+// Validation of a document given as stream-json tokens (adapters/stream-json.ts).
+
+import {InputError} from '../output/errors.js';
+import type {Result, Validator} from '../types.js';
+import {CompiledValidator} from './validator.js';
+import {verdict} from './session.js';
+
+/** A stream-json token: `{name, value}` (packed or streamed values). */
+export type StreamJsonToken = {name: string; value?: unknown};
+
+/** Validates the tokens of one document as a stream-json parser emits them (see `tokenValidator`). */
+export interface TokenValidator {
+  /** The next token; false once the document is certainly invalid (later tokens are ignored then). */
+  push(token: StreamJsonToken): boolean;
+  /** The document's tokens have all been pushed: its verdict. */
+  end(): Result;
+}
+
+/**
+ * One document's validation from stream-json's tokens, with packed values, streamed values or
+ * both: what `stream-schema/stream-json`'s `tokenConsumer` puts in a stream-chain pipeline.
+ * Malformed JSON is the parser's to report; a repeated key is still refused.
+ */
+export function tokenValidator(validator: Validator): TokenValidator {
+  if (!(validator instanceof CompiledValidator)) throw new TypeError('tokenValidator needs a validator made by compile()');
+  const evaluator = validator.evaluator();
+  evaluator.reset(null, true);
+  let pieces = '';
+  let pending: 'string' | 'key' | 'number' | undefined;
+  let inputError: InputError | undefined;
+  const deliverPending = (): void => {
+    if (pending === 'string') evaluator.stringValue(pieces);
+    else if (pending === 'key') evaluator.keyValue(pieces);
+    else if (pending === 'number') evaluator.numberValue(pieces);
+    pending = undefined;
+    pieces = '';
+  };
+  const deliver = (token: StreamJsonToken): void => {
+    switch (token.name) {
+      case 'startString':
+      case 'startKey':
+      case 'startNumber':
+        deliverPending();
+        pieces = '';
+        return;
+      case 'stringChunk':
+      case 'numberChunk':
+        pieces += token.value as string;
+        return;
+      case 'endString':
+        pending = 'string';
+        return;
+      case 'endKey':
+        pending = 'key';
+        return;
+      case 'endNumber':
+        pending = 'number';
+        return;
+      case 'stringValue':
+      case 'keyValue':
+      case 'numberValue':
+        // The packed value supersedes the pieces streamed just before it.
+        pending = undefined;
+        pieces = '';
+        evaluator[token.name](token.value as string);
+        return;
+      case 'startObject':
+      case 'endObject':
+      case 'startArray':
+      case 'endArray':
+      case 'nullValue':
+      case 'trueValue':
+      case 'falseValue':
+        deliverPending();
+        evaluator[token.name]();
+        return;
+    }
+  };
+  const guarded = (work: () => void): void => {
+    try {
+      work();
+    } catch (error) {
+      if (!(error instanceof InputError)) throw error;
+      inputError ??= error;
+    }
+  };
+  return {
+    push(token: StreamJsonToken): boolean {
+      if (inputError === undefined && !(evaluator.failed && !validator.allErrors)) guarded(() => deliver(token));
+      return inputError === undefined && !evaluator.failed;
+    },
+    end(): Result {
+      if (inputError === undefined) guarded(deliverPending);
+      return verdict(evaluator, inputError);
+    },
+  };
+}
+
