@@ -9,9 +9,9 @@
 
 import {spawnSync} from 'node:child_process';
 import {fileURLToPath} from 'node:url';
-import Ajv from 'ajv';
+import {Ajv} from 'ajv';
 import {compile} from '../dist/src/index.js';
-import {Tokenizer} from '../dist/src/tokenizer.js';
+import {Tokenizer} from '../dist/src/json/tokenizer.js';
 import type {TokenSink} from '../src/types.js';
 import {best, noopSink} from './support.js';
 import {record, recordSchema} from './workloads.js';

@@ -8,7 +8,7 @@
 // 4. The records as one JSON array (~19 MB at 40,000 records), fed to a session in 64 KiB chunks
 //    (no target: the session path of a large document of small objects).
 
-import Ajv from 'ajv';
+import {Ajv} from 'ajv';
 import {compile, type Validator} from '../dist/src/index.js';
 import {bestAlternating, printTable, type Row} from './support.js';
 import {record, recordSchema} from './workloads.js';
