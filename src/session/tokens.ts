@@ -3,7 +3,7 @@
 import {InputError} from '../output/errors.js';
 import type {Result, Validator} from '../types.js';
 import {CompiledValidator} from './validator.js';
-import {verdict} from './session.js';
+import {verdict} from './document.js';
 
 /** A stream-json token: `{name, value}` (packed or streamed values). */
 export type StreamJsonToken = {name: string; value?: unknown};
@@ -23,8 +23,7 @@ export interface TokenValidator {
  */
 export function tokenValidator(validator: Validator): TokenValidator {
   if (!(validator instanceof CompiledValidator)) throw new TypeError('tokenValidator needs a validator made by compile()');
-  const evaluator = validator.evaluator();
-  evaluator.reset(null, true);
+  const evaluator = validator.document().beginTokens();
   let pieces = '';
   let pending: 'string' | 'key' | 'number' | undefined;
   let inputError: InputError | undefined;

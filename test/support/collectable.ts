@@ -115,8 +115,8 @@ export const uses: Readonly<Record<string, Use>> = {
  * keep the compiled nodes while the small object wrapping them is collected.
  */
 function compiledRoot(validator: Validator): object {
-  const {root} = validator as unknown as {root?: object};
-  if (typeof root !== 'object' || root === null) throw new Error('CompiledValidator.root moved: watch the compiled schema where it is now');
+  const root = (validator as unknown as {parts?: {root?: object}}).parts?.root;
+  if (typeof root !== 'object' || root === null) throw new Error('CompiledValidator.parts.root moved: watch the compiled schema where it is now');
   return root;
 }
 

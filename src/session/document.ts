@@ -1,0 +1,230 @@
+// One document's state, all of it, in one object (docs/architecture.md, "Per-document state"). A
+// Document is begun afresh for each document it judges, whatever way the last one ended — an
+// input error, a limit, an early stop, an exception — so nothing of one document reaches the next.
+// The validator's whole-document calls take a Document from its pool and give it back when the
+// call returns (a call made while another is under way, from a getter say, takes another one); a
+// session is a Document of its own, begun for a stream.
+
+import {Assembler, TeeSink} from '../json/assembler.js';
+import {InputError, NO_POSITION, inputErrorUnit} from '../output/errors.js';
+import {Evaluator} from '../engine/evaluator.js';
+import type {KeyPlans} from '../engine/keyPlan.js';
+import {PASS, TextChecker, type CheckerCache} from '../engine/checker.js';
+import type {SchemaNode} from '../schema/node.js';
+import {MemberSink, memberValues} from './memberSink.js';
+import {Tokenizer} from '../json/tokenizer.js';
+import {ChunkDecoder} from '../json/utf8.js';
+import {walkValue} from '../json/walker.js';
+import type {Limits, Result, Session, TokenSink} from '../types.js';
+
+/** What every document of one compiled schema shares: the schema, its options, and the engines' caches. */
+export interface CompiledParts {
+  readonly root: SchemaNode;
+  readonly allErrors: boolean;
+  readonly limits: Required<Limits>;
+  /** What the evaluators make of property names, per node (src/engine/keyPlan.ts). */
+  readonly keyPlans: KeyPlans;
+  /** The checker's shapes and plans (src/engine/checker.ts). */
+  readonly checkerCache: CheckerCache;
+}
+
+/** Bytes decoded at a time by a session (see ChunkDecoder). */
+const DECODE_SLICE = 8192;
+
+export class Document implements Session {
+  /** Runs, frames and the scalar being delivered; reset as each document begins. */
+  readonly evaluator: Evaluator;
+  /** The pass-only verdict, and the judge of member values set apart; made on first need. */
+  private checker: TextChecker | null = null;
+  // The input side of a document given as text, set afresh by beginText.
+  private tokenizer: Tokenizer | null = null;
+  private decoder: ChunkDecoder | null = null;
+  private assembler: Assembler | undefined = undefined;
+  /** Member values may be judged apart (src/session/memberSink.ts), until a MemberSink is set up. */
+  private judgesMembersApart = false;
+  private inputError: InputError | undefined = undefined;
+  private result: Result | undefined = undefined;
+  /** The tokenizer saw the whole document (it was not stopped early). */
+  private complete = false;
+
+  constructor(private readonly parts: CompiledParts) {
+    this.evaluator = new Evaluator(parts.root, parts.allErrors, parts.keyPlans);
+  }
+
+  private checkerOf(): TextChecker {
+    return (this.checker ??= new TextChecker(this.parts.root, this.evaluator, this.parts.limits, this.parts.checkerCache));
+  }
+
+  // ---- whole documents (the validator's calls) ----
+
+  /** validate(): a parsed value. */
+  validateValue(value: unknown): Result {
+    // Most values pass: the fast verdict says so without events; otherwise the events say why.
+    if (this.parts.checkerCache.usable && this.checkerOf().checkValue(value) === PASS) return {valid: true, errors: []};
+    const evaluator = this.evaluator;
+    evaluator.reset(null);
+    try {
+      if (!evaluator.stopped) walkValue(value, evaluator, this.parts.limits);
+    } catch (error) {
+      if (!(error instanceof InputError)) throw error;
+      return verdict(evaluator, error);
+    } finally {
+      // The walk's keys and strings are the caller's; the frames must not keep them alive.
+      evaluator.release();
+    }
+    return verdict(evaluator, undefined);
+  }
+
+  /** validateText(): a whole document as text or bytes. */
+  validateText(text: string | Uint8Array): Result {
+    // Most documents pass: the checker says so without runs; otherwise the evaluator says why.
+    if (!this.parts.checkerCache.usable) return this.evaluateText(text);
+    const source = typeof text === 'string' ? text : decode(text);
+    if (this.checkerOf().check(source) === PASS) return {valid: true, errors: []};
+    return this.evaluateText(source);
+  }
+
+  /** parseText(): validateText's verdict, and the value of a valid document. */
+  parseText(text: string | Uint8Array): Result {
+    const source = typeof text === 'string' ? text : decode(text);
+    // For a valid document whose value is wanted anyway: the checker's pass, then JSON.parse once.
+    if (this.parts.checkerCache.usable && this.checkerOf().check(source) === PASS) return withValue({valid: true, errors: []}, source);
+    const result = this.evaluateText(source);
+    return result.valid ? withValue(result, source) : result;
+  }
+
+  /** The evaluator's verdict and errors on a whole text: it finds where the document fails. */
+  private evaluateText(text: string | Uint8Array): Result {
+    this.beginText(false, false);
+    this.write(text);
+    const result = this.end();
+    this.evaluator.release();
+    return result;
+  }
+
+  // ---- a document as a stream (Session) ----
+
+  /**
+   * Begin a document given as text in chunks. `parse`: assemble its value too. `membersApart`:
+   * member values may be judged by the checker rather than the evaluator (not when every error is
+   * wanted, nor when the value is assembled from the tokens).
+   */
+  beginText(parse: boolean, membersApart: boolean): void {
+    this.assembler = parse ? new Assembler() : undefined;
+    const sink: TokenSink = this.assembler === undefined ? this.evaluator : new TeeSink(this.evaluator, this.assembler);
+    this.tokenizer = new Tokenizer(sink, this.parts.limits);
+    this.decoder = new ChunkDecoder(DECODE_SLICE);
+    this.judgesMembersApart = membersApart && this.parts.checkerCache.usable;
+    this.inputError = undefined;
+    this.result = undefined;
+    this.complete = false;
+    this.evaluator.reset(this.tokenizer);
+  }
+
+  /** Begin a document given as tokens (see `tokenValidator`): the events come from elsewhere. */
+  beginTokens(): Evaluator {
+    this.tokenizer = null;
+    this.evaluator.reset(null, true);
+    return this.evaluator;
+  }
+
+  /**
+   * The tokens go through a MemberSink from the first chunk long enough for a member value to be
+   * judged apart in it (memberValues.worthIt): small documents in small chunks never pay for it.
+   */
+  private judgeMembersApart(tokenizer: Tokenizer, length: number): void {
+    if (!this.judgesMembersApart || length < memberValues.worthIt || tokenizer.stopped) return;
+    this.judgesMembersApart = false;
+    const members = new MemberSink(this.evaluator, () => this.checkerOf());
+    members.attach(tokenizer);
+    tokenizer.redirect(members);
+  }
+
+  get failed(): boolean {
+    return this.inputError !== undefined || this.evaluator.failed;
+  }
+
+  get bytesRead(): number {
+    return this.tokenizer === null ? 0 : this.tokenizer.bytesRead;
+  }
+
+  write(chunk: string | Uint8Array): boolean {
+    const tokenizer = this.tokenizer!;
+    if (this.result !== undefined || tokenizer.stopped) return !this.failed;
+    this.judgeMembersApart(tokenizer, typeof chunk === 'string' ? chunk.length : chunk.byteLength);
+    const decoder = this.decoder!;
+    if (typeof chunk === 'string') {
+      // Bytes still held before this text are an unfinished character, which ends here.
+      const held = decoder.flush();
+      this.guard(() => {
+        if (held !== '') tokenizer.write(held);
+        if (!tokenizer.stopped) tokenizer.write(chunk);
+        tokenizer.settleMark();
+      });
+      return !this.failed;
+    }
+    decoder.start(chunk);
+    for (let text = decoder.next(); text !== undefined && !tokenizer.stopped; text = decoder.next()) {
+      if (text !== '') this.guard(() => tokenizer.write(text));
+    }
+    this.guard(() => tokenizer.settleMark());
+    return !this.failed;
+  }
+
+  end(): Result {
+    if (this.result !== undefined) return this.result;
+    const tokenizer = this.tokenizer!;
+    if (!tokenizer.stopped) {
+      const rest = this.decoder!.flush();
+      this.guard(() => {
+        if (rest !== '') tokenizer.write(rest);
+        if (tokenizer.stopped) return;
+        tokenizer.end();
+        this.complete = true;
+      });
+    }
+    const result = verdict(this.evaluator, this.inputError);
+    if (this.assembler !== undefined && this.complete) result.value = this.assembler.value;
+    this.result = result;
+    return result;
+  }
+
+  private guard(work: () => void): void {
+    try {
+      work();
+    } catch (error) {
+      if (!(error instanceof InputError)) throw error;
+      this.inputError = error;
+      this.tokenizer!.stop();
+    }
+  }
+}
+
+/** The verdict of the evaluator, with the input error that ended the document, if any. */
+export function verdict(evaluator: Evaluator, inputError: InputError | undefined): Result {
+  const errors = evaluator.root.failed && evaluator.root.errors !== null ? evaluator.root.errors.slice() : [];
+  if (inputError !== undefined) errors.push(inputErrorUnit(inputError));
+  return {valid: errors.length === 0 && !evaluator.root.failed, errors};
+}
+
+/** UTF-8 bytes as text (malformed sequences become U+FFFD, as a session's decoding does). */
+function decode(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+}
+
+/**
+ * A valid result with its value: JSON.parse of text the tokenizer accepted, which may start with a
+ * byte order mark (RFC 8259 §8.1). The tokenizer accepts what JSON.parse does, but should the two
+ * ever disagree, the text is refused as malformed rather than the call throwing: the verdict and
+ * the value must agree.
+ */
+function withValue(result: Result, source: string): Result {
+  try {
+    result.value = JSON.parse(source.charCodeAt(0) === 0xfeff ? source.slice(1) : source);
+    return result;
+  } catch {
+    // V8's message quotes the text, which must never be echoed back to whoever sent it.
+    const refusal = new InputError('syntax', 'syntax.parse', 'JSON.parse refused text the validator accepted', NO_POSITION);
+    return {valid: false, errors: [inputErrorUnit(refusal)]};
+  }
+}
