@@ -24,7 +24,6 @@ import {InputError} from '../output/errors.js';
 import type {Evaluator} from './evaluator.js';
 import {Hash, addToHash, hashScalar, hashValue, startHash} from './fingerprint.js';
 import {KeySet} from './keySet.js';
-import {isExactNumberText} from '../json/numbers.js';
 import {ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, acts, type CompiledKeyword, type Kind, type KeywordDefinition, type Outline, type Resource, type SchemaNode} from '../schema/node.js';
 import {Tokenizer} from '../json/tokenizer.js';
 import type {Limits, TokenSink} from '../types.js';
@@ -727,28 +726,6 @@ class ShapeBuilder implements Outline {
   }
 }
 
-/**
- * The items of one array seen so far, for `uniqueItems`: equal JSON scalars land on the same entry
- * (numbers by value, which is why a number the double does not hold exactly is left to the
- * evaluator); objects and arrays by their fingerprints (src/engine/fingerprint.ts), hashed as their
- * tokens pass. Equal items always have equal fingerprints; two different ones that collide only
- * send the document to the evaluator.
- */
-class DistinctItems {
-  readonly strings = new Set<string>();
-  readonly numbers = new Set<number>();
-  readonly containers = new Set<number>();
-  /** true, false and null, as bits. */
-  literals = 0;
-
-  clear(): void {
-    this.strings.clear();
-    this.numbers.clear();
-    this.containers.clear();
-    this.literals = 0;
-  }
-}
-
 /** Every bit of `masks` (by word) is set in `words`. */
 function hasAll(words: Int32Array, masks: readonly number[]): boolean {
   for (let word = 0; word < masks.length; word++) if ((words[word]! & masks[word]!) !== masks[word]) return false;
@@ -791,7 +768,7 @@ export class CheckerCache {
 export class TextChecker implements TokenSink {
   outcome: Outcome = PASS;
   /** Why the last document was UNSURE, for tests. */
-  unsureOf: 'schema' | 'items' | 'input' | 'bounds' | undefined = undefined;
+  unsureOf: 'schema' | 'input' | 'bounds' | undefined = undefined;
   private tokenizer: Tokenizer | null = null;
   private readonly root: Member;
   /** The member for the value at depth 0: the document's, or one judged apart (beginValue). */
@@ -805,8 +782,13 @@ export class TextChecker implements TokenSink {
   private readonly seen: Int32Array[] = [];
   private readonly flags: Int32Array[] = [];
   private readonly keySets: KeySet[] = [];
-  /** The scalar items of the open arrays under `uniqueItems`, by depth (see DistinctItems). */
-  private readonly distinct: DistinctItems[] = [];
+  /**
+   * The fingerprints of the items of the open arrays under `uniqueItems`, by depth: two items are
+   * equal when their fingerprints are (src/engine/fingerprint.ts), as in the evaluator. A collision
+   * of two different items fails here and goes to the evaluator, which reports the same false
+   * duplicate (docs/keywords.md, uniqueItems).
+   */
+  private readonly distinct: Set<number>[] = [];
   /** The counts of the open arrays' tallies (Shape.tallyBits), by depth. */
   private readonly tallies: number[][] = [];
   /**
@@ -1140,10 +1122,12 @@ export class TextChecker implements TokenSink {
   private scalar(kind: Kind): void {
     const level = this.depth - 1;
     const extras = level >= 0 && this.open[level]!.extras;
-    if (extras && this.kinds[level] === ARRAY && this.open[level]!.distinctTargets.length > 0) this.distinctItem(kind, level);
-    if (this.hashing !== 0 && level >= 0 && this.hashed[level]) {
+    const distinct = extras && this.kinds[level] === ARRAY && this.open[level]!.distinctTargets.length > 0;
+    const hashed = this.hashing !== 0 && level >= 0 && this.hashed[level]!;
+    if (distinct || hashed) {
       hashScalar(this.scalarHash, kind, this.evaluator);
-      this.hashedValueEnded(level, this.scalarHash, false);
+      if (hashed) addToHash(this.hashes[level]!, this.kinds[level]!, this.scalarHash, this.hashKeys[level]!);
+      if (distinct) this.distinctItemEnded(level, hashValue(this.scalarHash));
     }
     const member = this.incoming();
     const {accepts} = member;
@@ -1184,17 +1168,20 @@ export class TextChecker implements TokenSink {
 
 
   /**
-   * A value whose fingerprint is `hash` ended inside the container at `level`: it goes into that
-   * container's own fingerprint, and a container item of a `uniqueItems` array must be new.
+   * An object or array whose fingerprint is `hash` ended inside the container at `level`: it goes
+   * into that container's own fingerprint, and as an item of a `uniqueItems` array it must be new.
    */
-  private hashedValueEnded(level: number, hash: Hash, container: boolean): void {
+  private hashedContainerEnded(level: number, hash: Hash): void {
     if (level < 0) return;
     if (this.hashed[level]) addToHash(this.hashes[level]!, this.kinds[level]!, hash, this.hashKeys[level]!);
-    if (!container || this.kinds[level] !== ARRAY || this.open[level]!.distinctTargets.length === 0) return;
-    const fingerprint = hashValue(hash);
-    const {containers} = this.distinct[level]!;
-    if (!containers.has(fingerprint)) {
-      containers.add(fingerprint);
+    if (this.kinds[level] === ARRAY && this.open[level]!.distinctTargets.length > 0) this.distinctItemEnded(level, hashValue(hash));
+  }
+
+  /** An item of the `uniqueItems` array at `level` ended, with this fingerprint: is it new? */
+  private distinctItemEnded(level: number, fingerprint: number): void {
+    const seen = this.distinct[level]!;
+    if (!seen.has(fingerprint)) {
+      seen.add(fingerprint);
       return;
     }
     const targets = this.open[level]!.distinctTargets;
@@ -1207,34 +1194,6 @@ export class TextChecker implements TokenSink {
     const counts = this.tallies[level]!;
     const flags = this.flags[level]!;
     for (let i = 0; i < tallyBits.length; i++) if (!isSet(flags, tallyBits[i]!)) counts[i]!++;
-  }
-
-  /** A scalar item of an array under `uniqueItems`: is it new? */
-  private distinctItem(kind: Kind, level: number): void {
-    const seen = this.distinct[level]!;
-    let repeated: boolean;
-    if (kind === STRING) {
-      const text = this.evaluator.text;
-      repeated = seen.strings.has(text);
-      if (!repeated) seen.strings.add(text);
-    } else if (kind === NUMBER) {
-      const text = this.evaluator.numberText();
-      if (!isExactNumberText(text)) {
-        this.giveUp('items');
-        return;
-      }
-      const value = this.evaluator.number();
-      repeated = seen.numbers.has(value);
-      if (!repeated) seen.numbers.add(value);
-    } else {
-      const bit = kind === NULL ? 1 : this.evaluator.booleanValue ? 2 : 4;
-      repeated = (seen.literals & bit) !== 0;
-      seen.literals |= bit;
-    }
-    if (repeated) {
-      const targets = this.open[level]!.distinctTargets;
-      for (let i = 0; i < targets.length; i++) this.fail(targets[i]!, level);
-    }
   }
 
   private openContainer(kind: Kind): void {
@@ -1267,7 +1226,7 @@ export class TextChecker implements TokenSink {
     } else {
       if (shape.distinctTargets.length > 0) {
         let seen = this.distinct[level];
-        if (seen === undefined) this.distinct[level] = seen = new DistinctItems();
+        if (seen === undefined) this.distinct[level] = seen = new Set();
         else seen.clear();
         if (level >= this.usedLevels) this.usedLevels = level + 1;
       }
@@ -1356,7 +1315,7 @@ export class TextChecker implements TokenSink {
     if (level > 0 && this.open[level - 1]!.extras) this.memberEnded(level - 1, this.currentMembers[level - 1]!);
     if (this.hashing !== 0 && this.hashed[level]) {
       this.hashing--;
-      this.hashedValueEnded(level - 1, this.hashes[level]!, true);
+      this.hashedContainerEnded(level - 1, this.hashes[level]!);
     }
   }
 

@@ -3,7 +3,7 @@
 // values get equal fingerprints without either being kept. The evaluator and the text checker
 // each hash a value once, as its tokens pass, however many arrays around it want fingerprints.
 
-import {parseDecimal} from '../json/numbers.js';
+import {isExactNumberText, parseDecimal} from '../json/numbers.js';
 import {ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, type Instance, type Kind} from '../schema/node.js';
 
 export class Hash {
@@ -25,12 +25,50 @@ function finalize(h: number): number {
   return (h ^ (h >>> 16)) >>> 0;
 }
 
-function setFromText(hash: Hash, tag: string, text: string): void {
-  hash.a = mixString(0x811c9dc5, 0x01000193, tag + text);
-  hash.b = mixString(0x9747b28c, 0x5bd1e995, tag + text);
+/** `mixString` of the text preceded by one tag unit, without making that string. */
+function mixTagged(seed: number, multiplier: number, tag: number, text: string): number {
+  let h = Math.imul(seed ^ tag, multiplier);
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), multiplier);
+  return finalize(h ^ (text.length + 1));
 }
 
-/** Numbers hash by value: 1, 1.0 and 1e0 are one number. */
+function setFromText(hash: Hash, tag: number, text: string): void {
+  hash.a = mixTagged(0x811c9dc5, 0x01000193, tag, text);
+  hash.b = mixTagged(0x9747b28c, 0x5bd1e995, tag, text);
+}
+
+const TAG_STRING = 0x73;
+const TAG_DECIMAL = 0x6e;
+const TAG_DOUBLE = 0x64;
+const TAG_BOOLEAN = 0x62;
+const TAG_NULL = 0x7a;
+
+const double = new Float64Array(1);
+const doubleWords = new Int32Array(double.buffer);
+
+/** A number whose text has the value of its double's shortest decimal: hashed by the double's bits. */
+function setFromDouble(hash: Hash, value: number): void {
+  double[0] = value === 0 ? 0 : value; // -0 is 0 (numbers by value)
+  const low = doubleWords[0]!;
+  const high = doubleWords[1]!;
+  hash.a = finalize(Math.imul(Math.imul(0x811c9dc5 ^ TAG_DOUBLE, 0x01000193) ^ low, 0x01000193) ^ high);
+  hash.b = finalize(Math.imul(Math.imul(0x9747b28c ^ TAG_DOUBLE, 0x5bd1e995) ^ high, 0x5bd1e995) ^ low);
+}
+
+/**
+ * Numbers hash by value: 1, 1.0 and 1e0 are one number. Most number texts have exactly the value
+ * of their double's shortest decimal (isExactNumberText), and two such texts are equal exactly when
+ * their doubles are: those hash by the double. The rest (1.00000000000000001, 1e400) equal no such
+ * text, since equal values round to one double: they hash by their canonical decimal, which
+ * building costs more.
+ */
+function setFromNumber(hash: Hash, instance: Instance): void {
+  const text = instance.numberText();
+  if (isExactNumberText(text)) setFromDouble(hash, instance.number());
+  else setFromText(hash, TAG_DECIMAL, canonicalNumber(text));
+}
+
+/** A number's decimal value as text, one text per value. */
 function canonicalNumber(text: string): string {
   const decimal = parseDecimal(text);
   if (decimal === undefined) return text;
@@ -41,13 +79,13 @@ function canonicalNumber(text: string): string {
 export function hashScalar(hash: Hash, kind: Kind | 0, evaluator: Instance): void {
   switch (kind) {
     case STRING:
-      return setFromText(hash, 's', evaluator.text);
+      return setFromText(hash, TAG_STRING, evaluator.text);
     case NUMBER:
-      return setFromText(hash, 'n', canonicalNumber(evaluator.numberText()));
+      return setFromNumber(hash, evaluator);
     case BOOLEAN:
-      return setFromText(hash, 'b', evaluator.booleanValue ? 't' : 'f');
+      return setFromText(hash, TAG_BOOLEAN, evaluator.booleanValue ? 't' : 'f');
     case NULL:
-      return setFromText(hash, 'z', '');
+      return setFromText(hash, TAG_NULL, '');
   }
 }
 

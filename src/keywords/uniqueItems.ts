@@ -1,6 +1,8 @@
 // `uniqueItems` (2020-12 validation §6.4.3): no two items are equal (as JSON values: numbers by
-// value, objects regardless of key order). The evaluator hashes each item bottom-up as it streams
-// (src/engine/fingerprint.ts, Instance.fingerprintItem); only one 53-bit fingerprint per item is kept
+// value, objects regardless of key order). Two items are equal when their fingerprints are
+// (src/engine/fingerprint.ts), in the evaluator as in the text checker (its outline's
+// `distinctItems`). The evaluator hashes each item bottom-up as it streams
+// (Instance.fingerprintItem); only one 53-bit fingerprint per item is kept
 // (a Map entry, ~46 bytes measured). This is the one keyword whose memory grows with the array.
 // Two different items collide with a probability around n²/2^54, which reports a false
 // duplicate, never misses a real one (docs/keywords.md).

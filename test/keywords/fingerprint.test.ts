@@ -164,6 +164,26 @@ describe('fingerprint', () => {
     assert.notEqual(ofText('1'), ofText('-1'));
   });
 
+  test('numbers hash by value whether their text is its double\'s shortest decimal or not', () => {
+    // Texts with the value of their double's shortest decimal hash by the double; the rest by their
+    // canonical decimal. Equal values always fall on the same side.
+    const groups = [
+      ['1e23', '100000000000000000000000', '1.0e23', '10E22'],
+      ['0.1', '1e-1', '0.10000000000000000000', '100e-3'],
+      ['-0', '0', '-0.0e-7', '0E100'],
+      ['1.00000000000000001', '100000000000000001e-17', '1.000000000000000010'],
+      ['1e400', '10e399', '0.1e401'],
+    ];
+    const fingerprints = groups.map((texts, group) => {
+      const first = ofText(texts[0]!);
+      for (const text of texts) assert.equal(ofText(text), first, text);
+      // The first three hold their doubles' values: a parsed value hashes as its text.
+      if (group < 3) for (const text of texts) assert.equal(ofValue(JSON.parse(text)), first, text);
+      return first;
+    });
+    assert.equal(new Set(fingerprints).size, groups.length);
+  });
+
   test('different values hash differently: kinds, order, pairing and concatenations', () => {
     const distinct = [
       'null', 'true', 'false', '0', '1', '"1"', '"true"', '"null"', '""', '"0"',
