@@ -9,8 +9,8 @@ import {FORMAT_ASSERTION, dialectKeywords, draftFromMetaSchema, draftTables} fro
 import {metaSchemas} from '../schema/metaschemas.js';
 import {escapePointerToken, parsePointer, resolvePointer} from '../json/pointer.js';
 import {newNode, setKeywords, type CompiledKeyword, type Compilation, type DraftTable, type KeywordContext, type KeywordDefinition, type Resource, type SchemaNode} from '../schema/node.js';
-import {literalNode} from '../keywords/literal.js';
-import {isObject} from '../keywords/expect.js';
+import {literalNode} from '../keywords/rules/literal.js';
+import {isObject} from '../keywords/rules/expect.js';
 import type {CompileOptions, Draft} from '../types.js';
 import {DEFAULT_BASE_URI, absoluteUri, closestUris, resolveUri, splitFragment, withoutFragment} from '../schema/uri.js';
 

@@ -2,9 +2,9 @@
 // `patternProperties` of the same schema object must validate against it. It sees only its own
 // siblings, so names declared in `allOf` subschemas are "additional" here.
 
-import {requireMember} from './allOf.js';
+import {requireMember} from './rules/members.js';
 import type {KeywordDefinition, SchemaNode} from '../schema/node.js';
-import {compilePattern, expectSchema, isObject} from './expect.js';
+import {compilePattern, expectSchema, isObject} from './rules/expect.js';
 
 interface AdditionalProperties {
   readonly node: SchemaNode;

@@ -3,7 +3,7 @@
 // that a broken subschema is reported even when nothing refers to it yet.
 
 import type {KeywordDefinition} from '../schema/node.js';
-import {expectSchema, expectSchemaMap, isSchema} from './expect.js';
+import {expectSchema, expectSchemaMap, isSchema} from './rules/expect.js';
 import {escapePointerToken} from '../json/pointer.js';
 
 function stringKeyword(name: string, check?: (value: string) => string | undefined): KeywordDefinition<never> {

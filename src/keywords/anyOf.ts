@@ -2,41 +2,8 @@
 // over the same events; the keyword fails when the last of them has failed. Every passing branch
 // contributes annotations, so branches keep running when someone collects them.
 
-import type {CompiledKeyword, KeywordDefinition, Run} from '../schema/node.js';
-import {compileBranches, type Branches} from './allOf.js';
-
-export class BranchTally {
-  passed = 0;
-  settled = 0;
-  readonly failures: Run[] = [];
-}
-
-export const newTally = (): BranchTally => new BranchTally();
-
-export function beginBranches(run: Run, keyword: Parameters<NonNullable<KeywordDefinition<Branches>['begin']>>[1]): void {
-  run.state(keyword, newTally);
-  const {nodes, paths} = keyword.value;
-  for (let i = 0; i < nodes.length; i++) {
-    run.applyInPlace(nodes[i], keyword, i, paths[i]);
-    if (run.settled) return;
-  }
-}
-
-/**
- * Count a settled branch. When it was the last one and none passed, the keyword fails with every
- * branch's errors. Returns the tally (its `passed` includes this branch).
- */
-export function tallyBranch(run: Run, keyword: CompiledKeyword<Branches>, child: Run, message: string): BranchTally {
-  const tally = run.state(keyword, newTally);
-  tally.settled++;
-  if (!child.failed) tally.passed++;
-  else tally.failures.push(child);
-  if (tally.settled === keyword.value.nodes.length && tally.passed === 0) {
-    for (const failure of tally.failures) run.collectErrors(failure);
-    run.fail(keyword, message, {passingSchemas: 0});
-  }
-  return tally;
-}
+import type {KeywordDefinition} from '../schema/node.js';
+import {beginBranches, compileBranches, tallyBranch, type Branches} from './rules/branches.js';
 
 export const anyOf: KeywordDefinition<Branches> = {
   name: 'anyOf',

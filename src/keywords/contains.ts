@@ -3,7 +3,7 @@
 // too few can only be known at the array's close.
 
 import {ARRAY, type KeywordDefinition, type SchemaNode, type Run} from '../schema/node.js';
-import {expectNonNegativeInteger, expectSchema, isNonNegativeInteger} from './expect.js';
+import {expectNonNegativeInteger, expectSchema, isNonNegativeInteger} from './rules/expect.js';
 
 interface Contains {
   readonly node: SchemaNode;

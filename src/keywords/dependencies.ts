@@ -13,8 +13,8 @@ import {
   resultDependentSchemas,
   type DependentSchemas,
 } from './dependentSchemas.js';
-import {Seen} from './presence.js';
-import {isObject} from './expect.js';
+import {Seen} from './rules/presence.js';
+import {isObject} from './rules/expect.js';
 
 interface DependenciesValue {
   readonly required: Dependencies | undefined;

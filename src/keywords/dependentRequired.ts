@@ -2,9 +2,9 @@
 // properties must be present too. One-way. Decided at the object's close.
 
 import {OBJECT, type CompiledKeyword, type KeywordContext, type KeywordDefinition, type Outline, type Run} from '../schema/node.js';
-import {PresenceSet, newSeen, seeBit, type Seen} from './presence.js';
+import {PresenceSet, newSeen, seeBit, type Seen} from './rules/presence.js';
 import {escapePointerToken} from '../json/pointer.js';
-import {contextAt, expectUniqueStrings, isObject} from './expect.js';
+import {contextAt, expectUniqueStrings, isObject} from './rules/expect.js';
 
 export interface Dependencies {
   readonly presence: PresenceSet;

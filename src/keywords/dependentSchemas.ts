@@ -4,8 +4,8 @@
 
 import {escapePointerToken} from '../json/pointer.js';
 import {OBJECT, type CompiledKeyword, type KeywordContext, type KeywordDefinition, type Outline, type SchemaNode, type Run} from '../schema/node.js';
-import {PresenceSet, Seen} from './presence.js';
-import {expectSchemaMap, isSchema} from './expect.js';
+import {PresenceSet, Seen} from './rules/presence.js';
+import {expectSchemaMap, isSchema} from './rules/expect.js';
 
 export interface DependentSchemas {
   readonly triggers: PresenceSet;

@@ -3,7 +3,7 @@
 // resource of the dynamic scope that defines it. The dynamic scope is the chain of runs that led
 // here, so it is read off the evaluator's run parents, not kept anywhere else.
 
-import {requireSubschema} from './allOf.js';
+import {requireSubschema} from './rules/branches.js';
 import {compileReference} from './ref.js';
 import type {KeywordDefinition, Resource, SchemaNode, Run} from '../schema/node.js';
 import {splitFragment} from '../schema/uri.js';

@@ -1,10 +1,10 @@
 // `enum` and `const` (2020-12 validation §6.1.2-3): the instance equals one of the literals.
 // Scalars are checked at once. An object or array instance is matched incrementally against the
-// literals of its kind, each compiled into a node (src/keywords/literal.ts) that runs in place: memory is
+// literals of its kind, each compiled into a node (src/keywords/rules/literal.ts) that runs in place: memory is
 // bounded by the literals, not by the document, and a mismatch fails at the first differing token.
 
 import {SchemaError} from '../output/errors.js';
-import {kindOf, nonJsonLocation, scalarEquals} from './literal.js';
+import {kindOf, nonJsonLocation, scalarEquals} from './rules/literal.js';
 import {ARRAY, NUMBER, OBJECT, STRING, type CompiledKeyword, type Kind, type KeywordContext, type KeywordDefinition, type Outline, type SchemaNode, type Instance, type Run} from '../schema/node.js';
 
 interface Literals {
@@ -26,7 +26,7 @@ class Matching {
 const newMatching = (): Matching => new Matching();
 
 /**
- * Most objects and arrays one `enum` may list. Each is a literal node (src/keywords/literal.ts) that runs in
+ * Most objects and arrays one `enum` may list. Each is a literal node (src/keywords/rules/literal.ts) that runs in
  * place on every object or array instance, so a value's cost grows with their number (~3.5 µs
  * each), and each costs nodes at compile: a million took 35 s and 4 GB to compile, then seconds
  * per value. Strings and numbers are looked up in sets and have no such bound.
@@ -90,7 +90,7 @@ function acceptsScalar(keyword: CompiledKeyword<Literals>, kind: Kind, evaluator
 
 /**
  * The text checker's terms (KeywordDefinition.outline): an object or array matches one of the
- * literals (each literal node outlines itself, src/keywords/literal.ts); scalars go to `accepts`.
+ * literals (each literal node outlines itself, src/keywords/rules/literal.ts); scalars go to `accepts`.
  */
 function outlineLiterals(keyword: CompiledKeyword<Literals>, outline: Outline): void {
   const {objects, arrays} = keyword.value;

@@ -4,7 +4,7 @@
 
 import type {FormatCheck} from '../formats/index.js';
 import {STRING} from '../schema/node.js';
-import {scalarCheck} from './scalarCheck.js';
+import {scalarCheck} from './rules/scalarCheck.js';
 
 interface Format {
   readonly name: string;

@@ -3,7 +3,7 @@
 // errors never reported). `then` and `else` without `if` do nothing, so they compile to nothing.
 
 import type {KeywordDefinition, SchemaNode, Run} from '../schema/node.js';
-import {expectSchema} from './expect.js';
+import {expectSchema} from './rules/expect.js';
 
 interface Conditional {
   readonly condition: SchemaNode;

@@ -2,7 +2,7 @@
 // too many; `minItems` at the close.
 
 import {ARRAY, type KeywordDefinition} from '../schema/node.js';
-import {expectNonNegativeInteger} from './expect.js';
+import {expectNonNegativeInteger} from './rules/expect.js';
 
 export const maxItems: KeywordDefinition<number> = {
   name: 'maxItems',

@@ -3,8 +3,8 @@
 // so a wrong item fails at that item. Evaluated indices are annotations for `unevaluatedItems`.
 
 import type {KeywordDefinition, Outline, SchemaNode} from '../schema/node.js';
-import {requireMember} from './allOf.js';
-import {expectSchema, isSchema} from './expect.js';
+import {requireMember} from './rules/members.js';
+import {expectSchema, isSchema} from './rules/expect.js';
 
 interface ItemSchemas {
   /** Schemas by position (`prefixItems`, or `items` as an array). */

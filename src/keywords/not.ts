@@ -1,7 +1,7 @@
 // `not` (2020-12 core §10.2.1.4): the subschema must fail. Its annotations never count.
 
 import type {KeywordDefinition, SchemaNode} from '../schema/node.js';
-import {expectSchema} from './expect.js';
+import {expectSchema} from './rules/expect.js';
 
 export const not: KeywordDefinition<SchemaNode> = {
   name: 'not',

@@ -5,8 +5,8 @@
 
 import {isMultipleOf, parseDecimal, type Decimal} from '../json/numbers.js';
 import {NUMBER, type CompiledKeyword, type Kind, type KeywordDefinition, type Instance} from '../schema/node.js';
-import {scalarCheck} from './scalarCheck.js';
-import {expectNumber} from './expect.js';
+import {scalarCheck} from './rules/scalarCheck.js';
+import {expectNumber} from './rules/expect.js';
 
 interface Bound {
   readonly limit: number;

@@ -2,8 +2,7 @@
 // fails the keyword at once; otherwise the verdict comes when every branch has settled.
 
 import type {KeywordDefinition} from '../schema/node.js';
-import {compileBranches, type Branches} from './allOf.js';
-import {beginBranches, tallyBranch} from './anyOf.js';
+import {beginBranches, compileBranches, tallyBranch, type Branches} from './rules/branches.js';
 
 export const oneOf: KeywordDefinition<Branches> = {
   name: 'oneOf',

@@ -2,8 +2,8 @@
 // expression, unanchored. The string must be whole before the expression runs.
 
 import {STRING} from '../schema/node.js';
-import {scalarCheck} from './scalarCheck.js';
-import {compilePattern} from './expect.js';
+import {scalarCheck} from './rules/scalarCheck.js';
+import {compilePattern} from './rules/expect.js';
 
 export const pattern = scalarCheck<RegExp>({
   name: 'pattern',

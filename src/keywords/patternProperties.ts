@@ -2,9 +2,9 @@
 // (ECMA-262, unanchored) must validate against that pattern's schema.
 
 import {escapePointerToken} from '../json/pointer.js';
-import {requireMember} from './allOf.js';
+import {requireMember} from './rules/members.js';
 import type {KeywordDefinition, SchemaNode} from '../schema/node.js';
-import {compilePattern, expectSchemaMap, isSchema} from './expect.js';
+import {compilePattern, expectSchemaMap, isSchema} from './rules/expect.js';
 
 export interface PatternSchema {
   readonly pattern: RegExp;

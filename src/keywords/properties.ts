@@ -2,9 +2,9 @@
 // schema. Decided per key: the member's run starts as the key arrives.
 
 import {escapePointerToken} from '../json/pointer.js';
-import {requireMember} from './allOf.js';
+import {requireMember} from './rules/members.js';
 import type {KeywordDefinition, SchemaNode} from '../schema/node.js';
-import {expectSchemaMap, isSchema} from './expect.js';
+import {expectSchemaMap, isSchema} from './rules/expect.js';
 
 export interface PropertySchema {
   readonly node: SchemaNode;

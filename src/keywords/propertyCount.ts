@@ -2,7 +2,7 @@
 // that is one too many; `minProperties` can only be decided at the close.
 
 import {OBJECT, type KeywordDefinition} from '../schema/node.js';
-import {expectNonNegativeInteger} from './expect.js';
+import {expectNonNegativeInteger} from './rules/expect.js';
 
 export const maxProperties: KeywordDefinition<number> = {
   name: 'maxProperties',

@@ -2,7 +2,7 @@
 // against the schema. Decided when the key arrives, before its value.
 
 import type {KeywordDefinition, SchemaNode} from '../schema/node.js';
-import {expectSchema} from './expect.js';
+import {expectSchema} from './rules/expect.js';
 
 export const propertyNames: KeywordDefinition<SchemaNode> = {
   name: 'propertyNames',

@@ -2,7 +2,7 @@
 // `$recursiveAnchor: true`, the target is the outermost resource root in the dynamic scope that also
 // has `$recursiveAnchor: true`.
 
-import {requireSubschema} from './allOf.js';
+import {requireSubschema} from './rules/branches.js';
 import {runScope} from './dynamicRef.js';
 import {compileReference} from './ref.js';
 import type {KeywordDefinition, Resource, SchemaNode} from '../schema/node.js';

@@ -2,7 +2,7 @@
 // compile time to a node (cycles allowed: recursion follows the instance, one level per member).
 // Before 2019-09 `$ref` hides its siblings; the draft table's `identifiers.hidesSiblings` says so.
 
-import {requireSubschema} from './allOf.js';
+import {requireSubschema} from './rules/branches.js';
 import type {KeywordContext, KeywordDefinition, SchemaNode} from '../schema/node.js';
 
 /** A reference keyword's value: a URI reference, resolved against the current base to a node. */

@@ -2,8 +2,8 @@
 // is null is present. Which names arrived is a bit set; the verdict comes at the object's close.
 
 import {OBJECT, type KeywordDefinition} from '../schema/node.js';
-import {expectUniqueStrings} from './expect.js';
-import {PresenceSet, newSeen, seeBit, type Seen} from './presence.js';
+import {expectUniqueStrings} from './rules/expect.js';
+import {PresenceSet, newSeen, seeBit, type Seen} from './rules/presence.js';
 
 export const required: KeywordDefinition<PresenceSet> = {
   name: 'required',

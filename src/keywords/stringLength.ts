@@ -1,8 +1,8 @@
 // `minLength` / `maxLength` (2020-12 validation §6.3.1-2): length in Unicode code points.
 
 import {STRING} from '../schema/node.js';
-import {scalarCheck} from './scalarCheck.js';
-import {codePointLength, expectNonNegativeInteger} from './expect.js';
+import {scalarCheck} from './rules/scalarCheck.js';
+import {codePointLength, expectNonNegativeInteger} from './rules/expect.js';
 
 export const maxLength = scalarCheck<number>({
   name: 'maxLength',

@@ -5,7 +5,7 @@
 // remembered. Without such a sibling a failing candidate fails at once.
 
 import type {CompiledKeyword, KeywordDefinition, SchemaNode, Run} from '../schema/node.js';
-import {expectSchema, siblingsAnnotateInPlace} from './expect.js';
+import {expectSchema, siblingsAnnotateInPlace} from './rules/expect.js';
 
 const newFailures = (): Map<number, Run> => new Map();
 

@@ -6,7 +6,7 @@
 // a failing candidate fails at once.
 
 import type {CompiledKeyword, KeywordDefinition, SchemaNode, Run} from '../schema/node.js';
-import {expectSchema, siblingsAnnotateInPlace} from './expect.js';
+import {expectSchema, siblingsAnnotateInPlace} from './rules/expect.js';
 
 interface Pending {
   /** Candidates whose value failed the subschema: fine only if someone else evaluated them. */

@@ -14,8 +14,8 @@ import {
   expectUniqueStrings,
   isObject,
   isSchema,
-} from '../../src/keywords/expect.js';
-import type {KeywordContext} from '../../src/schema/node.js';
+} from '../../../src/keywords/rules/expect.js';
+import type {KeywordContext} from '../../../src/schema/node.js';
 
 class Failure extends Error {
   constructor(

@@ -3,8 +3,8 @@
 
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
-import {PresenceSet, newSeen, seeBit} from '../../src/keywords/presence.js';
-import {invalid, valid} from './check.js';
+import {PresenceSet, newSeen, seeBit} from '../../../src/keywords/rules/presence.js';
+import {invalid, valid} from '../check.js';
 
 describe('PresenceSet', () => {
   test('listed names have bits in list order; repeats collapse; others have none', () => {

@@ -2,7 +2,7 @@
 // predicate each. The predicate is the keyword's `accepts` (the evaluator's run-free path for leaf
 // members) and its `scalar` hook reports a failure of that same predicate.
 
-import type {CompiledKeyword, Kind, KeywordContext, KeywordDefinition, Instance} from '../schema/node.js';
+import type {CompiledKeyword, Kind, KeywordContext, KeywordDefinition, Instance} from '../../schema/node.js';
 
 export interface ScalarCheck<V> {
   readonly name: string;

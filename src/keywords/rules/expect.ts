@@ -1,6 +1,6 @@
 // Shape checks shared by keyword compilers. Each throws a SchemaError through `context.fail`.
 
-import type {KeywordContext} from '../schema/node.js';
+import type {KeywordContext} from '../../schema/node.js';
 
 export function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);

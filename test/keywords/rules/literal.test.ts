@@ -3,9 +3,9 @@
 
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
-import {kindOf} from '../../src/keywords/literal.js';
-import {ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING} from '../../src/schema/node.js';
-import {invalid, refusalByte, valid, verdictOfText} from './check.js';
+import {kindOf} from '../../../src/keywords/rules/literal.js';
+import {ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING} from '../../../src/schema/node.js';
+import {invalid, refusalByte, valid, verdictOfText} from '../check.js';
 
 describe('kindOf', () => {
   test('JSON kinds, and undefined for what JSON cannot hold', () => {

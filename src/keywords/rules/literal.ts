@@ -2,8 +2,8 @@
 // objects regardless of key order, arrays item by item, numbers by value. Compiling X into a node
 // lets the evaluator match it as the instance streams in, remembering nothing but the literal.
 
-import {escapePointerToken} from '../json/pointer.js';
-import {ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, newNode, setKeywords, type Kind, type KeywordDefinition, type Resource, type SchemaNode, type Instance} from '../schema/node.js';
+import {escapePointerToken} from '../../json/pointer.js';
+import {ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, newNode, setKeywords, type Kind, type KeywordDefinition, type Resource, type SchemaNode, type Instance} from '../../schema/node.js';
 
 /** The kind of a JSON value, or undefined for anything JSON cannot hold. */
 export function kindOf(value: unknown): Kind | undefined {
