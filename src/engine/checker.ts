@@ -14,7 +14,7 @@
 // Only a pass is trusted: a failure anywhere, a repeated key, a limit, or something the checker
 // cannot judge (a `$dynamicRef` in a member value judged apart, past its bounds) sends the
 // document to the evaluator, which finds the errors and where they became certain. The suite and
-// random changes to its documents check the checker alone (test/textCheck.test.ts).
+// random changes to its documents check the checker alone (test/checker.test.ts).
 //
 // Value mode asks the same checker first (checkValue): an already-parsed value is read as the same
 // events, a recursive walk with `for...in` (V8 reads members from its enumeration cache), and
