@@ -23,7 +23,7 @@ type Options = Parameters<typeof compileSchema>[1];
 
 function checkerFor(schema: unknown, options: Options = {}): TextChecker {
   const {root} = compileSchema(schema, options);
-  return new TextChecker(root, new Evaluator(root, false, new KeyPlans()), {...defaultLimits, ...options.limits});
+  return new TextChecker(root, {...defaultLimits, ...options.limits});
 }
 
 /**

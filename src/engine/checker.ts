@@ -21,9 +21,9 @@
 // anything that is not JSON within the limits is left to the evaluator's walk, which says what.
 
 import {InputError} from '../output/errors.js';
-import type {Evaluator} from './evaluator.js';
 import {Hash, addToHash, hashScalar, hashValue, startHash} from './fingerprint.js';
 import {KeySet} from './keySet.js';
+import {HeldScalar} from './scalar.js';
 import {ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, acts, type CompiledKeyword, type Kind, type KeywordDefinition, type Outline, type Resource, type SchemaNode} from '../schema/node.js';
 import {Tokenizer} from '../json/tokenizer.js';
 import type {Limits, TokenSink} from '../types.js';
@@ -31,12 +31,17 @@ import type {Limits, TokenSink} from '../types.js';
 type Accepts = NonNullable<KeywordDefinition['accepts']>;
 
 /**
- * Where a rule's failure goes. DOCUMENT: the document fails. Otherwise flag `target % LEVEL` of the
- * container `floor(target / LEVEL)` levels above the rule's location (see Shape).
+ * Where a rule's failure goes. DOCUMENT: the document fails. Otherwise a flag of the container some
+ * levels above the rule's location (see Shape), both packed in one number, as `levels * LEVEL +
+ * flag`, since a shape keeps thousands of them: read them with levelsUp and flagOf.
  */
 type Target = number;
 const DOCUMENT: Target = -1;
 const LEVEL = 65536;
+/** Flag `flag` of the container at the rule's own location. */
+const flagHere = (flag: number): Target => flag;
+const levelsUp = (target: Target): number => Math.floor(target / LEVEL);
+const flagOf = (target: Target): number => target % LEVEL;
 /** The same target, seen from one level deeper (a member's location). */
 const fromMember = (target: Target): Target => (target === DOCUMENT ? DOCUMENT : target + LEVEL);
 
@@ -135,40 +140,32 @@ class Scope {
 
 // ---- scalars ----
 
-const ALL = 0;
-const SOME = 1;
-const ONE = 2;
-const NONE = 3;
-const IF = 4;
-const DYNAMIC = 5;
-
-/** An in-place applicator on a scalar: decided at once, by judging its subschemas. */
-interface ScalarApplication {
-  readonly mode: typeof ALL | typeof SOME | typeof ONE | typeof NONE | typeof IF | typeof DYNAMIC;
-  readonly nodes: readonly (SchemaNode | undefined)[];
-  /** DYNAMIC: picks the subschema from the dynamic scope. */
-  readonly resolve?: (scope: Iterable<Resource>) => SchemaNode;
-}
-
-/** How one node judges a scalar: its keywords' `accepts`, then its in-place applicators. */
+/**
+ * What one node's own keywords make of a scalar: their `accepts`, and whether anything else acts
+ * on it (an in-place subschema, a `kinds` rule of a keyword without `accepts`). A member whose
+ * nodes are all plain (the common leaf) is judged by these predicates in one loop (Member.accepts);
+ * any other scalar is judged by the shape of its location, as a container is (judgeScalar).
+ */
 export class ScalarPlan {
   readonly accepts: Accepts[] = [];
   readonly acceptsKeywords: CompiledKeyword[] = [];
-  readonly applications: ScalarApplication[] = [];
-  /** Scalar kinds that pass the outlines' `kinds` (those of keywords without `accepts`). */
-  kinds = -1;
-  /** A keyword acts that the checker cannot ask. */
-  unsure = false;
-  /** scalarHeight by the dynamic scope the node is applied in, once asked. */
-  heights: Map<Scope, number> | undefined = undefined;
+  /** Only the `accepts` above act on a scalar. */
+  plain = true;
 }
 
-/** An Outline that keeps only what applies to scalars: the in-place applicators. */
-class ScalarOutline implements Outline {
+/** Tells whether a node's outlines ask anything of a scalar besides its keywords' `accepts`. */
+class ScalarPlanOutline implements Outline {
   constructor(private readonly plan: ScalarPlan) {}
-  kinds(mask: number): void {
-    this.plan.kinds &= mask;
+  private notPlain(): void {
+    this.plan.plain = false;
   }
+  kinds = this.notPlain;
+  all = this.notPlain;
+  dynamic = this.notPlain;
+  some = this.notPlain;
+  none = this.notPlain;
+  conditional = this.notPlain;
+  // Objects and arrays only.
   members(): void {}
   keyNames(): void {}
   present(): void {}
@@ -180,21 +177,6 @@ class ScalarOutline implements Outline {
   unevaluatedMembers(): void {}
   unevaluatedItems(): void {}
   when(): void {}
-  all(node: SchemaNode): void {
-    this.plan.applications.push({mode: ALL, nodes: [node]});
-  }
-  dynamic(resolve: (scope: Iterable<Resource>) => SchemaNode): void {
-    this.plan.applications.push({mode: DYNAMIC, nodes: [], resolve});
-  }
-  some(nodes: readonly SchemaNode[], exactly: boolean): void {
-    this.plan.applications.push({mode: exactly ? ONE : SOME, nodes});
-  }
-  none(node: SchemaNode): void {
-    this.plan.applications.push({mode: NONE, nodes: [node]});
-  }
-  conditional(condition: SchemaNode, then: SchemaNode | undefined, otherwise: SchemaNode | undefined): void {
-    this.plan.applications.push({mode: IF, nodes: [condition, then, otherwise]});
-  }
 }
 
 /**
@@ -211,7 +193,7 @@ class ScalarPlans {
 
 function scalarPlanOf(node: SchemaNode): ScalarPlan {
   const plan = new ScalarPlan();
-  const outline = new ScalarOutline(plan);
+  const outline = new ScalarPlanOutline(plan);
   for (const keyword of node.keywords) {
     const {definition} = keyword;
     if (!acts(definition)) continue;
@@ -219,39 +201,9 @@ function scalarPlanOf(node: SchemaNode): ScalarPlan {
       plan.accepts.push(definition.accepts);
       plan.acceptsKeywords.push(keyword);
     } else if (definition.outline !== undefined) definition.outline(keyword, outline);
-    else plan.unsure = true;
+    else plan.plain = false;
   }
   return plan;
-}
-
-/**
- * How many in-place applications deep a scalar's evaluation can go from `node` applied in
- * `scope`, every branch counted; MAX_IN_PLACE for a node that applies itself again (or a
- * `$dynamicRef` whose scope is not known). The evaluator starts every branch, so a cycle below
- * `node` may be its `limit.recursion` even where passesScalar would stop early (an `anyOf` branch
- * passed, an `allOf` branch failed): such a scalar is the evaluator's to judge.
- */
-function scalarHeight(node: SchemaNode, scope: Scope, path: Set<SchemaNode>, plans: ScalarPlans): number {
-  if (node.bool !== undefined) return 0;
-  const plan = plans.of(node);
-  if (plan.applications.length === 0) return 1;
-  const known = plan.heights?.get(scope);
-  if (known !== undefined) return known;
-  if (path.has(node)) return MAX_IN_PLACE;
-  path.add(node);
-  const inner = scope.enter(node.resource);
-  let below = 0;
-  for (const {mode, nodes, resolve} of plan.applications) {
-    if (mode === DYNAMIC) {
-      below = inner.partial ? MAX_IN_PLACE : Math.max(below, scalarHeight(resolve!(inner.resources()), inner, path, plans));
-      continue;
-    }
-    for (const applied of nodes) if (applied !== undefined) below = Math.max(below, scalarHeight(applied, inner, path, plans));
-  }
-  path.delete(node);
-  const height = Math.min(below + 1, MAX_IN_PLACE);
-  (plan.heights ??= new Map()).set(scope, height);
-  return height;
 }
 
 // ---- containers ----
@@ -259,14 +211,14 @@ function scalarHeight(node: SchemaNode, scope: Scope, path: Set<SchemaNode>, pla
 /**
  * A condition on a container's flags and presence bits, read at its close: when a source of
  * members inside conditional branches counts for `unevaluatedProperties` (its branches passed).
- * A literal is `index * 4 + kind`; a condition is a list of literals that must all hold.
+ * A term is `index * 4 + kind`; a condition is a list of terms that must all hold.
  */
 const FLAG_CLEAR = 0;
 const FLAG_SET = 1;
 const PRESENT = 2;
-/** A literal that never holds (a source under `not`: its annotations never count). */
+/** A term that never holds (a source under `not`: its annotations never count). */
 const NEVER = 3;
-const literal = (kind: number, index: number): number => index * 4 + kind;
+const term = (kind: number, index: number): number => index * 4 + kind;
 
 function holds(condition: readonly number[], flags: Int32Array, seen: Int32Array): boolean {
   for (let i = 0; i < condition.length; i++) {
@@ -314,9 +266,9 @@ const DECIDE_ONE = 1;
 const DECIDE_NONE = 2;
 const DECIDE_IF = 3;
 const DECIDE_WHEN = 4;
-/** The pending properties of an UnevaluatedRule (`a`: its index in the shape). */
+/** The pending properties of an UnevaluatedRule (Decision.rule: its index in the shape). */
 const DECIDE_UNEVALUATED = 5;
-/** The same for items (`a`: its index among the shape's item rules). */
+/** The same for items (Decision.rule: its index among the shape's item rules). */
 const DECIDE_UNEVALUATED_ITEMS = 6;
 
 /**
@@ -326,15 +278,18 @@ const DECIDE_UNEVALUATED_ITEMS = 6;
 class Decision {
   /** SOME/ONE: the branches' flags, as masks by word (see masksOf). */
   masks: number[] = [];
+  /** NONE and WHEN: the subschema's flag; IF: the condition's. */
+  flag = -1;
+  /** IF: the flags of `then` and `else` (-1 where there is none). */
+  thenFlag = -1;
+  elseFlag = -1;
+  /** WHEN: the trigger's presence bit. */
+  trigger = -1;
+  /** UNEVALUATED(_ITEMS): the rule's index among the shape's rules of its kind. */
+  rule = -1;
 
   constructor(
     readonly mode: number,
-    /** NONE: the subschema's flag; IF: the condition's; WHEN: the trigger's presence bit. */
-    public a: number,
-    /** IF: `then`'s flag (-1 without one); WHEN: the subschema's flag. */
-    public b: number,
-    /** IF: `else`'s flag (-1 without one). */
-    public c: number,
     readonly target: Target,
   ) {}
 }
@@ -367,7 +322,7 @@ class Member {
     scalarPlans: ScalarPlans,
   ) {
     const plans = nodes.map((node) => (node.bool === undefined ? scalarPlans.of(node) : undefined));
-    if (!plans.every((plan) => plan !== undefined && !plan.unsure && plan.applications.length === 0 && plan.kinds === -1)) return;
+    if (!plans.every((plan) => plan !== undefined && plan.plain)) return;
     this.accepts = [];
     plans.forEach((plan, index) => {
       for (let i = 0; i < plan!.accepts.length; i++) {
@@ -438,6 +393,16 @@ class Shape {
   unsure = false;
   readonly objectFails: Target[] = [];
   readonly arrayFails: Target[] = [];
+  // Scalars: the `accepts` of every node applied here, the kinds rules of keywords without one,
+  // and the `false` nodes; then the decisions, as for a container.
+  readonly scalarFails: Target[] = [];
+  readonly scalarAccepts: Accepts[] = [];
+  readonly scalarAcceptsKeywords: CompiledKeyword[] = [];
+  readonly scalarAcceptsTargets: Target[] = [];
+  readonly scalarKinds: number[] = [];
+  readonly scalarKindTargets: Target[] = [];
+  /** The member for a property name, judged as a string (`keyNames`), made on first need. */
+  keyNamesMember: Member | undefined = undefined;
   // Objects
   readonly memberSources = new Sources<string>();
   readonly keyNameNodes: SchemaNode[] = [];
@@ -521,6 +486,8 @@ class ShapeBuilder implements Outline {
   /** Where the member and item sources of the node being applied begin (see unevaluatedMembers). */
   private nodeSources = 0;
   private nodeItemSources = 0;
+  /** The keyword being outlined has `accepts`, which decides scalars for it. */
+  private judgesScalars = false;
 
   constructor(
     private readonly shape: Shape,
@@ -534,6 +501,7 @@ class ShapeBuilder implements Outline {
     if (node.bool === false) {
       shape.objectFails.push(target);
       shape.arrayFails.push(target);
+      shape.scalarFails.push(target);
       return;
     }
     // An unsure shape is left to the evaluator: building on would only cost (a cycle whose nodes
@@ -549,6 +517,7 @@ class ShapeBuilder implements Outline {
     const outerItemSources = this.nodeItemSources;
     const outerCondition = this.nodeCondition;
     const outerDecisions = this.nodeDecisions;
+    const outerJudgesScalars = this.judgesScalars;
     this.target = target;
     this.scope = scope.enter(node.resource);
     this.nodeSources = shape.memberSources.selectors.length;
@@ -559,8 +528,15 @@ class ShapeBuilder implements Outline {
     for (const keyword of node.keywords) {
       const {definition} = keyword;
       if (!acts(definition)) continue;
+      const {accepts} = definition;
+      if (accepts !== undefined) {
+        shape.scalarAccepts.push(accepts);
+        shape.scalarAcceptsKeywords.push(keyword);
+        shape.scalarAcceptsTargets.push(target);
+      }
+      this.judgesScalars = accepts !== undefined;
       if (definition.outline !== undefined) definition.outline(keyword, this);
-      else if (definition.accepts === undefined || judgesContainers(definition)) {
+      else if (accepts === undefined || judgesContainers(definition)) {
         shape.unsure = true;
         this.onUnsupported();
       }
@@ -572,6 +548,7 @@ class ShapeBuilder implements Outline {
     this.nodeItemSources = outerItemSources;
     this.nodeCondition = outerCondition;
     this.nodeDecisions = outerDecisions;
+    this.judgesScalars = outerJudgesScalars;
   }
 
   /**
@@ -581,13 +558,18 @@ class ShapeBuilder implements Outline {
   private branch(node: SchemaNode, flag: number, ...terms: number[]): void {
     const length = this.condition.length;
     this.condition.push(...terms);
-    this.apply(node, flag, this.scope);
+    this.apply(node, flagHere(flag), this.scope);
     this.condition.length = length;
   }
 
   kinds(mask: number): void {
     if ((mask & OBJECT) === 0) this.shape.objectFails.push(this.target);
     if ((mask & ARRAY) === 0) this.shape.arrayFails.push(this.target);
+    // A keyword with `accepts` judges scalars by it alone (a literal object fails a number).
+    if (!this.judgesScalars) {
+      this.shape.scalarKinds.push(mask);
+      this.shape.scalarKindTargets.push(this.target);
+    }
   }
 
   members(nodesOf: (name: string) => readonly SchemaNode[] | undefined, annotates = true): void {
@@ -612,7 +594,7 @@ class ShapeBuilder implements Outline {
     for (let i = start; i < table.selectors.length; i++) {
       const evaluation = table.evaluation[i];
       const condition = table.conditions[i]!.slice(this.nodeCondition);
-      if (evaluation === EVALUATES_MATCHES) matches.push({flag: table.targets[i]! - LEVEL, condition});
+      if (evaluation === EVALUATES_MATCHES) matches.push({flag: flagOf(table.targets[i]!), condition});
       else if (evaluation === EVALUATES) (sources.push(i), conditions.push(condition));
     }
     const nodes = [node];
@@ -628,8 +610,10 @@ class ShapeBuilder implements Outline {
     table.ruleFlags.push(flag);
     // Decided after the decisions of this node's subtree (they set the flags its conditions read)
     // and before those enclosing it (its failure may go to one of their flags).
-    shape.decisions.splice(this.nodeDecisions, 0, new Decision(mode, table.rules.length - 1, -1, -1, this.target));
-    table.add((key) => (selects(key, true) ? undefined : nodes), fromMember(flag), this.scope, this.condition.slice(), EVALUATES);
+    const decision = new Decision(mode, this.target);
+    decision.rule = table.rules.length - 1;
+    shape.decisions.splice(this.nodeDecisions, 0, decision);
+    table.add((key) => (selects(key, true) ? undefined : nodes), fromMember(flagHere(flag)), this.scope, this.condition.slice(), EVALUATES);
   }
 
   keyNames(node: SchemaNode): void {
@@ -671,7 +655,7 @@ class ShapeBuilder implements Outline {
     const {shape} = this;
     const flag = shape.newFlag();
     const nodes = [node];
-    shape.itemSources.add(() => nodes, fromMember(flag), this.scope, this.condition.slice(), annotates ? EVALUATES_MATCHES : EVALUATES_NOTHING);
+    shape.itemSources.add(() => nodes, fromMember(flagHere(flag)), this.scope, this.condition.slice(), annotates ? EVALUATES_MATCHES : EVALUATES_NOTHING);
     shape.tallyBits.push(flag);
     shape.tallyBounds.push(min, max);
     shape.tallyTargets.push(this.target);
@@ -690,39 +674,45 @@ class ShapeBuilder implements Outline {
   some(nodes: readonly SchemaNode[], exactly: boolean): void {
     // The decision goes in before its subschemas' own: decisions are taken last to first, so the
     // ones nested in a branch have set their flags by then.
-    const decision = new Decision(exactly ? DECIDE_ONE : DECIDE_SOME, -1, -1, -1, this.target);
+    const decision = new Decision(exactly ? DECIDE_ONE : DECIDE_SOME, this.target);
     this.shape.decisions.push(decision);
     const flags = nodes.map(() => this.shape.newFlag());
     decision.masks = masksOf(flags);
-    nodes.forEach((node, index) => this.branch(node, flags[index]!, literal(FLAG_CLEAR, flags[index]!)));
+    nodes.forEach((node, index) => this.branch(node, flags[index]!, term(FLAG_CLEAR, flags[index]!)));
   }
 
   none(node: SchemaNode): void {
     const flag = this.shape.newFlag();
-    this.shape.decisions.push(new Decision(DECIDE_NONE, flag, -1, -1, this.target));
+    const decision = new Decision(DECIDE_NONE, this.target);
+    decision.flag = flag;
+    this.shape.decisions.push(decision);
     this.branch(node, flag, NEVER);
   }
 
   conditional(condition: SchemaNode, then: SchemaNode | undefined, otherwise: SchemaNode | undefined): void {
-    const decision = new Decision(DECIDE_IF, this.shape.newFlag(), -1, -1, this.target);
+    const decision = new Decision(DECIDE_IF, this.target);
+    decision.flag = this.shape.newFlag();
     this.shape.decisions.push(decision);
-    const passed = literal(FLAG_CLEAR, decision.a);
-    this.branch(condition, decision.a, passed);
+    const passed = term(FLAG_CLEAR, decision.flag);
+    this.branch(condition, decision.flag, passed);
     if (then !== undefined) {
-      decision.b = this.shape.newFlag();
-      this.branch(then, decision.b, passed, literal(FLAG_CLEAR, decision.b));
+      decision.thenFlag = this.shape.newFlag();
+      this.branch(then, decision.thenFlag, passed, term(FLAG_CLEAR, decision.thenFlag));
     }
     if (otherwise !== undefined) {
-      decision.c = this.shape.newFlag();
-      this.branch(otherwise, decision.c, literal(FLAG_SET, decision.a), literal(FLAG_CLEAR, decision.c));
+      decision.elseFlag = this.shape.newFlag();
+      this.branch(otherwise, decision.elseFlag, term(FLAG_SET, decision.flag), term(FLAG_CLEAR, decision.elseFlag));
     }
   }
 
   when(trigger: string, node: SchemaNode): void {
     const flag = this.shape.newFlag();
     const bit = this.shape.bitOf(trigger);
-    this.shape.decisions.push(new Decision(DECIDE_WHEN, bit, flag, -1, this.target));
-    this.branch(node, flag, literal(PRESENT, bit), literal(FLAG_CLEAR, flag));
+    const decision = new Decision(DECIDE_WHEN, this.target);
+    decision.trigger = bit;
+    decision.flag = flag;
+    this.shape.decisions.push(decision);
+    this.branch(node, flag, term(PRESENT, bit), term(FLAG_CLEAR, flag));
   }
 }
 
@@ -801,6 +791,8 @@ export class TextChecker implements TokenSink {
   private readonly hashes: Hash[] = [];
   private readonly hashKeys: string[] = [];
   private readonly scalarHash = new Hash();
+  /** The scalar being judged, for the keywords' `accepts`. */
+  private readonly held = new HeldScalar();
   /** Per open object: the member of its current key, and the properties an UnevaluatedRule holds back. */
   private readonly currentMembers: Member[] = [];
   private readonly heldRules: number[][] = [];
@@ -812,8 +804,6 @@ export class TextChecker implements TokenSink {
 
   constructor(
     rootNode: SchemaNode,
-    /** Holds the scalar being judged, for the keywords' `accepts`. */
-    private readonly evaluator: Evaluator,
     private readonly limits: Required<Limits>,
     private readonly cache: CheckerCache = new CheckerCache(),
   ) {
@@ -918,7 +908,7 @@ export class TextChecker implements TokenSink {
         return true;
       case 'number':
         if (!Number.isFinite(value)) return false;
-        this.evaluator.holdScalar(NUMBER, value);
+        this.held.holdScalar(NUMBER, value);
         this.scalar(NUMBER);
         return true;
       case 'boolean':
@@ -979,7 +969,7 @@ export class TextChecker implements TokenSink {
       this.distinct[depth]?.clear();
       this.hashKeys[depth] = '';
     }
-    this.evaluator.holdScalar(STRING, '');
+    this.held.releaseScalar();
     this.pending = this.root;
     this.tokenizer = null;
   }
@@ -996,9 +986,8 @@ export class TextChecker implements TokenSink {
       this.tokenizer?.stop();
       return;
     }
-    const up = Math.floor(target / LEVEL);
-    const flag = target - up * LEVEL;
-    this.flags[level - up]![flag >> 5]! |= 1 << (flag & 31);
+    const flag = flagOf(target);
+    this.flags[level - levelsUp(target)]![flag >> 5]! |= 1 << (flag & 31);
   }
 
   // ---- shapes and members ----
@@ -1052,53 +1041,37 @@ export class TextChecker implements TokenSink {
 
   // ---- scalars ----
 
-  /** Does the scalar held by the evaluator satisfy `node`? */
-  private passesScalar(node: SchemaNode, kind: Kind, depth: number, scope: Scope): boolean {
-    const bool = node.bool;
-    if (bool !== undefined) return bool;
-    const plan = this.cache.scalarPlans.of(node);
-    if (plan.unsure) {
-      this.cache.usable = false;
-      this.giveUp('schema');
-      return false;
+  /**
+   * Judge the scalar being held, the value of `member` at `level` (a scalar has no frame: `level`
+   * is where its frame would be, and the flags there are scratch). The common leaf is one loop of
+   * `accepts`; anything else is judged by the shape of its location, with the rules and decisions
+   * an object or array there would get: `allOf`, `anyOf`, `not`, `if`... are decided one way.
+   */
+  private judgeScalar(member: Member, kind: Kind, level: number): void {
+    const scalar = this.held;
+    const {accepts} = member;
+    if (accepts !== null) {
+      const {acceptsKeywords, acceptsTargets} = member;
+      for (let i = 0; i < accepts.length; i++) if (!accepts[i]!(acceptsKeywords[i]!, kind, scalar)) this.fail(acceptsTargets[i]!, level);
+      return;
     }
-    if ((plan.kinds & kind) === 0) return false;
-    const {accepts, acceptsKeywords} = plan;
-    const evaluator = this.evaluator;
-    for (let i = 0; i < accepts.length; i++) if (!accepts[i]!(acceptsKeywords[i]!, kind, evaluator)) return false;
-    const {applications} = plan;
-    if (applications.length === 0) return true;
-    if (depth >= MAX_IN_PLACE || (depth === 0 && (plan.heights?.get(scope) ?? scalarHeight(node, scope, new Set(), this.cache.scalarPlans)) >= MAX_IN_PLACE)) {
-      this.giveUp('bounds');
-      return false;
+    const shape = member.shape ?? this.shapeOf(member);
+    if (shape.unsure) {
+      this.giveUp(this.usable ? 'bounds' : 'schema');
+      return;
     }
-    const inner = scope.enter(node.resource);
-    for (let i = 0; i < applications.length; i++) if (!this.passesApplication(applications[i]!, kind, depth + 1, inner)) return false;
-    return true;
+    this.flags[level] = cleared(this.flags, level, shape.flagWords);
+    const {scalarFails, scalarKinds, scalarKindTargets, scalarAccepts, scalarAcceptsKeywords, scalarAcceptsTargets} = shape;
+    for (let i = 0; i < scalarFails.length; i++) this.fail(scalarFails[i]!, level);
+    for (let i = 0; i < scalarKinds.length; i++) if ((scalarKinds[i]! & kind) === 0) this.fail(scalarKindTargets[i]!, level);
+    for (let i = 0; i < scalarAccepts.length; i++) if (!scalarAccepts[i]!(scalarAcceptsKeywords[i]!, kind, scalar)) this.fail(scalarAcceptsTargets[i]!, level);
+    this.decide(shape, level, kind);
   }
 
-  private passesApplication({mode, nodes, resolve}: ScalarApplication, kind: Kind, depth: number, scope: Scope): boolean {
-    switch (mode) {
-      case ALL:
-        return this.passesScalar(nodes[0]!, kind, depth, scope);
-      case DYNAMIC:
-        if (scope.partial) {
-          this.giveUp('bounds');
-          return false;
-        }
-        return this.passesScalar(resolve!(scope.resources()), kind, depth, scope);
-      case NONE:
-        return !this.passesScalar(nodes[0]!, kind, depth, scope);
-      case IF: {
-        const branch = this.passesScalar(nodes[0]!, kind, depth, scope) ? nodes[1] : nodes[2];
-        return branch === undefined || this.passesScalar(branch, kind, depth, scope);
-      }
-      default: {
-        let passed = 0;
-        for (let i = 0; i < nodes.length; i++) if (this.passesScalar(nodes[i]!, kind, depth, scope) && ++passed === 1 && mode === SOME) return true;
-        return passed === 1;
-      }
-    }
+  /** The member that judges a property name as a string (`keyNames`) in objects of `shape`. */
+  private keyNamesMemberOf(shape: Shape): Member {
+    const targets = shape.keyNameTargets.map(fromMember);
+    return (shape.keyNamesMember = new Member(-1, shape.keyNameNodes, targets, shape.keyNameScopes, this.cache.scalarPlans));
   }
 
   // ---- TokenSink ----
@@ -1125,20 +1098,12 @@ export class TextChecker implements TokenSink {
     const distinct = extras && this.kinds[level] === ARRAY && this.open[level]!.distinctTargets.length > 0;
     const hashed = this.hashing !== 0 && level >= 0 && this.hashed[level]!;
     if (distinct || hashed) {
-      hashScalar(this.scalarHash, kind, this.evaluator);
+      hashScalar(this.scalarHash, kind, this.held);
       if (hashed) addToHash(this.hashes[level]!, this.kinds[level]!, this.scalarHash, this.hashKeys[level]!);
       if (distinct) this.distinctItemEnded(level, hashValue(this.scalarHash));
     }
     const member = this.incoming();
-    const {accepts} = member;
-    if (accepts !== null) {
-      const {acceptsKeywords, acceptsTargets} = member;
-      const evaluator = this.evaluator;
-      for (let i = 0; i < accepts.length; i++) if (!accepts[i]!(acceptsKeywords[i]!, kind, evaluator)) this.fail(acceptsTargets[i]!, this.depth);
-    } else {
-      const {nodes, targets, scopes} = member;
-      for (let i = 0; i < nodes.length; i++) if (!this.passesScalar(nodes[i]!, kind, 0, scopes[i]!)) this.fail(targets[i]!, this.depth);
-    }
+    this.judgeScalar(member, kind, this.depth);
     if (extras) this.memberEnded(level, member);
   }
 
@@ -1277,10 +1242,25 @@ export class TextChecker implements TokenSink {
         }
       }
     }
+    this.decide(shape, level, kind);
+    // The container was a member: its verdicts are in (tallies, unevaluatedProperties).
+    if (level > 0 && this.open[level - 1]!.extras) this.memberEnded(level - 1, this.currentMembers[level - 1]!);
+    if (this.hashing !== 0 && this.hashed[level]) {
+      this.hashing--;
+      this.hashedContainerEnded(level - 1, this.hashes[level]!);
+    }
+  }
+
+  /**
+   * The verdicts the in-place applicators at `level` reach from the flags their subschemas' failures
+   * set: last to first, so those nested in a branch have set their flags by then.
+   */
+  private decide(shape: Shape, level: number, kind: Kind): void {
     const {decisions} = shape;
+    const flags = this.flags[level]!;
     for (let i = decisions.length - 1; i >= 0; i--) {
-      const {mode, masks, a, b, c, target} = decisions[i]!;
-      const flags = this.flags[level]!;
+      const decision = decisions[i]!;
+      const {mode, masks, flag} = decision;
       let failed: boolean;
       switch (mode) {
         case DECIDE_SOME:
@@ -1293,29 +1273,23 @@ export class TextChecker implements TokenSink {
           break;
         }
         case DECIDE_NONE:
-          failed = !isSet(flags, a);
+          failed = !isSet(flags, flag);
           break;
         case DECIDE_IF: {
-          const branch = isSet(flags, a) ? c : b;
+          const branch = isSet(flags, flag) ? decision.elseFlag : decision.thenFlag;
           failed = branch >= 0 && isSet(flags, branch);
           break;
         }
         case DECIDE_WHEN:
-          failed = kind === OBJECT && isSet(this.seen[level]!, a) && isSet(flags, b);
+          failed = kind === OBJECT && isSet(this.seen[level]!, decision.trigger) && isSet(flags, flag);
           break;
         case DECIDE_UNEVALUATED:
-          failed = kind === OBJECT && this.heldBack(level, a);
+          failed = kind === OBJECT && this.heldBack(level, decision.rule);
           break;
         default:
-          failed = kind === ARRAY && this.heldBack(level, a);
+          failed = kind === ARRAY && this.heldBack(level, decision.rule);
       }
-      if (failed) this.fail(target, level);
-    }
-    // The container was a member: its verdicts are in (tallies, unevaluatedProperties).
-    if (level > 0 && this.open[level - 1]!.extras) this.memberEnded(level - 1, this.currentMembers[level - 1]!);
-    if (this.hashing !== 0 && this.hashed[level]) {
-      this.hashing--;
-      this.hashedContainerEnded(level - 1, this.hashes[level]!);
+      if (failed) this.fail(decision.target, level);
     }
   }
 
@@ -1375,19 +1349,19 @@ export class TextChecker implements TokenSink {
       this.currentMembers[level] = member;
       clearBits(this.flags[level]!, ruleFlags);
     }
-    const {keyNameNodes, keyNameTargets, keyNameScopes} = shape;
-    if (keyNameNodes.length === 0) return;
-    this.evaluator.holdScalar(STRING, key);
-    for (let i = 0; i < keyNameNodes.length; i++) if (!this.passesScalar(keyNameNodes[i]!, STRING, 0, keyNameScopes[i]!)) this.fail(keyNameTargets[i]!, level);
+    if (shape.keyNameNodes.length === 0) return;
+    this.held.holdScalar(STRING, key);
+    // As the value of a member would be: one level below the object, whose flags its failures set.
+    this.judgeScalar(shape.keyNamesMember ?? this.keyNamesMemberOf(shape), STRING, level + 1);
   }
 
   stringValue(value: string): void {
-    this.evaluator.holdScalar(STRING, value);
+    this.held.holdScalar(STRING, value);
     this.scalar(STRING);
   }
 
   numberValue(text: string): void {
-    this.evaluator.holdNumberText(text);
+    this.held.holdNumberText(text);
     this.scalar(NUMBER);
   }
 
@@ -1396,12 +1370,12 @@ export class TextChecker implements TokenSink {
   }
 
   trueValue(): void {
-    this.evaluator.holdScalar(BOOLEAN, true);
+    this.held.holdScalar(BOOLEAN, true);
     this.scalar(BOOLEAN);
   }
 
   falseValue(): void {
-    this.evaluator.holdScalar(BOOLEAN, false);
+    this.held.holdScalar(BOOLEAN, false);
     this.scalar(BOOLEAN);
   }
 }

@@ -9,7 +9,7 @@ import {InputError, NO_POSITION, type InputPosition} from '../output/errors.js';
 import {Hash, addToHash, hashScalar, hashValue, startHash} from './fingerprint.js';
 import {IGNORED, classifyName, keyPlanAt, type KeyPlans} from './keyPlan.js';
 import {KeySet} from './keySet.js';
-import {compareTiedNumberText, isIntegerText, numberTextsEqual, type Decimal} from '../json/numbers.js';
+import {HeldScalar} from './scalar.js';
 import {escapePointerToken} from '../json/pointer.js';
 import {ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, type CompiledKeyword, type EvaluatedItems as ItemAnnotations, type FingerprintListener, type Instance, type Kind, type Run as KeywordRun, type SchemaNode} from '../schema/node.js';
 import type {OutputUnit, TokenSink} from '../types.js';
@@ -562,7 +562,7 @@ export interface InputSource {
   stop(): void;
 }
 
-export class Evaluator implements TokenSink, Instance {
+export class Evaluator extends HeldScalar implements TokenSink, Instance {
   readonly allErrors: boolean;
   root!: Run;
   /**
@@ -572,18 +572,6 @@ export class Evaluator implements TokenSink, Instance {
    * of a deep document.
    */
   readonly stack: Run[] = [];
-  /** The string being delivered (a number's text: `numberText()`). */
-  text = '';
-  private parsedNumber = NaN;
-  private numberParsed = false;
-  /**
-   * Value mode delivers numbers as doubles; their text is made only if a keyword needs it
-   * (`String(n)` cost ~90 ns per number, a tenth of a record's validation).
-   */
-  private numberTextPending = false;
-  /** The number came as a double (value mode), not as text: it is exactly that double. */
-  private numberFromDouble = false;
-  booleanValue = false;
   /** The hash of the scalar item being delivered, when its fingerprint is wanted (see fingerprinted). */
   private readonly scalarHash = new Hash();
   private readonly requests = new FingerprintRequests();
@@ -609,6 +597,7 @@ export class Evaluator implements TokenSink, Instance {
     /** The validator's key plans, shared by its evaluators (src/engine/keyPlan.ts). */
     readonly keyPlans: KeyPlans,
   ) {
+    super();
     this.allErrors = allErrors;
     this.scratch = new Run(this, node, null, null, 0, '', 0, false);
     this.reset(null);
@@ -628,10 +617,7 @@ export class Evaluator implements TokenSink, Instance {
     this.depth = 0;
     clear(this.reports);
     this.reporting = false;
-    this.numberParsed = false;
-    this.numberTextPending = false;
-    this.numberFromDouble = false;
-    this.booleanValue = false;
+    this.releaseScalar();
     this.root = new Run(this, this.node, null, null, 0, '', 0, false);
     this.stack.push(this.root);
     // A boolean root schema is decided before any input.
@@ -648,51 +634,12 @@ export class Evaluator implements TokenSink, Instance {
     clear(this.stack);
     this.requests.truncate(0);
     this.deepest = 0;
-    this.text = '';
+    this.releaseScalar();
   }
 
   /** True once the document is certainly invalid. */
   get failed(): boolean {
     return this.root.failed;
-  }
-
-  /** The number being delivered, as its JSON text. */
-  numberText(): string {
-    if (this.numberTextPending) {
-      this.text = String(this.parsedNumber);
-      this.numberTextPending = false;
-    }
-    return this.text;
-  }
-
-  /**
-   * The number being delivered equals the double `other`. In value mode equal doubles are the same
-   * number; text can be more precise than its double (1e-400 is not 0), so the decimals decide.
-   */
-  numberEquals(other: number): boolean {
-    if (this.number() !== other) return false;
-    return this.numberFromDouble || numberTextsEqual(this.text, String(other));
-  }
-
-  /** Compare the number being delivered with a bound (-1 below, 0 equal, 1 above), exactly. */
-  compareNumber(limit: number, limitDecimal: Decimal | undefined): number {
-    const number = this.number();
-    if (number !== limit) return number < limit ? -1 : 1;
-    return this.numberFromDouble ? 0 : compareTiedNumberText(this.text, limitDecimal);
-  }
-
-  /** The number being delivered is whole (1.0, 1e2 and 2^64 included). */
-  isInteger(): boolean {
-    return this.numberTextPending ? Number.isInteger(this.parsedNumber) : isIntegerText(this.text);
-  }
-
-  /** The number being delivered, as a double (parsed once per value, on first use). */
-  number(): number {
-    if (!this.numberParsed) {
-      this.parsedNumber = Number(this.text);
-      this.numberParsed = true;
-    }
-    return this.parsedNumber;
   }
 
   /** Number of properties / items seen so far in the innermost open container. */
@@ -966,24 +913,6 @@ export class Evaluator implements TokenSink, Instance {
   }
 
   /** Make a scalar the one keywords read, without delivering it (the text checker's `accepts` calls). */
-  holdScalar(kind: Kind, value: unknown): void {
-    if (kind === STRING) this.text = value as string;
-    else if (kind === NUMBER) {
-      this.parsedNumber = value as number;
-      this.numberParsed = true;
-      this.numberTextPending = true;
-      this.numberFromDouble = true;
-    } else if (kind === BOOLEAN) this.booleanValue = value as boolean;
-  }
-
-  /** Make a number's text the one keywords read, without delivering it (src/engine/checker.ts). */
-  holdNumberText(text: string): void {
-    this.text = text;
-    this.numberParsed = false;
-    this.numberTextPending = false;
-    this.numberFromDouble = false;
-  }
-
   nullValue(): void {
     this.deliverScalar(NULL);
   }

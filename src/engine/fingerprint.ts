@@ -4,7 +4,7 @@
 // each hash a value once, as its tokens pass, however many arrays around it want fingerprints.
 
 import {isExactNumberText, parseDecimal} from '../json/numbers.js';
-import {ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, type Instance, type Kind} from '../schema/node.js';
+import {ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, type Kind, type Scalar} from '../schema/node.js';
 
 export class Hash {
   // Two independent 32-bit lanes; 53 bits of them make the fingerprint.
@@ -62,9 +62,9 @@ function setFromDouble(hash: Hash, value: number): void {
  * text, since equal values round to one double: they hash by their canonical decimal, which
  * building costs more.
  */
-function setFromNumber(hash: Hash, instance: Instance): void {
-  const text = instance.numberText();
-  if (isExactNumberText(text)) setFromDouble(hash, instance.number());
+function setFromNumber(hash: Hash, scalar: Scalar): void {
+  const text = scalar.numberText();
+  if (isExactNumberText(text)) setFromDouble(hash, scalar.number());
   else setFromText(hash, TAG_DECIMAL, canonicalNumber(text));
 }
 
@@ -75,15 +75,15 @@ function canonicalNumber(text: string): string {
   return (decimal.negative ? '-' : '') + decimal.coefficient + 'e' + decimal.exponent;
 }
 
-/** The hash of the scalar `evaluator` holds (numbers by value). */
-export function hashScalar(hash: Hash, kind: Kind | 0, evaluator: Instance): void {
+/** The hash of the scalar being delivered (numbers by value). */
+export function hashScalar(hash: Hash, kind: Kind | 0, scalar: Scalar): void {
   switch (kind) {
     case STRING:
-      return setFromText(hash, TAG_STRING, evaluator.text);
+      return setFromText(hash, TAG_STRING, scalar.text);
     case NUMBER:
-      return setFromNumber(hash, evaluator);
+      return setFromNumber(hash, scalar);
     case BOOLEAN:
-      return setFromText(hash, TAG_BOOLEAN, evaluator.booleanValue ? 't' : 'f');
+      return setFromText(hash, TAG_BOOLEAN, scalar.booleanValue ? 't' : 'f');
     case NULL:
       return setFromText(hash, TAG_NULL, '');
   }

@@ -5,7 +5,7 @@
 
 import {SchemaError} from '../output/errors.js';
 import {kindOf, nonJsonLocation, scalarEquals} from './rules/literal.js';
-import {ARRAY, NUMBER, OBJECT, STRING, type CompiledKeyword, type Kind, type KeywordContext, type KeywordDefinition, type Outline, type SchemaNode, type Instance, type Run} from '../schema/node.js';
+import {ARRAY, NUMBER, OBJECT, STRING, type CompiledKeyword, type Kind, type KeywordContext, type KeywordDefinition, type Outline, type SchemaNode, type Scalar, type Run} from '../schema/node.js';
 
 interface Literals {
   /** `true`, `false` and `null` literals. */
@@ -78,13 +78,13 @@ function beginMatching(run: Run, keyword: CompiledKeyword<Literals>): void {
 }
 
 /** A scalar equals one of the scalar literals (strings and numbers by a set lookup). */
-function acceptsScalar(keyword: CompiledKeyword<Literals>, kind: Kind, evaluator: Instance): boolean {
-  if (kind === STRING) return keyword.value.strings.has(evaluator.text);
+function acceptsScalar(keyword: CompiledKeyword<Literals>, kind: Kind, scalar: Scalar): boolean {
+  if (kind === STRING) return keyword.value.strings.has(scalar.text);
   // Only a literal with the same double can equal the number; numberEquals then lets the decimal
   // text decide (1e-400 is not 0). The set treats 0 and -0 as one, as numberEquals does.
-  if (kind === NUMBER) return keyword.value.numbers.has(evaluator.number()) && evaluator.numberEquals(evaluator.number());
+  if (kind === NUMBER) return keyword.value.numbers.has(scalar.number()) && scalar.numberEquals(scalar.number());
   const {scalars} = keyword.value;
-  for (let i = 0; i < scalars.length; i++) if (scalarEquals(kind, evaluator, scalars[i])) return true;
+  for (let i = 0; i < scalars.length; i++) if (scalarEquals(kind, scalar, scalars[i])) return true;
   return false;
 }
 

@@ -19,6 +19,6 @@ export const format = scalarCheck<Format>({
     const check = context.formats.get(value);
     return check === undefined ? undefined : {name: value, check};
   },
-  accepts: (keyword, kind, evaluator) => kind !== STRING || keyword.value.check(evaluator.text),
+  accepts: (keyword, kind, scalar) => kind !== STRING || keyword.value.check(scalar.text),
   failure: (keyword) => [`must match format "${keyword.value.name}"`, {format: keyword.value.name}],
 });

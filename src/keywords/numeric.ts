@@ -4,7 +4,7 @@
 // boolean beside `minimum`/`maximum`; that is a different keyword module, below.
 
 import {isMultipleOf, parseDecimal, type Decimal} from '../json/numbers.js';
-import {NUMBER, type CompiledKeyword, type Kind, type KeywordDefinition, type Instance} from '../schema/node.js';
+import {NUMBER, type CompiledKeyword, type Kind, type KeywordDefinition, type Scalar} from '../schema/node.js';
 import {scalarCheck} from './rules/scalarCheck.js';
 import {expectNumber} from './rules/expect.js';
 
@@ -29,10 +29,10 @@ function bound(limit: number, fails: 'below' | 'below-or-equal' | 'above' | 'abo
   };
 }
 
-function withinBound(keyword: CompiledKeyword<Bound>, kind: Kind, evaluator: Instance): boolean {
+function withinBound(keyword: CompiledKeyword<Bound>, kind: Kind, scalar: Scalar): boolean {
   if (kind !== NUMBER) return true;
   const value = keyword.value;
-  const order = evaluator.compareNumber(value.limit, value.decimal);
+  const order = scalar.compareNumber(value.limit, value.decimal);
   return !((order < 0 && value.failsBelow) || (order === 0 && value.failsEqual) || (order > 0 && value.failsAbove));
 }
 
@@ -97,7 +97,7 @@ export const multipleOf = scalarCheck<Divisor>({
     if (divisor <= 0) throw context.fail('must be a number greater than 0');
     return {number: divisor, decimal: parseDecimal(String(divisor))!};
   },
-  accepts: (keyword, kind, evaluator) =>
-    kind !== NUMBER || isMultipleOf(evaluator.numberText(), evaluator.number(), keyword.value.decimal, keyword.value.number),
+  accepts: (keyword, kind, scalar) =>
+    kind !== NUMBER || isMultipleOf(scalar.numberText(), scalar.number(), keyword.value.decimal, keyword.value.number),
   failure: (keyword) => [`must be a multiple of ${keyword.value.number}`, {multipleOf: keyword.value.number}],
 });

@@ -8,14 +8,14 @@ export const maxLength = scalarCheck<number>({
   name: 'maxLength',
   compile: expectNonNegativeInteger,
   // UTF-16 length is an upper bound of the code-point length: most strings need no count.
-  accepts: (keyword, kind, evaluator) =>
-    kind !== STRING || evaluator.text.length <= keyword.value || codePointLength(evaluator.text) <= keyword.value,
+  accepts: (keyword, kind, scalar) =>
+    kind !== STRING || scalar.text.length <= keyword.value || codePointLength(scalar.text) <= keyword.value,
   failure: (keyword) => [`must NOT have more than ${keyword.value} characters`, {limit: keyword.value}],
 });
 
 export const minLength = scalarCheck<number>({
   name: 'minLength',
   compile: (value, context) => expectNonNegativeInteger(value, context) || undefined,
-  accepts: (keyword, kind, evaluator) => kind !== STRING || codePointLength(evaluator.text) >= keyword.value,
+  accepts: (keyword, kind, scalar) => kind !== STRING || codePointLength(scalar.text) >= keyword.value,
   failure: (keyword) => [`must NOT have fewer than ${keyword.value} characters`, {limit: keyword.value}],
 });

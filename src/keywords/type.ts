@@ -36,10 +36,10 @@ export const type: KeywordDefinition<TypeValue> = {
     });
     return {mask, message: `must be ${names.join(' or ')}`};
   },
-  accepts(keyword, kind, evaluator) {
+  accepts(keyword, kind, scalar) {
     const mask = keyword.value.mask;
     if ((mask & kind) !== 0) return true;
-    return kind === NUMBER && (mask & INTEGER) !== 0 && evaluator.isInteger();
+    return kind === NUMBER && (mask & INTEGER) !== 0 && scalar.isInteger();
   },
   outline: (keyword, outline) => outline.kinds(keyword.value.mask),
   begin(run, keyword) {

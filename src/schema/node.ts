@@ -198,7 +198,7 @@ export interface KeywordDefinition<V = any> {
    * hooks decide for a scalar, written once and used by those hooks. A scalar member checked only
    * by keywords with `accepts` is checked without a run (see Evaluator.checkLeaves).
    */
-  accepts?(keyword: CompiledKeyword<V>, kind: Kind, instance: Instance): boolean;
+  accepts?(keyword: CompiledKeyword<V>, kind: Kind, scalar: Scalar): boolean;
   /**
    * What this keyword asks of an object or array, told to the text checker (src/engine/checker.ts) in
    * its terms: validateText's pass-only verdict, which runs no runs and no hooks. Keywords with
@@ -332,12 +332,8 @@ export interface DraftTable {
   readonly vocabularies?: ReadonlyMap<string, readonly string[]>;
 }
 
-/**
- * What a keyword may read of the value being delivered at its location, and ask of the engine
- * there. The evaluator (src/engine/evaluator.ts) implements it; the text checker hands the same
- * object to `accepts`.
- */
-export interface Instance {
+/** The scalar being delivered, as a keyword reads it (`accepts`, and the hooks through Instance). */
+export interface Scalar {
   /** The string being delivered. */
   readonly text: string;
   /** The boolean being delivered. */
@@ -352,6 +348,13 @@ export interface Instance {
   compareNumber(limit: number, limitDecimal: Decimal | undefined): number;
   /** The number being delivered is whole (1.0 and 1e2 included). */
   isInteger(): boolean;
+}
+
+/**
+ * What a keyword's hooks may read of the value being delivered at their location, and ask of the
+ * engine there. The evaluator (src/engine/evaluator.ts) implements it.
+ */
+export interface Instance extends Scalar {
   /** Properties or items seen so far in the innermost open container. */
   count(): number;
   /** The key of the member being delivered at instance depth `depth` (default: the innermost). */

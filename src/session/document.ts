@@ -52,7 +52,7 @@ export class Document implements Session {
   }
 
   private checkerOf(): TextChecker {
-    return (this.checker ??= new TextChecker(this.parts.root, this.evaluator, this.parts.limits, this.parts.checkerCache));
+    return (this.checker ??= new TextChecker(this.parts.root, this.parts.limits, this.parts.checkerCache));
   }
 
   // ---- whole documents (the validator's calls) ----

@@ -3,7 +3,7 @@
 // lets the evaluator match it as the instance streams in, remembering nothing but the literal.
 
 import {escapePointerToken} from '../../json/pointer.js';
-import {ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, newNode, setKeywords, type Kind, type KeywordDefinition, type Resource, type SchemaNode, type Instance} from '../../schema/node.js';
+import {ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, newNode, setKeywords, type Kind, type KeywordDefinition, type Resource, type SchemaNode, type Scalar} from '../../schema/node.js';
 
 /** The kind of a JSON value, or undefined for anything JSON cannot hold. */
 export function kindOf(value: unknown): Kind | undefined {
@@ -39,15 +39,15 @@ export function nonJsonLocation(value: unknown): string | undefined {
 }
 
 /** Does the scalar now being delivered equal `literal` (a string, number, boolean or null)? */
-export function scalarEquals(kind: Kind | 0, evaluator: Instance, literal: unknown): boolean {
+export function scalarEquals(kind: Kind | 0, scalar: Scalar, literal: unknown): boolean {
   switch (kind) {
     case STRING:
-      return literal === evaluator.text;
+      return literal === scalar.text;
     case NUMBER:
       // Equal doubles may still be different numbers (1e-400 rounds to 0): the decimal texts decide.
-      return typeof literal === 'number' && evaluator.numberEquals(literal);
+      return typeof literal === 'number' && scalar.numberEquals(literal);
     case BOOLEAN:
-      return literal === evaluator.booleanValue;
+      return literal === scalar.booleanValue;
     case NULL:
       return literal === null;
     default:
@@ -145,7 +145,7 @@ const scalarLiteral: KeywordDefinition<{readonly literal: unknown}> = {
   begin(run, keyword) {
     if (run.kind === OBJECT || run.kind === ARRAY) run.fail(keyword, 'must be equal to the constant');
   },
-  accepts: (keyword, kind, evaluator) => scalarEquals(kind, evaluator, keyword.value.literal),
+  accepts: (keyword, kind, scalar) => scalarEquals(kind, scalar, keyword.value.literal),
   outline: (_keyword, outline) => outline.kinds(0),
   scalar(run, keyword) {
     if (!scalarEquals(run.kind, run.evaluator, keyword.value.literal)) run.fail(keyword, 'must be equal to the constant');

@@ -2,13 +2,13 @@
 // predicate each. The predicate is the keyword's `accepts` (the evaluator's run-free path for leaf
 // members) and its `scalar` hook reports a failure of that same predicate.
 
-import type {CompiledKeyword, Kind, KeywordContext, KeywordDefinition, Instance} from '../../schema/node.js';
+import type {CompiledKeyword, Kind, KeywordContext, KeywordDefinition, Scalar} from '../../schema/node.js';
 
 export interface ScalarCheck<V> {
   readonly name: string;
   compile(value: unknown, context: KeywordContext): V | undefined;
-  /** The verdict on a scalar of `kind` (the text is `evaluator.text`); other kinds pass. */
-  accepts(keyword: CompiledKeyword<V>, kind: Kind, evaluator: Instance): boolean;
+  /** The verdict on a scalar of `kind` (the text is `scalar.text`); other kinds pass. */
+  accepts(keyword: CompiledKeyword<V>, kind: Kind, scalar: Scalar): boolean;
   /** The message and params of a failure. */
   failure(keyword: CompiledKeyword<V>): [message: string, params: Record<string, unknown>];
 }
