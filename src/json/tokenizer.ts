@@ -167,8 +167,8 @@ export class Tokenizer {
   private lineStart = 0;
   private bytesTotal = 0;
 
-  // A point to tokenize the current text again from (see mark): just after a key, with the state
-  // there. While it is set, an input error within the text replays from it instead of failing.
+  // A checkpoint in the current text to tokenize it again from (see mark), with the state there.
+  // Whether and when to go back to it is the Rewinder's call (src/session/memberSink.ts).
   private marked = false;
   private markIndex = 0;
   private markLine = 0;
@@ -179,8 +179,8 @@ export class Tokenizer {
   private markExpect = Expect.Colon;
   /** Where tokenizing resumes after a replay: past the key's quote, or at the value's bracket. */
   private markResume = 0;
-  private onReplay: (() => void) | null = null;
-  private replayRequested = false;
+  private rewinder: Rewinder | null = null;
+  private rewindRequested = false;
   /** Where tokenize starts in the text (0, or just past a mark). */
   private resumeAt = 0;
 
@@ -213,24 +213,29 @@ export class Tokenizer {
   }
 
   /**
-   * From a `keyValue` call: remember this point, just after the key, to tokenize the rest of the
-   * current text again from it if asked (replay) or if the input turns out malformed or past a
-   * limit before unmark. `onReplay` is called first, to send the tokens elsewhere.
+   * Let `rewinder` decide about going back to the mark (between writes, with the mark's user as
+   * the sink): whether an input error after the mark rewinds instead of failing, and what happens
+   * when the tokens come again.
    */
-  mark(onReplay: () => void): void {
-    this.setMark(onReplay, this.depth, this.top, this.stack.length, Expect.Colon, this.index + 1);
+  setRewinder(rewinder: Rewinder): void {
+    this.rewinder = rewinder;
+  }
+
+  /** From a `keyValue` call: a checkpoint just after the key, to tokenize the rest of the text again from. */
+  mark(): void {
+    this.setMark(this.depth, this.top, this.stack.length, Expect.Colon, this.index + 1);
   }
 
   /**
-   * From a `startObject` or `startArray` call for an array's item: as mark, for the point just
-   * before the item's bracket, as if it had not been opened yet.
+   * From a `startObject` or `startArray` call for an array's item: a checkpoint just before the
+   * item's bracket, as if it had not been opened yet.
    */
-  markValue(onReplay: () => void): void {
+  markValue(): void {
     const stack = this.stack;
-    this.setMark(onReplay, this.depth - 1, stack[stack.length - 1]!, stack.length - 1, Expect.Value, this.index);
+    this.setMark(this.depth - 1, stack[stack.length - 1]!, stack.length - 1, Expect.Value, this.index);
   }
 
-  private setMark(onReplay: () => void, depth: number, top: number, stack: number, expect: Expect, resume: number): void {
+  private setMark(depth: number, top: number, stack: number, expect: Expect, resume: number): void {
     this.marked = true;
     this.markIndex = this.index;
     this.markLine = this.line;
@@ -240,7 +245,11 @@ export class Tokenizer {
     this.markStack = stack;
     this.markExpect = expect;
     this.markResume = resume;
-    this.onReplay = onReplay;
+  }
+
+  /** A checkpoint is set in the current text. */
+  get hasMark(): boolean {
+    return this.marked;
   }
 
   /** Code units of the current text after the token just delivered. */
@@ -255,30 +264,28 @@ export class Tokenizer {
 
   unmark(): void {
     this.marked = false;
-    this.onReplay = null;
   }
 
-  /** From a sink call: tokenize again from the mark once this call returns. */
-  replay(): void {
-    this.replayRequested = true;
+  /** From a sink call: go back to the mark once this call returns, and tokenize on from there. */
+  rewind(): void {
+    this.rewindRequested = true;
     this._stopped = true;
   }
 
   /**
-   * Between writes: a mark still set means the text up to its end goes again from the mark, and
-   * so on until the text is done with no mark left (each pass starts further on, at a value the
-   * previous one did not see end). A mark never outlives its text.
+   * Between writes: go back to the mark and tokenize the rest of the current text again from it.
+   * False when there is nothing to go back to (no mark, or the input failed or ended).
    */
-  settleMark(): void {
-    while (this.marked && !this.failed && !this.finished) {
-      this.restoreMark();
-      this.runText(this.text, false);
-    }
+  rewindAndResume(): boolean {
+    if (!this.marked || this.failed || this.finished) return false;
+    this.restoreMark();
+    this.runText(this.text, false);
+    return true;
   }
 
   private restoreMark(): void {
     this.marked = false;
-    this.replayRequested = false;
+    this.rewindRequested = false;
     this._stopped = false;
     this.carry = '';
     this.resetDecoded();
@@ -290,22 +297,20 @@ export class Tokenizer {
     while (this.stack.length > this.markStack) this.stack.pop();
     this.index = this.markIndex;
     this.resumeAt = this.markResume;
-    const onReplay = this.onReplay;
-    this.onReplay = null;
-    onReplay?.();
+    this.rewinder?.rewound();
   }
 
-  /** tokenize, replaying from the mark as often as asked to (each replay drops it). */
+  /** tokenize, going back to the mark as often as asked to (each rewind drops it). */
   private tokenizeMarked(text: string, final: boolean): void {
     for (;;) {
       try {
         this.tokenize(text, final);
       } catch (error) {
-        if (!this.marked || !(error instanceof InputError)) throw error;
+        if (!this.marked || !(error instanceof InputError) || this.rewinder === null || !this.rewinder.rewindsOn(error)) throw error;
         this.restoreMark();
         continue;
       }
-      if (!this.replayRequested) return;
+      if (!this.rewindRequested) return;
       this.restoreMark();
     }
   }
@@ -337,7 +342,6 @@ export class Tokenizer {
   }
 
   write(text: string): void {
-    if (this.marked) this.settleMark();
     if (this._stopped) return;
     if (this.failed) throw this.failure;
     if (this.finished) throw this.fail('syntax', 'syntax.trailing', 'Input after end()');
@@ -345,7 +349,6 @@ export class Tokenizer {
   }
 
   end(): void {
-    if (this.marked) this.settleMark();
     if (this._stopped) return;
     if (this.failed) throw this.failure;
     if (this.finished) return;
@@ -885,4 +888,12 @@ export class Tokenizer {
         return 'end of input';
     }
   }
+}
+
+/** Decides about going back to a tokenizer's mark (see Tokenizer.setRewinder). */
+export interface Rewinder {
+  /** An input error in the text after the mark: go back to it instead of failing? */
+  rewindsOn(error: InputError): boolean;
+  /** The tokenizer went back to the mark: the tokens after it come again. */
+  rewound(): void;
 }

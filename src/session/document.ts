@@ -42,6 +42,8 @@ export class Document implements Session {
   private assembler: Assembler | undefined = undefined;
   /** Member values may be judged apart (src/session/memberSink.ts), until a MemberSink is set up. */
   private judgesMembersApart = false;
+  /** Judges member values apart, and decides when the tokenizer goes back to its mark. */
+  private members: MemberSink | null = null;
   private inputError: InputError | undefined = undefined;
   private result: Result | undefined = undefined;
   /** The tokenizer saw the whole document (it was not stopped early). */
@@ -115,6 +117,7 @@ export class Document implements Session {
     this.tokenizer = new Tokenizer(sink, this.parts.limits);
     this.decoder = new ChunkDecoder(DECODE_SLICE);
     this.judgesMembersApart = membersApart && this.parts.checkerCache.usable;
+    this.members = null;
     this.inputError = undefined;
     this.result = undefined;
     this.complete = false;
@@ -135,7 +138,7 @@ export class Document implements Session {
   private judgeMembersApart(tokenizer: Tokenizer, length: number): void {
     if (!this.judgesMembersApart || length < memberValues.worthIt || tokenizer.stopped) return;
     this.judgesMembersApart = false;
-    const members = new MemberSink(this.evaluator, () => this.checkerOf());
+    const members = (this.members = new MemberSink(this.evaluator, () => this.checkerOf()));
     members.attach(tokenizer);
     tokenizer.redirect(members);
   }
@@ -157,18 +160,22 @@ export class Document implements Session {
       // Bytes still held before this text are an unfinished character, which ends here.
       const held = decoder.flush();
       this.guard(() => {
-        if (held !== '') tokenizer.write(held);
-        if (!tokenizer.stopped) tokenizer.write(chunk);
-        tokenizer.settleMark();
+        if (held !== '') this.writeText(tokenizer, held);
+        if (!tokenizer.stopped) this.writeText(tokenizer, chunk);
       });
       return !this.failed;
     }
     decoder.start(chunk);
     for (let text = decoder.next(); text !== undefined && !tokenizer.stopped; text = decoder.next()) {
-      if (text !== '') this.guard(() => tokenizer.write(text));
+      if (text !== '') this.guard(() => this.writeText(tokenizer, text));
     }
-    this.guard(() => tokenizer.settleMark());
     return !this.failed;
+  }
+
+  /** One text to the tokenizer; a mark it leaves is settled before the next (see MemberSink.settle). */
+  private writeText(tokenizer: Tokenizer, text: string): void {
+    tokenizer.write(text);
+    this.members?.settle();
   }
 
   end(): Result {
@@ -177,7 +184,7 @@ export class Document implements Session {
     if (!tokenizer.stopped) {
       const rest = this.decoder!.flush();
       this.guard(() => {
-        if (rest !== '') tokenizer.write(rest);
+        if (rest !== '') this.writeText(tokenizer, rest);
         if (tokenizer.stopped) return;
         tokenizer.end();
         this.complete = true;

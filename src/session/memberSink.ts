@@ -12,7 +12,7 @@
 
 import type {Evaluator} from '../engine/evaluator.js';
 import {PASS, type TextChecker} from '../engine/checker.js';
-import type {Tokenizer} from '../json/tokenizer.js';
+import type {Rewinder, Tokenizer} from '../json/tokenizer.js';
 import type {TokenSink} from '../types.js';
 
 /**
@@ -23,7 +23,7 @@ import type {TokenSink} from '../types.js';
  */
 export const memberValues = {worthIt: 2048};
 
-export class MemberSink implements TokenSink {
+export class MemberSink implements TokenSink, Rewinder {
   /** The tokens of a member value go to the checker. */
   private apart = false;
   /** Objects and arrays open within that value. */
@@ -40,18 +40,10 @@ export class MemberSink implements TokenSink {
   private readonly givenUp = new Set<number>();
   /** The last of givenUp: past it, none of them can come again. */
   private lastGivenUp = -1;
-  /** Called by the tokenizer as it replays: the rest goes to the evaluator. */
-  private readonly backToEvaluator = (): void => {
-    this.apart = false;
-    this.rememberGivenUp();
-  };
-  /** The same for an item: its bracket comes again, and goes to the evaluator this time. */
+  /** The mark is before an item's bracket (markValue), not after a key (mark). */
+  private markedItem = false;
+  /** An item's bracket comes again after a rewind, and goes to the evaluator this time. */
   private replayedItem = false;
-  private readonly itemBackToEvaluator = (): void => {
-    this.apart = false;
-    this.replayedItem = true;
-    this.rememberGivenUp();
-  };
 
   /** Made on the first value judged apart: a small document may have none. */
   private checker!: TextChecker;
@@ -61,9 +53,34 @@ export class MemberSink implements TokenSink {
     private readonly newChecker: () => TextChecker,
   ) {}
 
-  /** The tokenizer that feeds this sink (it marks and replays for it). */
+  /** The tokenizer that feeds this sink: it keeps the marks, and this sink decides about going back. */
   attach(tokenizer: Tokenizer): void {
     this.tokenizer = tokenizer;
+    tokenizer.setRewinder(this);
+  }
+
+  /**
+   * Any input error after the mark (malformed, past a limit) goes back to it: the evaluator then
+   * reads the value and meets the error itself, reporting it where it would have.
+   */
+  rewindsOn(): boolean {
+    return true;
+  }
+
+  /** The tokenizer went back to the mark: the rest goes to the evaluator. */
+  rewound(): void {
+    this.apart = false;
+    if (this.markedItem) this.replayedItem = true;
+    this.rememberGivenUp();
+  }
+
+  /**
+   * Between writes: a mark still set is a value that did not end in this text. The text after it
+   * goes again to the evaluator, and so on until the text is done with no mark left (each pass
+   * starts further on, at a value the previous one did not see end): a mark never outlives its text.
+   */
+  settle(): void {
+    while (this.tokenizer.rewindAndResume());
   }
 
   keyValue(key: string): void {
@@ -81,7 +98,8 @@ export class MemberSink implements TokenSink {
     (this.checker ??= this.newChecker()).beginValue(nodes);
     this.apart = true;
     this.depth = 0;
-    this.tokenizer.mark(this.backToEvaluator);
+    this.markedItem = false;
+    this.tokenizer.mark();
   }
 
   startObject(): void {
@@ -105,7 +123,7 @@ export class MemberSink implements TokenSink {
   private opensGivenUp(): boolean {
     const at = this.tokenizer.unitOffset;
     if (this.depth === 0 && this.wasGivenUp(at)) {
-      this.tokenizer.replay();
+      this.tokenizer.rewind();
       return true;
     }
     this.openedAt[this.depth++] = at;
@@ -146,7 +164,8 @@ export class MemberSink implements TokenSink {
     (this.checker ??= this.newChecker()).beginValue(nodes);
     this.apart = true;
     this.depth = 0;
-    this.tokenizer.markValue(this.itemBackToEvaluator);
+    this.markedItem = true;
+    this.tokenizer.markValue();
     return true;
   }
 
@@ -197,7 +216,7 @@ export class MemberSink implements TokenSink {
   /** After a token of the value judged apart: replay it into the evaluator, or done with it? */
   private afterToken(): void {
     if (this.checker.outcome !== PASS) {
-      this.tokenizer.replay();
+      this.tokenizer.rewind();
       return;
     }
     if (this.depth > 0) return;
