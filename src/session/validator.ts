@@ -39,31 +39,26 @@ export class CompiledValidator implements Validator {
     return document;
   }
 
-  validate(value: unknown): Result {
+  /** `call` on a document of its own, given back when it returns (or throws). */
+  private withDocument<A>(call: (document: Document, argument: A) => Result, argument: A): Result {
     const document = this.take();
     try {
-      return document.validateValue(value);
+      return call(document, argument);
     } finally {
       this.idle = document;
     }
+  }
+
+  validate(value: unknown): Result {
+    return this.withDocument(validateValue, value);
   }
 
   validateText(text: string | Uint8Array): Result {
-    const document = this.take();
-    try {
-      return document.validateText(text);
-    } finally {
-      this.idle = document;
-    }
+    return this.withDocument(validateText, text);
   }
 
   parseText(text: string | Uint8Array): Result {
-    const document = this.take();
-    try {
-      return document.parseText(text);
-    } finally {
-      this.idle = document;
-    }
+    return this.withDocument(parseText, text);
   }
 
   session(options: SessionOptions = {}): Session {
@@ -78,3 +73,8 @@ export class CompiledValidator implements Validator {
     return new Document(this.parts);
   }
 }
+
+// The whole-document calls, as functions of the document (no closure made per call).
+const validateValue = (document: Document, value: unknown): Result => document.validateValue(value);
+const validateText = (document: Document, text: string | Uint8Array): Result => document.validateText(text);
+const parseText = (document: Document, text: string | Uint8Array): Result => document.parseText(text);
