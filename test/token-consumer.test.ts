@@ -11,7 +11,7 @@ import {describe, test} from 'node:test';
 import chain from 'stream-chain';
 import {parser} from 'stream-json';
 import {tokenConsumer} from '../adapters/stream-json.js';
-import {compile} from '../src/index.js';
+import {compile, tokenValidator} from '../src/index.js';
 import type {Result} from '../src/types.js';
 
 const schema = {
@@ -90,5 +90,35 @@ describe('the stream-json example: a file through stream-json\'s parser into tok
     const broken = run(malformed);
     assert.equal(broken.status, 2);
     assert.match(broken.stderr, /malformed\.json: /);
+  });
+});
+
+describe('tokenValidator: tokens that end before the document does', () => {
+  const validator = compile({type: 'object', properties: {id: {type: 'integer'}}});
+  const verdictOf = (tokens: {name: string; value?: unknown}[]): Result => {
+    const document = tokenValidator(validator);
+    for (const token of tokens) document.push(token);
+    return document.end();
+  };
+
+  test('an object left open, or no value at all, is refused as syntax.end', () => {
+    const cases = [
+      [],
+      [{name: 'startObject'}],
+      [{name: 'startObject'}, {name: 'keyValue', value: 'id'}],
+      [{name: 'startObject'}, {name: 'keyValue', value: 'id'}, {name: 'numberValue', value: '1'}],
+      [{name: 'startObject'}, {name: 'startKey'}, {name: 'stringChunk', value: 'i'}],
+    ];
+    for (const tokens of cases) {
+      const result = verdictOf(tokens);
+      assert.equal(result.valid, false, JSON.stringify(tokens));
+      assert.deepEqual(result.errors.map((error) => error.params?.code), ['syntax.end'], JSON.stringify(tokens));
+    }
+  });
+
+  test('the whole document still passes, and a failure already certain is reported as it was', () => {
+    assert.equal(verdictOf([{name: 'startObject'}, {name: 'keyValue', value: 'id'}, {name: 'numberValue', value: '1'}, {name: 'endObject'}]).valid, true);
+    const failed = verdictOf([{name: 'startObject'}, {name: 'keyValue', value: 'id'}, {name: 'stringValue', value: 'x'}]);
+    assert.deepEqual(failed.errors.map((error) => error.keyword), ['type']);
   });
 });

@@ -1,6 +1,6 @@
 // Validation of a document given as stream-json tokens (adapters/stream-json.ts).
 
-import {InputError} from '../output/errors.js';
+import {InputError, NO_POSITION} from '../output/errors.js';
 import type {Result, Validator} from '../types.js';
 import {CompiledValidator} from './validator.js';
 import {verdict} from './document.js';
@@ -90,6 +90,12 @@ export function tokenValidator(validator: Validator): TokenValidator {
     },
     end(): Result {
       if (inputError === undefined) guarded(deliverPending);
+      // Tokens that stop before the document ends (no value, or an object or array left open) are
+      // no document: stream-json's parser reports a cut text itself, but tokens can come from
+      // anywhere, and an unfinished object must not pass for a whole one.
+      if (inputError === undefined && !evaluator.root.settled) {
+        inputError = new InputError('syntax', 'syntax.end', 'The tokens ended before the document did', NO_POSITION);
+      }
       return verdict(evaluator, inputError);
     },
   };
