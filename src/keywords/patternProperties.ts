@@ -1,9 +1,10 @@
 // `patternProperties` (2020-12 core §10.3.2.2): every property whose name matches a pattern
-// (ECMA-262, unanchored) must validate against that pattern's schema.
+// (ECMA-262, unanchored) must validate against that pattern's schema. A name may match several;
+// the regexes run once per distinct name (rules/members.ts, key plans).
 
 import {escapePointerToken} from '../json/pointer.js';
-import {requireMember} from './rules/members.js';
-import type {KeywordDefinition, SchemaNode} from '../schema/node.js';
+import type {SchemaNode} from '../schema/node.js';
+import {propertyApplicator} from './rules/members.js';
 import {compilePattern, expectSchemaMap, isSchema} from './rules/expect.js';
 
 export interface PatternSchema {
@@ -12,7 +13,7 @@ export interface PatternSchema {
   readonly path: string;
 }
 
-export const patternProperties: KeywordDefinition<readonly PatternSchema[]> = {
+export const patternProperties = propertyApplicator<readonly PatternSchema[]>({
   name: 'patternProperties',
   subschemas: 'schemaMap',
   compile(value, context) {
@@ -23,20 +24,5 @@ export const patternProperties: KeywordDefinition<readonly PatternSchema[]> = {
       return {pattern: compilePattern(source, context, path), node: context.subschema(schema, path), path: '/patternProperties' + path};
     });
   },
-  classify(keyword, name) {
-    const matching = keyword.value.filter((entry) => entry.pattern.test(name));
-    return matching.length === 0 ? undefined : matching;
-  },
-  outline(keyword, outline) {
-    outline.members((name) => (patternProperties.classify!(keyword, name) as readonly PatternSchema[] | undefined)?.map((entry) => entry.node));
-  },
-  key(run, keyword, name, matching: readonly PatternSchema[]) {
-    run.evaluatedProperties?.add(name);
-    for (let i = 0; i < matching.length; i++) {
-      run.applyToMember(matching[i].node, keyword, i, matching[i].path);
-      if (run.settled) return;
-    }
-  },
-  result: requireMember,
-  ignoresPassingMembers: true,
-};
+  select: (patterns, name) => patterns.filter((entry) => entry.pattern.test(name)),
+});

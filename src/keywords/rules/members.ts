@@ -1,12 +1,111 @@
-// Member application (2020-12 core §10.3): a subschema applied to the value of one property or
-// item. What `properties`, `patternProperties`, `additionalProperties` and `items` share.
+// Member application (2020-12 core §10.3): subschemas applied to the values of the properties or
+// items a keyword selects. What `properties`, `patternProperties`, `additionalProperties`,
+// `prefixItems`, `items` and `additionalItems` share: each says once which subschemas apply to
+// which member (`select`), and this rule tells both engines from that one statement — the
+// evaluator through the `key`/`item` hooks, which start a run for the member's value as its key
+// or item arrives, and the text checker through the outline's `members`/`items`.
 
-import type {Run} from '../../schema/node.js';
+import type {CompiledKeyword, KeywordContext, KeywordDefinition, Run, SchemaNode, SubschemaShape} from '../../schema/node.js';
+
+/** A subschema selected for a member, with the keyword-location path from the keyword's node. */
+export interface Selected {
+  readonly node: SchemaNode;
+  readonly path: string;
+}
+
+/** A member the keyword forbids outright (a `false` subschema): the error it reports at once. */
+export interface Refusal {
+  readonly message: string;
+  readonly params: Record<string, unknown>;
+}
+
+interface MemberRule<V, K> {
+  readonly name: string;
+  readonly subschemas: SubschemaShape;
+  compile(value: unknown, context: KeywordContext): V | undefined;
+  /** The subschemas for the value of the member at `key` (undefined or empty: the keyword ignores it). */
+  select(value: V, key: K): readonly Selected[] | undefined;
+  /** A member selected but forbidden (`false`): it fails at its key or item with this error. */
+  refuse?(value: V, key: K): Refusal | undefined;
+}
 
 /**
- * A failed member fails the keyword. A passing member changes nothing here; its annotations belong
- * to its own location, not to this one.
+ * For member applicators: a failed member fails the keyword. A passing member changes nothing
+ * here; its annotations belong to its own location, not to this one.
  */
 export function requireMember(run: Run, _keyword: unknown, child: Run): void {
   if (child.failed) run.failWith(child);
+}
+
+function nodesOf(selected: readonly Selected[] | undefined): readonly SchemaNode[] | undefined {
+  return selected === undefined || selected.length === 0 ? undefined : selected.map((each) => each.node);
+}
+
+/** Apply what was selected to the member's value (slot: the entry's position, or the item's index). */
+function applySelected(run: Run, keyword: CompiledKeyword, selected: readonly Selected[], slot: number): void {
+  for (let i = 0; i < selected.length; i++) {
+    run.applyToMember(selected[i]!.node, keyword, slot + i, selected[i]!.path);
+    if (run.settled) return;
+  }
+}
+
+/**
+ * A keyword that applies subschemas to property values, selected by name. The names it selects
+ * are evaluated properties for `unevaluatedProperties` (2020-12 core §10.3.2).
+ */
+export function propertyApplicator<V>(rule: MemberRule<V, string>): KeywordDefinition<V> {
+  const {select, refuse} = rule;
+  return {
+    name: rule.name,
+    subschemas: rule.subschemas,
+    compile: rule.compile,
+    // What a name selects depends on the schema alone: the evaluator caches it per name (key plans).
+    classify(keyword, name) {
+      const selected = select(keyword.value, name);
+      return selected === undefined || selected.length === 0 ? undefined : selected;
+    },
+    outline(keyword, outline) {
+      outline.members((name) => nodesOf(select(keyword.value, name)));
+    },
+    key(run, keyword, name, selected: readonly Selected[]) {
+      const refusal = refuse?.(keyword.value, name);
+      if (refusal !== undefined) {
+        run.fail(keyword, refusal.message, refusal.params, name);
+        return;
+      }
+      run.evaluatedProperties?.add(name);
+      applySelected(run, keyword, selected, 0);
+    },
+    result: requireMember,
+    ignoresPassingMembers: true,
+  };
+}
+
+/**
+ * A keyword that applies subschemas to array items, selected by index. The indices it selects are
+ * evaluated items for `unevaluatedItems` (2020-12 core §10.3.1).
+ */
+export function itemApplicator<V>(rule: MemberRule<V, number>): KeywordDefinition<V> {
+  const {select, refuse} = rule;
+  return {
+    name: rule.name,
+    subschemas: rule.subschemas,
+    compile: rule.compile,
+    outline(keyword, outline) {
+      outline.items((index) => nodesOf(select(keyword.value, index)));
+    },
+    item(run, keyword, index) {
+      const selected = select(keyword.value, index);
+      if (selected === undefined || selected.length === 0) return;
+      const refusal = refuse?.(keyword.value, index);
+      if (refusal !== undefined) {
+        run.fail(keyword, refusal.message, refusal.params, String(index));
+        return;
+      }
+      run.evaluatedItems?.add(index);
+      applySelected(run, keyword, selected, index);
+    },
+    result: requireMember,
+    ignoresPassingMembers: true,
+  };
 }
