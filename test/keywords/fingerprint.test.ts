@@ -8,7 +8,10 @@ import {KeyPlans} from '../../src/engine/keyPlan.js';
 import {newNode, setKeywords, type CompiledKeyword, type FingerprintListener, type KeywordDefinition, type Resource, type SchemaNode} from '../../src/schema/node.js';
 import {Tokenizer, defaultLimits} from '../../src/json/tokenizer.js';
 import {walkValue} from '../../src/json/walker.js';
+import {numberTextsEqual} from '../../src/json/numbers.js';
+import fc from 'fast-check';
 import {random} from '../support/chunks.js';
+import {property} from '../support/property.js';
 
 /** Fingerprints heard, by the instance location of the array whose item they are, then the index. */
 type Heard = Map<string, number[]>;
@@ -221,3 +224,40 @@ function sortKeys(value: unknown): unknown {
   if (value === null || typeof value !== 'object') return value;
   return Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([key, member]) => [key, sortKeys(member)]));
 }
+
+describe('fingerprint of numbers, property', () => {
+  // Values near where a double stops holding the text: around 2^53, 0.1's exact double, 1e23,
+  // the subnormals and past the range; each written in several forms (exponent, padding, sign of zero).
+  const digits = fc.constantFrom('1', '5', '9007199254740992', '9007199254740993', '1000000000000000055511151231257827', '99999999999999991611392', '123456789012345678', '2', '0');
+  const exponent = fc.integer({min: -330, max: 330});
+  const value = fc.tuple(fc.boolean(), digits, exponent);
+  /** `coefficient × 10^exponent` written in one of several equivalent ways. */
+  const render = ([negative, coefficient, power]: [boolean, string, number], form: number): string => {
+    const sign = negative ? '-' : '';
+    // JSON allows no leading zeros: zero has forms of its own (its sign does not count).
+    if (coefficient === '0') return [`${sign}0`, `${sign}0.0`, `${sign}0e${power}`, `${sign}0.000E-${Math.abs(power)}`][form % 4]!;
+    switch (form % 4) {
+      case 0:
+        return `${sign}${coefficient}e${power}`;
+      case 1:
+        return `${sign}${coefficient}0e${power - 1}`;
+      case 2:
+        return `${sign}${coefficient[0]}.${coefficient.slice(1) || '0'}E${power + coefficient.length - 1}`;
+      default:
+        return power >= 0 && power < 30 ? `${sign}${coefficient}${'0'.repeat(power)}` : `${sign}${coefficient}e${power < 0 ? '' : '+'}${power}`;
+    }
+  };
+
+  test('two number texts have one fingerprint exactly when their decimal values are equal', () => {
+    fc.assert(
+      fc.property(value, value, fc.nat(3), fc.nat(3), (a, b, formA, formB) => {
+        const [textA, textB] = [render(a, formA), render(b, formB)];
+        // Past the double range JSON.parse gives Infinity; the tokenizer keeps the text.
+        const equal = numberTextsEqual(textA, textB);
+        assert.equal(ofText(textA) === ofText(textB), equal, `${textA} ${textB}`);
+        assert.equal(ofText(textA), ofText(render(a, formA + 1)), `${textA} and another form`);
+      }),
+      property(300),
+    );
+  });
+});
