@@ -2,7 +2,7 @@
 // An array value behaves as `dependentRequired`, a schema value as `dependentSchemas`.
 
 import {OBJECT, type KeywordDefinition} from '../schema/node.js';
-import {checkDependentRequired, compileDependentRequired, outlineDependentRequired, type Dependencies} from './dependentRequired.js';
+import {compileDependentRequired} from './dependentRequired.js';
 import {
   DependentSchemasState,
   beginDependentSchemas,
@@ -13,11 +13,11 @@ import {
   resultDependentSchemas,
   type DependentSchemas,
 } from './dependentSchemas.js';
-import {Seen} from './rules/presence.js';
+import {Seen, checkRequirements, outlineRequirements, type Requirements} from './rules/presence.js';
 import {isObject} from './rules/expect.js';
 
 interface DependenciesValue {
-  readonly required: Dependencies | undefined;
+  readonly required: Requirements | undefined;
   readonly schemas: DependentSchemas | undefined;
 }
 
@@ -43,7 +43,7 @@ export const dependencies: KeywordDefinition<DependenciesValue> = {
   },
   outline(keyword, outline) {
     const {required, schemas} = keyword.value;
-    if (required !== undefined) outlineDependentRequired(required, outline);
+    if (required !== undefined) outlineRequirements(required, outline);
     if (schemas !== undefined) outlineDependentSchemas(schemas, outline);
   },
   begin(run, keyword) {
@@ -61,7 +61,7 @@ export const dependencies: KeywordDefinition<DependenciesValue> = {
   end(run, keyword) {
     if (run.kind !== OBJECT) return;
     const state = run.state(keyword, newState);
-    if (keyword.value.required !== undefined) checkDependentRequired(run, keyword, keyword.value.required, state.required);
+    if (keyword.value.required !== undefined) checkRequirements(run, keyword, keyword.value.required, state.required);
     if (!run.settled && keyword.value.schemas !== undefined) endDependentSchemas(run, keyword.value.schemas, state);
   },
 };
