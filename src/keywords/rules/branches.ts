@@ -1,6 +1,7 @@
 // In-place branches (2020-12 core §10.2.1): the subschemas of `allOf`, `anyOf` and `oneOf`, each
 // applied at the keyword's own location, in parallel over the same events. What those keywords
-// share: compiling the branches, starting them, and counting how they settled.
+// share, told to both engines: to the evaluator as runs started at `begin` and counted as they
+// settle, to the checker as the outline's `all` and `some`.
 
 import type {CompiledKeyword, KeywordContext, KeywordDefinition, Run, SchemaNode} from '../../schema/node.js';
 import {expectSchemaArray} from './expect.js';
@@ -57,4 +58,54 @@ export function tallyBranch(run: Run, keyword: CompiledKeyword<Branches>, child:
     run.fail(keyword, message, {passingSchemas: 0});
   }
   return tally;
+}
+
+/** Every branch applies here: the first to fail fails the keyword, at once (`allOf`). */
+export function everyBranch(name: string): KeywordDefinition<Branches> {
+  return {
+    name,
+    annotatesInPlace: true,
+    startsRunsOnScalars: true,
+    subschemas: 'schemaArray',
+    compile: (value, context) => compileBranches(value, context, name),
+    outline(keyword, outline) {
+      for (const node of keyword.value.nodes) outline.all(node);
+    },
+    begin(run, keyword) {
+      const {nodes, paths} = keyword.value;
+      for (let i = 0; i < nodes.length; i++) {
+        run.applyInPlace(nodes[i]!, keyword, i, paths[i]!);
+        if (run.settled) return;
+      }
+    },
+    result: requireSubschema,
+  };
+}
+
+/**
+ * At least one branch passes (`anyOf`), or, `exactly`, one and only one (`oneOf`): a second
+ * passing branch fails the keyword at once. Every branch runs to its end, since each passing one
+ * brings its annotations.
+ */
+export function someBranches(name: string, exactly: boolean): KeywordDefinition<Branches> {
+  const message = exactly ? `must match exactly one schema in ${name}` : `must match a schema in ${name}`;
+  return {
+    name,
+    annotatesInPlace: true,
+    startsRunsOnScalars: true,
+    subschemas: 'schemaArray',
+    compile: (value, context) => compileBranches(value, context, name),
+    outline: (keyword, outline) => outline.some(keyword.value.nodes, exactly),
+    begin: beginBranches,
+    result(run, keyword, child) {
+      const tally = tallyBranch(run, keyword, child, message);
+      if (!exactly) {
+        run.mergeAnnotations(child);
+        return;
+      }
+      if (child.failed || run.settled) return;
+      if (tally.passed === 1) run.mergeAnnotations(child);
+      else if (tally.passed === 2) run.fail(keyword, message, {passingSchemas: 2});
+    },
+  };
 }
