@@ -34,14 +34,30 @@ export class BranchTally {
 
 const newTally = (): BranchTally => new BranchTally();
 
-/** Start every branch, with a tally for `anyOf`/`oneOf` to count them in. */
-export function beginBranches(run: Run, keyword: CompiledKeyword<Branches>): void {
-  run.state(keyword, newTally);
+/** Start every branch at this location, until one settles the keyword's run. */
+function startBranches(run: Run, keyword: CompiledKeyword<Branches>): void {
   const {nodes, paths} = keyword.value;
   for (let i = 0; i < nodes.length; i++) {
     run.applyInPlace(nodes[i]!, keyword, i, paths[i]!);
     if (run.settled) return;
   }
+}
+
+/** Start every branch, with a tally for `anyOf`/`oneOf` to count them in. */
+export function beginBranches(run: Run, keyword: CompiledKeyword<Branches>): void {
+  run.state(keyword, newTally);
+  startBranches(run, keyword);
+}
+
+/** What every branch keyword is: in place, on any value, compiled from an array of schemas. */
+function branchKeyword(name: string): Pick<KeywordDefinition<Branches>, 'name' | 'annotatesInPlace' | 'startsRunsOnScalars' | 'subschemas' | 'compile'> {
+  return {
+    name,
+    annotatesInPlace: true,
+    startsRunsOnScalars: true,
+    subschemas: 'schemaArray',
+    compile: (value, context) => compileBranches(value, context, name),
+  };
 }
 
 /**
@@ -63,21 +79,11 @@ export function tallyBranch(run: Run, keyword: CompiledKeyword<Branches>, child:
 /** Every branch applies here: the first to fail fails the keyword, at once (`allOf`). */
 export function everyBranch(name: string): KeywordDefinition<Branches> {
   return {
-    name,
-    annotatesInPlace: true,
-    startsRunsOnScalars: true,
-    subschemas: 'schemaArray',
-    compile: (value, context) => compileBranches(value, context, name),
+    ...branchKeyword(name),
     outline(keyword, outline) {
       for (const node of keyword.value.nodes) outline.all(node);
     },
-    begin(run, keyword) {
-      const {nodes, paths} = keyword.value;
-      for (let i = 0; i < nodes.length; i++) {
-        run.applyInPlace(nodes[i]!, keyword, i, paths[i]!);
-        if (run.settled) return;
-      }
-    },
+    begin: startBranches,
     result: requireSubschema,
   };
 }
@@ -90,11 +96,7 @@ export function everyBranch(name: string): KeywordDefinition<Branches> {
 export function someBranches(name: string, exactly: boolean): KeywordDefinition<Branches> {
   const message = exactly ? `must match exactly one schema in ${name}` : `must match a schema in ${name}`;
   return {
-    name,
-    annotatesInPlace: true,
-    startsRunsOnScalars: true,
-    subschemas: 'schemaArray',
-    compile: (value, context) => compileBranches(value, context, name),
+    ...branchKeyword(name),
     outline: (keyword, outline) => outline.some(keyword.value.nodes, exactly),
     begin: beginBranches,
     result(run, keyword, child) {
