@@ -15,18 +15,18 @@ import {
   HttpError,
   aborted,
   bodyCompileOptions,
-  charsetUnsupported,
   compileOptions,
+  encodingFromHeader,
   encodingUnsupported,
   errorFromResult,
   httpStatusOf,
   internalError,
-  isUtf8,
+  lengthFromHeader,
   mediaTypeTest,
-  parseContentType,
   parseFailed,
   parseLimit,
   parseTimeout,
+  refuseMediaType,
   syntaxUnit,
   timedOut,
   tooLarge,
@@ -160,11 +160,8 @@ export class BodyReader {
 
   /** Everything decidable from the head of a request with a body, before a byte of it is read. */
   #refuseFromHeaders(req: IncomingMessage, encoding: string, length: number | undefined): HttpError | undefined {
-    const contentType = parseContentType(req.headers['content-type']);
-    if (!this.#settings.acceptsType(contentType.essence, req)) {
-      return new HttpError(415, 'entity.type.unsupported', `unsupported media type "${contentType.essence}"`);
-    }
-    if (!isUtf8(contentType.charset)) return charsetUnsupported(contentType.charset!);
+    const refusal = refuseMediaType(req.headers['content-type'], this.#settings.acceptsType, req);
+    if (refusal !== undefined) return refusal;
     if (encoding !== 'identity' && (!this.#settings.inflate || DECODERS[encoding] === undefined)) {
       return encodingUnsupported(encoding);
     }
@@ -194,14 +191,11 @@ export function hasBody(req: IncomingMessage, length: number | undefined): boole
 }
 
 export function contentLength(req: IncomingMessage): number | undefined {
-  const header = req.headers['content-length'];
-  if (header === undefined || !/^\d+$/.test(header)) return undefined;
-  return Number(header);
+  return lengthFromHeader(req.headers['content-length']);
 }
 
 function contentEncoding(req: IncomingMessage): string {
-  const header = req.headers['content-encoding'];
-  return header === undefined || header.trim() === '' ? 'identity' : header.trim().toLowerCase();
+  return encodingFromHeader(req.headers['content-encoding']);
 }
 
 /** body-parser's convention: `req._body` says a parser already consumed the stream. */

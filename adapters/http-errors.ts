@@ -366,6 +366,27 @@ export function isUtf8(charset: string | undefined): boolean {
   return charset === undefined || charset === 'utf-8' || charset === 'utf8';
 }
 
+/** What a body's `Content-Type` earns: 415 for a media type the route does not take, or a charset other than UTF-8. */
+export function refuseMediaType<Request>(header: string | undefined, acceptsType: MediaTypeTest<Request>, request: Request): HttpError | undefined {
+  const contentType = parseContentType(header);
+  if (!acceptsType(contentType.essence, request)) {
+    return new HttpError(415, 'entity.type.unsupported', `unsupported media type "${contentType.essence}"`);
+  }
+  if (!isUtf8(contentType.charset)) return charsetUnsupported(contentType.charset!);
+  return undefined;
+}
+
+/** A `Content-Length` value, when it is one (digits only); a Node and a fetch request give it alike. */
+export function lengthFromHeader(header: string | null | undefined): number | undefined {
+  return header !== null && header !== undefined && /^\d+$/.test(header) ? Number(header) : undefined;
+}
+
+/** A `Content-Encoding` value, lowercased; `identity` when absent or blank. */
+export function encodingFromHeader(header: string | null | undefined): string {
+  const value = header?.trim().toLowerCase();
+  return value === undefined || value === '' ? 'identity' : value;
+}
+
 export function compileOptions(options: ValidatorOptions): CompileOptions {
   const compileOptions: CompileOptions = {};
   if (options.draft !== undefined) compileOptions.draft = options.draft;

@@ -17,17 +17,17 @@ import {
   HttpError,
   aborted,
   bodyCompileOptions,
-  charsetUnsupported,
   compileOptions,
+  encodingFromHeader,
   encodingUnsupported,
   errorFromResult,
   internalError,
-  isUtf8,
+  lengthFromHeader,
   mediaTypeTest,
-  parseContentType,
   parseFailed,
   parseLimit,
   parseTimeout,
+  refuseMediaType,
   syntaxUnit,
   timedOut,
   tooLarge,
@@ -137,11 +137,8 @@ function refuseFromHeaders(
   decoder: DecompressionStream | undefined,
   length: number | undefined,
 ): HttpError | undefined {
-  const contentType = parseContentType(request.headers.get('content-type') ?? undefined);
-  if (!settings.acceptsType(contentType.essence, request)) {
-    return new HttpError(415, 'entity.type.unsupported', `unsupported media type "${contentType.essence}"`);
-  }
-  if (!isUtf8(contentType.charset)) return charsetUnsupported(contentType.charset!);
+  const refusal = refuseMediaType(request.headers.get('content-type') ?? undefined, settings.acceptsType, request);
+  if (refusal !== undefined) return refusal;
   if (encoding !== 'identity' && decoder === undefined) return encodingUnsupported(encoding);
   // With an encoding the limit applies to the decoded size, unknown until it is decoded.
   if (encoding === 'identity' && length !== undefined && length > settings.body.limit) return tooLarge(settings.body.limit, length);
@@ -149,13 +146,11 @@ function refuseFromHeaders(
 }
 
 function contentLength(request: Request): number | undefined {
-  const header = request.headers.get('content-length');
-  return header !== null && /^\d+$/.test(header) ? Number(header) : undefined;
+  return lengthFromHeader(request.headers.get('content-length'));
 }
 
 function contentEncoding(request: Request): string {
-  const header = request.headers.get('content-encoding')?.trim().toLowerCase();
-  return header === undefined || header === '' ? 'identity' : header;
+  return encodingFromHeader(request.headers.get('content-encoding'));
 }
 
 /** RFC 9110 §8.4.1 codings and the CompressionStream formats that decode them. */
