@@ -13,9 +13,7 @@ import express, {type ErrorRequestHandler} from 'express';
 import supertest from 'supertest';
 
 import {HttpError, problemHandler, validate, validateBody} from '../adapters/express.js';
-import {KiB, MiB, SOCKET_BUFFER, abandonUpload, asIs, listen, rawUpload, sleep, slowUpload, type Harness} from './support/http.js';
-
-const SUITE_TIMEOUT = {timeout: 60_000};
+import {abandonUpload, asIs, KiB, listen, MiB, rawUpload, sleep, slowUpload, SOCKET_BUFFER, SUITE_TIMEOUT, uploadSchema, type Harness} from './support/http.js';
 
 const orderSchema = {
   type: 'object',
@@ -34,9 +32,6 @@ const orderSchema = {
   },
   required: ['customer', 'items'],
 } as const;
-
-/** The first key of the body is forbidden: the verdict is certain at byte ~14. */
-const uploadSchema = {type: 'object', properties: {forbidden: false, data: {type: 'string'}}} as const;
 
 const validOrder = {customer: 'ada', items: [{sku: 'tea-01', quantity: 2}], note: 'ring twice'};
 

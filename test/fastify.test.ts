@@ -14,31 +14,9 @@ import Fastify, {type FastifyError, type FastifyInstance, type FastifyServerOpti
 import streamSchema, {HttpError, type FastifyBodyError, type FastifyBodyOptions} from '../adapters/fastify.js';
 import {compile} from '../src/index.js';
 import type {Validator} from '../src/types.js';
-import {KiB, MiB, SOCKET_BUFFER, abandonUpload, rawUpload, sleep, slowUpload, type Harness} from './support/http.js';
-
-const SUITE_TIMEOUT = {timeout: 60_000};
-
-const orderSchema = {
-  type: 'object',
-  properties: {
-    customer: {type: 'string', minLength: 1},
-    items: {
-      type: 'array',
-      minItems: 1,
-      items: {
-        type: 'object',
-        properties: {sku: {type: 'string'}, quantity: {type: 'integer', minimum: 1}},
-        required: ['sku', 'quantity'],
-      },
-    },
-  },
-  required: ['customer', 'items'],
-} as const;
+import {abandonUpload, KiB, MiB, orderSchema, rawUpload, sleep, slowUpload, SOCKET_BUFFER, SUITE_TIMEOUT, uploadSchema, type Harness} from './support/http.js';
 
 const validOrder = {customer: 'ada', items: [{sku: 'tea-01', quantity: 2}]};
-
-/** The first key of the body is forbidden: the verdict is certain at byte ~14. */
-const uploadSchema = {type: 'object', properties: {forbidden: false, data: {type: 'string'}}} as const;
 
 const accountSchema = {
   type: 'object',

@@ -12,28 +12,7 @@ import Koa from 'koa';
 import supertest from 'supertest';
 
 import {HttpError, problemHandler, validate, validateBody} from '../adapters/koa.js';
-import {KiB, MiB, SOCKET_BUFFER, abandonUpload, asIs, listen, rawUpload, sleep, slowUpload, type Harness} from './support/http.js';
-
-const SUITE_TIMEOUT = {timeout: 60_000};
-
-const orderSchema = {
-  type: 'object',
-  properties: {
-    customer: {type: 'string', minLength: 1},
-    items: {
-      type: 'array',
-      minItems: 1,
-      items: {
-        type: 'object',
-        properties: {sku: {type: 'string'}, quantity: {type: 'integer', minimum: 1}},
-        required: ['sku', 'quantity'],
-      },
-    },
-  },
-  required: ['customer', 'items'],
-} as const;
-
-const uploadSchema = {type: 'object', properties: {forbidden: false, data: {type: 'string'}}} as const;
+import {abandonUpload, asIs, KiB, listen, MiB, orderSchema, rawUpload, sleep, slowUpload, SOCKET_BUFFER, SUITE_TIMEOUT, uploadSchema, type Harness} from './support/http.js';
 
 const validOrder = {customer: 'ada', items: [{sku: 'tea-01', quantity: 2}]};
 

@@ -12,12 +12,7 @@ import {gzipSync} from 'node:zlib';
 import {HttpError, problemResponse, validateRequest, validationSink, validationStream, type RequestOptions} from '../adapters/web.js';
 import {compile} from '../src/index.js';
 import {orderSchema, serve} from '../examples/web-server.js';
-import {KiB, MiB, SOCKET_BUFFER, abandonUpload, listen, rawUpload, slowUpload, type Harness} from './support/http.js';
-
-const SUITE_TIMEOUT = {timeout: 60_000};
-
-/** The first key of the body is forbidden: the verdict is certain at byte ~14. */
-const uploadSchema = {type: 'object', properties: {forbidden: false, data: {type: 'string'}}} as const;
+import {abandonUpload, KiB, listen, MiB, rawUpload, slowUpload, SOCKET_BUFFER, SUITE_TIMEOUT, uploadSchema, type Harness} from './support/http.js';
 
 const encoder = new TextEncoder();
 const bytes = (text: string): Uint8Array<ArrayBuffer> => encoder.encode(text);

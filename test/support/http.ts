@@ -6,6 +6,30 @@ import {readFileSync} from 'node:fs';
 import type {Server} from 'node:http';
 import {connect, type AddressInfo, type Socket} from 'node:net';
 
+/** How long a suite of real-server tests may take. */
+export const SUITE_TIMEOUT = {timeout: 60_000};
+
+/** A body schema the adapter tests share: an order with at least one line item. */
+export const orderSchema = {
+  type: 'object',
+  properties: {
+    customer: {type: 'string', minLength: 1},
+    items: {
+      type: 'array',
+      minItems: 1,
+      items: {
+        type: 'object',
+        properties: {sku: {type: 'string'}, quantity: {type: 'integer', minimum: 1}},
+        required: ['sku', 'quantity'],
+      },
+    },
+  },
+  required: ['customer', 'items'],
+} as const;
+
+/** The first key of the body is forbidden: the verdict is certain at byte ~14. */
+export const uploadSchema = {type: 'object', properties: {forbidden: false, data: {type: 'string'}}} as const;
+
 export const KiB = 1024;
 export const MiB = 1024 * KiB;
 
