@@ -1,10 +1,10 @@
-// In-place branches (2020-12 core §10.2.1): the subschemas of `allOf`, `anyOf` and `oneOf`, each
-// applied at the keyword's own location, in parallel over the same events. What those keywords
-// share, told to both engines: to the evaluator as runs started at `begin` and counted as they
-// settle, to the checker as the outline's `all` and `some`.
+// In-place branches (2020-12 core §10.2.1): the subschemas of `allOf`, `anyOf`, `oneOf` and `not`,
+// each applied at the keyword's own location, in parallel over the same events. What those
+// keywords share, told to both engines: to the evaluator as runs started at `begin` and counted as
+// they settle, to the checker as the outline's `all`, `some` and `none`.
 
 import type {CompiledKeyword, KeywordContext, KeywordDefinition, Run, SchemaNode} from '../../schema/node.js';
-import {expectSchemaArray} from './expect.js';
+import {expectSchema, expectSchemaArray} from './expect.js';
 
 export interface Branches {
   readonly nodes: readonly SchemaNode[];
@@ -108,6 +108,31 @@ export function someBranches(name: string, exactly: boolean): KeywordDefinition<
       if (child.failed || run.settled) return;
       if (tally.passed === 1) run.mergeAnnotations(child);
       else if (tally.passed === 2) run.fail(keyword, message, {passingSchemas: 2});
+    },
+  };
+}
+
+/**
+ * The one subschema must fail (`not`, §10.2.1.4). Only whether it failed matters, so its errors are
+ * never recorded, and its annotations never count, whatever the outcome.
+ */
+export function noBranch(name: string, message: string): KeywordDefinition<SchemaNode> {
+  const path = '/' + name;
+  return {
+    name,
+    startsRunsOnScalars: true,
+    discardsErrors: () => true,
+    subschemas: 'schema',
+    compile(value, context) {
+      expectSchema(value, context);
+      return context.subschema(value, '');
+    },
+    outline: (keyword, outline) => outline.none(keyword.value),
+    begin(run, keyword) {
+      run.applyInPlace(keyword.value, keyword, 0, path);
+    },
+    result(run, keyword, child) {
+      if (!child.failed) run.fail(keyword, message);
     },
   };
 }
