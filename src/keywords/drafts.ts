@@ -5,7 +5,7 @@ import {additionalProperties} from './additionalProperties.js';
 import {allOf} from './allOf.js';
 import {anchor, comment, contentSchema, definitions, defs, draft4Id, dynamicAnchor, id, otherwise, recursiveAnchor, schemaKeyword, then} from './annotations.js';
 import {anyOf} from './anyOf.js';
-import {contains, maxContains, minContains} from './contains.js';
+import {contains, legacyContains, maxContains, minContains} from './contains.js';
 import {dependencies} from './dependencies.js';
 import {dependentRequired} from './dependentRequired.js';
 import {dependentSchemas} from './dependentSchemas.js';
@@ -63,7 +63,7 @@ const draft6Keywords = [
   schemaKeyword, id, ref, definitions,
   type, enumKeyword, constKeyword, multipleOf, maximum, exclusiveMaximum, minimum, exclusiveMinimum,
   maxLength, minLength, pattern, format,
-  legacyItems, additionalItems, maxItems, minItems, uniqueItems, contains,
+  legacyItems, additionalItems, maxItems, minItems, uniqueItems, legacyContains,
   maxProperties, minProperties, required, propertyNames, properties, patternProperties, additionalProperties, dependencies,
   allOf, anyOf, oneOf, not,
 ];
@@ -74,7 +74,7 @@ const draft201909Keywords = [
   schemaKeyword, id, anchor, recursiveAnchor, comment, ref, recursiveRef, defs, definitions,
   type, enumKeyword, constKeyword, multipleOf, maximum, exclusiveMaximum, minimum, exclusiveMinimum,
   maxLength, minLength, pattern, format,
-  legacyItems, additionalItems, maxItems, minItems, uniqueItems, contains, minContains, maxContains,
+  legacyItems, additionalItems, maxItems, minItems, uniqueItems, legacyContains, minContains, maxContains,
   maxProperties, minProperties, required, dependentRequired, propertyNames, properties, patternProperties, additionalProperties,
   allOf, anyOf, oneOf, not, ifThenElse, then, otherwise, dependentSchemas, contentSchema,
   unevaluatedItems, unevaluatedProperties,

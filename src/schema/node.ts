@@ -173,6 +173,11 @@ export interface KeywordDefinition<V = any> {
    */
   readonly annotatesInPlace?: boolean;
   /**
+   * Marks an item evaluated only once its subschema run has passed, at the item's end (2020-12
+   * `contains`): `unevaluatedItems` beside it cannot decide at the item's start.
+   */
+  readonly annotatesMatchedItems?: boolean;
+  /**
    * Reads the names of the properties evaluated at its location (`unevaluatedProperties`): runs
    * there and in place below collect them (2020-12 core §11.3).
    */

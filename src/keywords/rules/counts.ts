@@ -1,9 +1,10 @@
 // Bounds on how many properties an object has or items an array has (2020-12 validation §6.4.1-2,
-// §6.5.1-2). What `minProperties`, `maxProperties`, `minItems` and `maxItems` share, told to both
-// engines from one statement: the evaluator fails a maximum at the member that is one too many and
-// a minimum at the close; the checker counts members against the same bounds.
+// §6.5.1-2), or how many of its items match a subschema (`contains`, core §10.3.1.3, with
+// `minContains`/`maxContains`, validation §6.4.4-5). What those keywords share, told to both
+// engines from one statement, the bounds: the evaluator fails a maximum at the member that is one
+// too many and a minimum at the close; the checker counts against the same bounds.
 
-import {ARRAY, OBJECT, type CompiledKeyword, type KeywordDefinition, type Run} from '../../schema/node.js';
+import {ARRAY, OBJECT, type CompiledKeyword, type KeywordContext, type KeywordDefinition, type Run, type SchemaNode} from '../../schema/node.js';
 import {expectNonNegativeInteger} from './expect.js';
 
 type Counted = 'properties' | 'items';
@@ -46,6 +47,56 @@ export function minimumCount(name: string, counted: Counted): KeywordDefinition<
       if (run.kind === kind && run.evaluator.count() < keyword.value) {
         run.fail(keyword, `must NOT have fewer than ${keyword.value} ${counted}`, {limit: keyword.value});
       }
+    },
+  };
+}
+
+/** From `min` to `max` items match `node`. */
+export interface Matches {
+  readonly node: SchemaNode;
+  readonly min: number;
+  readonly max: number;
+}
+
+class MatchCount {
+  matches = 0;
+}
+
+const newMatchCount = (): MatchCount => new MatchCount();
+
+/**
+ * A keyword that counts the items matching its subschema. Each item is tried; only whether it
+ * matched matters, so the tries record no errors. One match too many fails at that item; too few
+ * can only be known at the close. `annotates`: the matching indices are evaluated items for
+ * `unevaluatedItems` (2020-12 core §10.3.1.3).
+ */
+export function matchCount(name: string, annotates: boolean, compile: (value: unknown, context: KeywordContext) => Matches | undefined): KeywordDefinition<Matches> {
+  const path = '/' + name;
+  return {
+    name,
+    discardsErrors: () => true,
+    annotatesMatchedItems: annotates,
+    subschemas: 'schema',
+    compile,
+    outline: (keyword, outline) => outline.tally(keyword.value.node, keyword.value.min, keyword.value.max, annotates),
+    begin(run, keyword) {
+      if (run.kind === ARRAY) run.state(keyword, newMatchCount);
+    },
+    item(run, keyword, index) {
+      run.applyToMember(keyword.value.node, keyword, index, path);
+    },
+    result(run, keyword, child) {
+      if (child.failed) return;
+      const {max} = keyword.value;
+      const count = run.state(keyword, newMatchCount);
+      count.matches++;
+      if (annotates) run.evaluatedItems?.add(child.slot);
+      if (count.matches === max + 1) run.fail(keyword, `must contain at most ${max} valid item(s)`, {maxContains: max});
+    },
+    end(run, keyword) {
+      if (run.kind !== ARRAY) return;
+      const {min} = keyword.value;
+      if (run.state(keyword, newMatchCount).matches < min) run.fail(keyword, `must contain at least ${min} valid item(s)`, {minContains: min});
     },
   };
 }

@@ -30,11 +30,6 @@ export function isNonNegativeInteger(value: unknown): value is number {
   return typeof value === 'number' && Number.isInteger(value) && value >= 0;
 }
 
-/** Does a sibling keyword apply subschemas in place whose annotations count for `unevaluated*`? */
-export function siblingsAnnotateInPlace(context: KeywordContext): boolean {
-  return Object.keys(context.schema).some((name) => context.draft.keywords.get(name)?.annotatesInPlace === true);
-}
-
 /** The same context, with SchemaError locations below `relativePath` (e.g. one entry of a map). */
 export function contextAt(context: KeywordContext, relativePath: string): KeywordContext {
   return {...context, fail: (reason: string, below = '') => context.fail(reason, relativePath + below)};

@@ -1,0 +1,132 @@
+// Unevaluated members (2020-12 core §11.2-3): the properties or items that no successful subschema
+// at this location evaluated must validate against the keyword's subschema. What
+// `unevaluatedProperties` and `unevaluatedItems` share, told to both engines from one statement
+// (the subschema, and whether a sibling can still evaluate a member later): the evaluator tries
+// each candidate as it arrives and keeps only the ones that failed; the checker gets the outline's
+// `unevaluatedMembers` and `unevaluatedItems`.
+//
+// Annotations of failed subschemas do not count, so while a sibling applies subschemas in place
+// (allOf, $ref, if...) or marks items only once they matched (2020-12 `contains`), the verdict
+// waits for the container's close. Without such a sibling nobody can evaluate a member later, and
+// a failing candidate fails at once.
+
+import type {CompiledKeyword, KeywordContext, KeywordDefinition, Run, SchemaNode} from '../../schema/node.js';
+import {expectSchema} from './expect.js';
+
+export interface Unevaluated {
+  readonly node: SchemaNode;
+  /** No sibling can evaluate a member later: a failing candidate fails the keyword at once. */
+  readonly decidesAtMember: boolean;
+}
+
+/** Does a sibling keyword apply subschemas in place whose annotations count for `unevaluated*`? */
+export function siblingsAnnotateInPlace(context: KeywordContext): boolean {
+  return Object.keys(context.schema).some((name) => context.draft.keywords.get(name)?.annotatesInPlace === true);
+}
+
+/** Does a sibling keyword mark items evaluated only once their subschema passed? */
+function siblingsAnnotateMatches(context: KeywordContext): boolean {
+  return Object.keys(context.schema).some((name) => context.draft.keywords.get(name)?.annotatesMatchedItems === true);
+}
+
+function compileUnevaluated(value: unknown, context: KeywordContext, waitsFor: (context: KeywordContext) => boolean): Unevaluated {
+  expectSchema(value, context);
+  return {node: context.subschema(value, ''), decidesAtMember: !waitsFor(context)};
+}
+
+/** The candidates whose value failed the subschema, by member: fine only if someone else evaluated them. */
+type Failures<K> = Map<K, Run>;
+
+/** What tells the two kinds of member apart: how each is named, found evaluated, and reported. */
+interface MemberKind<K> {
+  evaluated(run: Run): {has(member: K): boolean; add(member: K): void};
+  /** The member a candidate run was applied to. */
+  memberOf(run: Run, child: Run): K;
+  location(member: K): string;
+  message(member: K): string;
+  params(member: K): Record<string, unknown>;
+}
+
+/** Fail for an unevaluated `member`: a `false` subschema says so in one error, any other gives its own. */
+function failFor<K>(kind: MemberKind<K>, run: Run, keyword: CompiledKeyword<Unevaluated>, member: K, child: Run): void {
+  if (keyword.value.node.bool === false) run.fail(keyword, kind.message(member), kind.params(member), kind.location(member));
+  else run.failWith(child);
+}
+
+/** The hooks both keywords share: a candidate's verdict, and the close that decides the held ones. */
+function judging<K>(kind: MemberKind<K>): Pick<KeywordDefinition<Unevaluated>, 'result' | 'end'> {
+  const newFailures = (): Failures<K> => new Map();
+  return {
+    result(run, keyword, child) {
+      const member = kind.memberOf(run, child);
+      if (!child.failed) kind.evaluated(run).add(member);
+      else if (keyword.value.decidesAtMember) failFor(kind, run, keyword, member, child);
+      else run.state(keyword, newFailures).set(member, child);
+    },
+    end(run, keyword) {
+      const failures = run.peekState<Failures<K>>(keyword);
+      if (failures === undefined) return;
+      const evaluated = kind.evaluated(run);
+      for (const [member, child] of failures) {
+        if (evaluated.has(member)) continue;
+        failFor(kind, run, keyword, member, child);
+        if (run.settled) return;
+      }
+    },
+  };
+}
+
+const properties: MemberKind<string> = {
+  evaluated: (run) => run.evaluatedProperties!,
+  memberOf: (run, child) => run.evaluator.currentKey(child.depth),
+  location: (name) => name,
+  message: (name) => `must NOT have unevaluated property "${name}"`,
+  params: (name) => ({unevaluatedProperty: name}),
+};
+
+const items: MemberKind<number> = {
+  evaluated: (run) => run.evaluatedItems!,
+  memberOf: (_run, child) => child.slot,
+  location: (index) => String(index),
+  message: (index) => `must NOT have unevaluated item ${index}`,
+  params: (index) => ({unevaluatedItem: index}),
+};
+
+/** `unevaluatedProperties` (core §11.3). */
+export function unevaluatedPropertiesApplicator(name: string): KeywordDefinition<Unevaluated> {
+  const path = '/' + name;
+  return {
+    name,
+    readsEvaluatedProperties: true,
+    keepsFailedMembers: true,
+    speculative: () => true,
+    subschemas: 'schema',
+    compile: (value, context) => compileUnevaluated(value, context, siblingsAnnotateInPlace),
+    outline: (keyword, outline) => outline.unevaluatedMembers(keyword.value.node),
+    key(run, keyword, property) {
+      // Keywords of this same node ran first (see the draft tables' order): what they took is settled.
+      if (run.evaluatedProperties!.has(property)) return;
+      run.applyToMember(keyword.value.node, keyword, 0, path);
+    },
+    ...judging(properties),
+  };
+}
+
+/** `unevaluatedItems` (core §11.2). */
+export function unevaluatedItemsApplicator(name: string): KeywordDefinition<Unevaluated> {
+  const path = '/' + name;
+  return {
+    name,
+    readsEvaluatedItems: true,
+    keepsFailedMembers: true,
+    speculative: () => true,
+    subschemas: 'schema',
+    compile: (value, context) => compileUnevaluated(value, context, (context) => siblingsAnnotateInPlace(context) || siblingsAnnotateMatches(context)),
+    outline: (keyword, outline) => outline.unevaluatedItems(keyword.value.node),
+    item(run, keyword, index) {
+      if (run.evaluatedItems!.has(index)) return;
+      run.applyToMember(keyword.value.node, keyword, index, path);
+    },
+    ...judging(items),
+  };
+}
