@@ -3,9 +3,11 @@
 // `prefixItems`, `items` and `additionalItems` share: each says once which subschemas apply to
 // which member (`select`), and this rule tells both engines from that one statement — the
 // evaluator through the `key`/`item` hooks, which start a run for the member's value as its key
-// or item arrives, and the text checker through the outline's `members`/`items`.
+// or item arrives, and the text checker through the outline's `members`/`items`. `propertyNames`
+// applies its subschema to each member's name instead (nameApplicator).
 
 import type {CompiledKeyword, KeywordContext, KeywordDefinition, Run, SchemaNode, SubschemaShape} from '../../schema/node.js';
+import {expectSchema} from './expect.js';
 
 /** A subschema selected for a member, with the keyword-location path from the keyword's node. */
 export interface Selected {
@@ -107,5 +109,32 @@ export function itemApplicator<V>(rule: MemberRule<V, number>): KeywordDefinitio
     },
     result: requireMember,
     ignoresPassingMembers: true,
+  };
+}
+
+/**
+ * A keyword that applies its subschema to every property name, as a string (`propertyNames`,
+ * 2020-12 core §10.3.2.4). Decided when the key arrives, before its value; the name's own errors
+ * are not kept, only that it is invalid.
+ */
+export function nameApplicator(name: string): KeywordDefinition<SchemaNode> {
+  const path = '/' + name;
+  return {
+    name,
+    discardsErrors: () => true,
+    subschemas: 'schema',
+    compile(value, context) {
+      expectSchema(value, context);
+      return context.subschema(value, '');
+    },
+    outline: (keyword, outline) => outline.keyNames(keyword.value),
+    key(run, keyword, property) {
+      run.evaluator.applyToString(run, keyword.value, keyword, property, path);
+    },
+    result(run, keyword, child) {
+      if (!child.failed) return;
+      const property = run.evaluator.currentKey();
+      run.fail(keyword, `property name "${property}" is invalid`, {propertyName: property});
+    },
   };
 }
