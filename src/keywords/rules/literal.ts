@@ -1,9 +1,14 @@
-// JSON literals as schema nodes. `const: X` is "the instance equals X" (2020-12 validation §6.1.3):
-// objects regardless of key order, arrays item by item, numbers by value. Compiling X into a node
-// lets the evaluator match it as the instance streams in, remembering nothing but the literal.
+// JSON literals as schema nodes, and what `enum` and `const` share. `const: X` is "the instance
+// equals X" (2020-12 validation §6.1.3): objects regardless of key order, arrays item by item,
+// numbers by value; `enum` is "equals one of" (§6.1.2). Scalars are compared at once. Compiling an
+// object or array literal into a node lets the evaluator match it as the instance streams in,
+// remembering nothing but the literal: memory is bounded by the literals, not by the document,
+// and a mismatch fails at the first differing token. Told to both engines from one statement (the
+// literals): the evaluator runs the literal nodes in place, the checker gets `kinds` and `some`,
+// and scalars are one `accepts`.
 
 import {escapePointerToken} from '../../json/pointer.js';
-import {ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, newNode, setKeywords, type Kind, type KeywordDefinition, type Resource, type SchemaNode, type Scalar} from '../../schema/node.js';
+import {ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, newNode, setKeywords, type CompiledKeyword, type Kind, type KeywordContext, type KeywordDefinition, type Outline, type Resource, type Run, type SchemaNode, type Scalar} from '../../schema/node.js';
 
 /** The kind of a JSON value, or undefined for anything JSON cannot hold. */
 export function kindOf(value: unknown): Kind | undefined {
@@ -176,4 +181,103 @@ export function literalNode(value: unknown, resource: Resource, absoluteLocation
     return nodeWith(arrayLiteral, {items, others: rejectingNodes(resource)}, resource, absoluteLocation);
   }
   return nodeWith(scalarLiteral, {literal: value}, resource, absoluteLocation);
+}
+
+export interface Literals {
+  /** `true`, `false` and `null` literals. */
+  readonly scalars: readonly unknown[];
+  readonly strings: ReadonlySet<string>;
+  /** Number literals by their double: a lookup instead of a scan, whatever the enum's length. */
+  readonly numbers: ReadonlySet<number>;
+  readonly objects: readonly SchemaNode[];
+  readonly arrays: readonly SchemaNode[];
+  readonly message: string;
+}
+
+class Matching {
+  open = 0;
+  matched = false;
+}
+
+const newMatching = (): Matching => new Matching();
+
+/** Compile the literals an instance may equal; `pathOf` gives the location of the one at `index`. */
+export function compileLiterals(values: readonly unknown[], context: KeywordContext, message: string, pathOf: (index: number) => string): Literals {
+  const scalars: unknown[] = [];
+  const strings = new Set<string>();
+  const numbers = new Set<number>();
+  const objects: SchemaNode[] = [];
+  const arrays: SchemaNode[] = [];
+  values.forEach((value, index) => {
+    const kind = kindOf(value);
+    const notJson = nonJsonLocation(value);
+    if (kind === undefined || notJson !== undefined) throw context.fail('must hold JSON values only', pathOf(index) + (notJson ?? ''));
+    if (kind === OBJECT) objects.push(context.literal(value, pathOf(index)));
+    else if (kind === ARRAY) arrays.push(context.literal(value, pathOf(index)));
+    else if (typeof value === 'string') strings.add(value);
+    else if (typeof value === 'number') numbers.add(value);
+    else scalars.push(value);
+  });
+  return {scalars, strings, numbers, objects, arrays, message};
+}
+
+function beginMatching(run: Run, keyword: CompiledKeyword<Literals>): void {
+  const kind = run.kind;
+  if (kind !== OBJECT && kind !== ARRAY) return;
+  const candidates = kind === OBJECT ? keyword.value.objects : keyword.value.arrays;
+  if (candidates.length === 0) {
+    run.fail(keyword, keyword.value.message);
+    return;
+  }
+  const matching = run.state(keyword, newMatching);
+  matching.open = candidates.length;
+  for (let i = 0; i < candidates.length && !run.settled && !matching.matched; i++) {
+    run.applyInPlace(candidates[i], keyword, i, '');
+  }
+}
+
+/** A scalar equals one of the scalar literals (strings and numbers by a set lookup). */
+function acceptsScalar(keyword: CompiledKeyword<Literals>, kind: Kind, scalar: Scalar): boolean {
+  if (kind === STRING) return keyword.value.strings.has(scalar.text);
+  // Only a literal with the same double can equal the number; numberEquals then lets the decimal
+  // text decide (1e-400 is not 0). The set treats 0 and -0 as one, as numberEquals does.
+  if (kind === NUMBER) return keyword.value.numbers.has(scalar.number()) && scalar.numberEquals(scalar.number());
+  const {scalars} = keyword.value;
+  for (let i = 0; i < scalars.length; i++) if (scalarEquals(kind, scalar, scalars[i])) return true;
+  return false;
+}
+
+/**
+ * The text checker's terms (KeywordDefinition.outline): an object or array matches one of the
+ * literals (each literal node outlines itself, above); scalars go to `accepts`.
+ */
+function outlineLiterals(keyword: CompiledKeyword<Literals>, outline: Outline): void {
+  const {objects, arrays} = keyword.value;
+  outline.kinds((objects.length > 0 ? OBJECT : 0) | (arrays.length > 0 ? ARRAY : 0));
+  if (objects.length + arrays.length > 0) outline.some([...objects, ...arrays], false);
+}
+
+function scalarMatches(run: Run, keyword: CompiledKeyword<Literals>): void {
+  if (!acceptsScalar(keyword, run.kind as Kind, run.evaluator)) run.fail(keyword, keyword.value.message);
+}
+
+function candidateSettled(run: Run, keyword: CompiledKeyword<Literals>, child: Run): void {
+  const matching = run.state(keyword, newMatching);
+  matching.open--;
+  if (!child.failed) matching.matched = true;
+  else if (matching.open === 0 && !matching.matched) run.fail(keyword, keyword.value.message);
+}
+
+/** A keyword whose meaning is "equals one of these literals" (`enum`, `const`). */
+export function literalApplicator(name: string, compile: (value: unknown, context: KeywordContext) => Literals | undefined): KeywordDefinition<Literals> {
+  return {
+    name,
+    discardsErrors: () => true,
+    compile,
+    begin: beginMatching,
+    accepts: acceptsScalar,
+    outline: outlineLiterals,
+    scalar: scalarMatches,
+    result: candidateSettled,
+  };
 }
