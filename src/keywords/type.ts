@@ -45,7 +45,7 @@ export const type: KeywordDefinition<TypeValue> = {
   begin(run, keyword) {
     // Containers are judged as they open; scalars in `scalar`, once their value is known.
     const kind = run.kind;
-    if ((kind === OBJECT || kind === ARRAY) && (keyword.value.mask & kind) === 0) run.fail(keyword, keyword.value.message, {type: kindNames[kind]});
+    if ((kind === OBJECT || kind === ARRAY) && !type.accepts!(keyword, kind, run.evaluator)) run.fail(keyword, keyword.value.message, {type: kindNames[kind]});
   },
   scalar(run, keyword) {
     const kind = run.kind as Kind;
