@@ -54,7 +54,7 @@ function definitionsKeyword(name: string): KeywordDefinition<never> {
 export const defs = definitionsKeyword('$defs');
 export const definitions = definitionsKeyword('definitions');
 
-/** `then`/`else` act through `if` (src/keywords/ifThenElse.ts); alone they do nothing. */
+/** `then`/`else` act through `if` (rules/conditions.ts); alone they do nothing. */
 function conditionalBranch(name: string): KeywordDefinition<never> {
   return {name, subschemas: 'schema', compile: checkSchemaOnly};
 }

@@ -4,15 +4,14 @@
 
 import type {KeywordContext, KeywordDefinition} from '../schema/node.js';
 import {matchCount, type Matches} from './rules/counts.js';
-import {expectNonNegativeInteger, expectSchema, isNonNegativeInteger} from './rules/expect.js';
+import {compileSchema, expectNonNegativeInteger, isNonNegativeInteger} from './rules/expect.js';
 
 function compileContains(value: unknown, context: KeywordContext): Matches {
-  expectSchema(value, context);
   const bounded = context.draft.name === 'draft2019-09' || context.draft.name === 'draft2020-12';
   // minContains/maxContains check their own shape (and report it at their own location).
   const {minContains, maxContains} = context.schema;
   return {
-    node: context.subschema(value, ''),
+    node: compileSchema(value, context),
     min: bounded && isNonNegativeInteger(minContains) ? minContains : 1,
     max: bounded && isNonNegativeInteger(maxContains) ? maxContains : Infinity,
   };

@@ -4,7 +4,7 @@
 // they settle, to the checker as the outline's `all`, `some` and `none`.
 
 import type {CompiledKeyword, KeywordContext, KeywordDefinition, Run, SchemaNode} from '../../schema/node.js';
-import {expectSchema, expectSchemaArray} from './expect.js';
+import {compileSchema, expectSchemaArray} from './expect.js';
 
 export interface Branches {
   readonly nodes: readonly SchemaNode[];
@@ -123,10 +123,7 @@ export function noBranch(name: string, message: string): KeywordDefinition<Schem
     startsRunsOnScalars: true,
     discardsErrors: () => true,
     subschemas: 'schema',
-    compile(value, context) {
-      expectSchema(value, context);
-      return context.subschema(value, '');
-    },
+    compile: compileSchema,
     outline: (keyword, outline) => outline.none(keyword.value),
     begin(run, keyword) {
       run.applyInPlace(keyword.value, keyword, 0, path);

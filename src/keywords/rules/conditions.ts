@@ -8,7 +8,7 @@
 
 import {escapePointerToken} from '../../json/pointer.js';
 import {OBJECT, type CompiledKeyword, type KeywordContext, type KeywordDefinition, type Run, type SchemaNode} from '../../schema/node.js';
-import {expectSchema, isSchema} from './expect.js';
+import {compileSchema, isSchema} from './expect.js';
 import {PresenceSet, Seen, checkRequirements, outlineRequirements, type Requirements} from './presence.js';
 
 export interface Conditional {
@@ -57,9 +57,8 @@ export function conditional(name: string, thenName: string, elseName: string): K
     speculative: (slot) => slot !== IF,
     subschemas: 'schema',
     compile(value, context) {
-      expectSchema(value, context);
       return {
-        condition: context.subschema(value, ''),
+        condition: compileSchema(value, context),
         then: context.schema[thenName] === undefined ? undefined : context.sibling(thenName),
         otherwise: context.schema[elseName] === undefined ? undefined : context.sibling(elseName),
       };

@@ -1,6 +1,6 @@
 // Shape checks shared by keyword compilers. Each throws a SchemaError through `context.fail`.
 
-import type {KeywordContext} from '../../schema/node.js';
+import type {KeywordContext, SchemaNode} from '../../schema/node.js';
 
 export function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -12,6 +12,12 @@ export function isSchema(value: unknown): boolean {
 
 export function expectSchema(value: unknown, context: KeywordContext): void {
   if (!isSchema(value)) throw context.fail('must be a schema (an object or a boolean)');
+}
+
+/** A keyword whose value is one schema: that schema, compiled. */
+export function compileSchema(value: unknown, context: KeywordContext): SchemaNode {
+  expectSchema(value, context);
+  return context.subschema(value, '');
 }
 
 export function expectSchemaArray(value: unknown, context: KeywordContext): asserts value is unknown[] {

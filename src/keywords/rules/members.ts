@@ -7,7 +7,7 @@
 // applies its subschema to each member's name instead (nameApplicator).
 
 import type {CompiledKeyword, KeywordContext, KeywordDefinition, Run, SchemaNode, SubschemaShape} from '../../schema/node.js';
-import {expectSchema} from './expect.js';
+import {compileSchema} from './expect.js';
 
 /** A subschema selected for a member, with the keyword-location path from the keyword's node. */
 export interface Selected {
@@ -123,10 +123,7 @@ export function nameApplicator(name: string): KeywordDefinition<SchemaNode> {
     name,
     discardsErrors: () => true,
     subschemas: 'schema',
-    compile(value, context) {
-      expectSchema(value, context);
-      return context.subschema(value, '');
-    },
+    compile: compileSchema,
     outline: (keyword, outline) => outline.keyNames(keyword.value),
     key(run, keyword, property) {
       run.evaluator.applyToString(run, keyword.value, keyword, property, path);

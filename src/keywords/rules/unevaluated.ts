@@ -11,7 +11,7 @@
 // a failing candidate fails at once.
 
 import type {CompiledKeyword, KeywordContext, KeywordDefinition, Run, SchemaNode} from '../../schema/node.js';
-import {expectSchema} from './expect.js';
+import {compileSchema} from './expect.js';
 
 export interface Unevaluated {
   readonly node: SchemaNode;
@@ -20,18 +20,13 @@ export interface Unevaluated {
 }
 
 /** Does a sibling keyword apply subschemas in place whose annotations count for `unevaluated*`? */
-export function siblingsAnnotateInPlace(context: KeywordContext): boolean {
+function siblingsAnnotateInPlace(context: KeywordContext): boolean {
   return Object.keys(context.schema).some((name) => context.draft.keywords.get(name)?.annotatesInPlace === true);
 }
 
 /** Does a sibling keyword mark items evaluated only once their subschema passed? */
 function siblingsAnnotateMatches(context: KeywordContext): boolean {
   return Object.keys(context.schema).some((name) => context.draft.keywords.get(name)?.annotatesMatchedItems === true);
-}
-
-function compileUnevaluated(value: unknown, context: KeywordContext, waitsFor: (context: KeywordContext) => boolean): Unevaluated {
-  expectSchema(value, context);
-  return {node: context.subschema(value, ''), decidesAtMember: !waitsFor(context)};
 }
 
 /** The candidates whose value failed the subschema, by member: fine only if someone else evaluated them. */
@@ -53,10 +48,18 @@ function failFor<K>(kind: MemberKind<K>, run: Run, keyword: CompiledKeyword<Unev
   else run.failWith(child);
 }
 
-/** The hooks both keywords share: a candidate's verdict, and the close that decides the held ones. */
-function judging<K>(kind: MemberKind<K>): Pick<KeywordDefinition<Unevaluated>, 'result' | 'end'> {
+/**
+ * What both keywords are: a candidate's verdict, and the close that decides the held ones. Each
+ * adds the hook that tries a member as it arrives.
+ */
+function unevaluatedApplicator<K>(name: string, kind: MemberKind<K>, waitsFor: (context: KeywordContext) => boolean): KeywordDefinition<Unevaluated> {
   const newFailures = (): Failures<K> => new Map();
   return {
+    name,
+    keepsFailedMembers: true,
+    speculative: () => true,
+    subschemas: 'schema',
+    compile: (value, context) => ({node: compileSchema(value, context), decidesAtMember: !waitsFor(context)}),
     result(run, keyword, child) {
       const member = kind.memberOf(run, child);
       if (!child.failed) kind.evaluated(run).add(member);
@@ -92,41 +95,32 @@ const items: MemberKind<number> = {
   params: (index) => ({unevaluatedItem: index}),
 };
 
-/** `unevaluatedProperties` (core §11.3). */
+/** `unevaluatedProperties` (core §11.3): decided at each key unless an in-place sibling annotates. */
 export function unevaluatedPropertiesApplicator(name: string): KeywordDefinition<Unevaluated> {
   const path = '/' + name;
   return {
-    name,
+    ...unevaluatedApplicator(name, properties, siblingsAnnotateInPlace),
     readsEvaluatedProperties: true,
-    keepsFailedMembers: true,
-    speculative: () => true,
-    subschemas: 'schema',
-    compile: (value, context) => compileUnevaluated(value, context, siblingsAnnotateInPlace),
     outline: (keyword, outline) => outline.unevaluatedMembers(keyword.value.node),
     key(run, keyword, property) {
       // Keywords of this same node ran first (see the draft tables' order): what they took is settled.
       if (run.evaluatedProperties!.has(property)) return;
       run.applyToMember(keyword.value.node, keyword, 0, path);
     },
-    ...judging(properties),
   };
 }
 
-/** `unevaluatedItems` (core §11.2). */
+/** `unevaluatedItems` (core §11.2): the same, and 2020-12 `contains` annotates too. */
 export function unevaluatedItemsApplicator(name: string): KeywordDefinition<Unevaluated> {
   const path = '/' + name;
+  const waitsFor = (context: KeywordContext): boolean => siblingsAnnotateInPlace(context) || siblingsAnnotateMatches(context);
   return {
-    name,
+    ...unevaluatedApplicator(name, items, waitsFor),
     readsEvaluatedItems: true,
-    keepsFailedMembers: true,
-    speculative: () => true,
-    subschemas: 'schema',
-    compile: (value, context) => compileUnevaluated(value, context, (context) => siblingsAnnotateInPlace(context) || siblingsAnnotateMatches(context)),
     outline: (keyword, outline) => outline.unevaluatedItems(keyword.value.node),
     item(run, keyword, index) {
       if (run.evaluatedItems!.has(index)) return;
       run.applyToMember(keyword.value.node, keyword, index, path);
     },
-    ...judging(items),
   };
 }
