@@ -14,16 +14,9 @@ import Fastify, {type FastifyError, type FastifyInstance, type FastifyServerOpti
 import streamSchema, {HttpError, type FastifyBodyError, type FastifyBodyOptions} from '../adapters/fastify.js';
 import {compile} from '../src/index.js';
 import type {Validator} from '../src/types.js';
-import {abandonUpload, KiB, MiB, orderSchema, rawUpload, sleep, slowUpload, SOCKET_BUFFER, SUITE_TIMEOUT, uploadSchema, type Harness} from './support/http.js';
+import {abandonUpload, accountSchema, KiB, MiB, orderSchema, rawUpload, sleep, slowUpload, SOCKET_BUFFER, SUITE_TIMEOUT, uploadSchema, type Harness} from './support/http.js';
 
 const validOrder = {customer: 'ada', items: [{sku: 'tea-01', quantity: 2}]};
-
-const accountSchema = {
-  type: 'object',
-  properties: {name: {type: 'string'}, role: {enum: ['user']}, data: {type: 'object'}},
-  required: ['name'],
-  additionalProperties: false,
-} as const;
 
 /** 2020-12 keywords that Fastify's default ajv (draft-07, strict) refuses to compile. */
 const pairSchema = {

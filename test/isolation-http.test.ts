@@ -21,6 +21,7 @@ import * as koaAdapter from '../adapters/koa.js';
 import * as web from '../adapters/web.js';
 import type {Result} from '../src/types.js';
 import {chunk, chunkingArbitrary, describeBytes, documentArbitrary, familyCases, type Chunking, type SchemaCase} from './support/arbitraries.js';
+import {accountSchema} from './support/http.js';
 import {property} from './support/property.js';
 
 const TIMEOUT = {timeout: 120_000};
@@ -151,13 +152,7 @@ function bodyOptions(schemaCase: SchemaCase): BodyOptions {
 
 // ---------------------------------------------------------------------------------------------
 
-/** The reproduction: a closed object with a nested member, cut off inside that member. */
-const accountSchema = {
-  type: 'object',
-  properties: {name: {type: 'string'}, role: {enum: ['user']}, data: {type: 'object'}},
-  required: ['name'],
-  additionalProperties: false,
-} as const;
+/** The reproduction (accountSchema): a body cut off inside its nested member, then a refused role. */
 const adminBody = new TextEncoder().encode('{"name":"x","role":"admin"}');
 const cutInsideData = new TextEncoder().encode('{"role":"user","data":{"n":1,');
 

@@ -30,6 +30,17 @@ export const orderSchema = {
 /** The first key of the body is forbidden: the verdict is certain at byte ~14. */
 export const uploadSchema = {type: 'object', properties: {forbidden: false, data: {type: 'string'}}} as const;
 
+/**
+ * A closed object with a nested member: the security issue's reproduction, where a body cut off
+ * inside `data` left state that let the next body's `role` pass.
+ */
+export const accountSchema = {
+  type: 'object',
+  properties: {name: {type: 'string'}, role: {enum: ['user']}, data: {type: 'object'}},
+  required: ['name'],
+  additionalProperties: false,
+} as const;
+
 export const KiB = 1024;
 export const MiB = 1024 * KiB;
 
