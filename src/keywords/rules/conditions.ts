@@ -169,7 +169,7 @@ export function dependentApplicator(
       if (requirements !== undefined) requirements.presence.see(state.required, property);
       if (schemas === undefined || !schemas.triggers.includes(property)) return;
       schemas.triggers.see(state.triggers, property);
-      const sub = state.runs[schemas.triggers.names.indexOf(property)];
+      const sub = state.runs[schemas.triggers.bitOf(property)!];
       if (sub !== undefined && sub.settled && sub.failed) run.failWith(sub);
     },
     result(run, keyword, child) {
