@@ -9,12 +9,11 @@ import type {Socket} from 'node:net';
 import type {Transform} from 'node:stream';
 import {createBrotliDecompress, createGunzip, createInflate} from 'node:zlib';
 
-import {compile} from '../src/index.js';
 import type {OutputUnit, Validator} from '../src/types.js';
 import {
   HttpError,
   aborted,
-  bodyCompileOptions,
+  bodyValidator,
   compileOptions,
   encodingFromHeader,
   encodingUnsupported,
@@ -37,6 +36,7 @@ import {
   type ValidatorOptions,
 } from './http-errors.js';
 import {JsonBody} from './json-body.js';
+import {validatorFor} from './validator-cache.js';
 
 export {HttpError, PROBLEM_CONTENT_TYPE, errorHeaders, httpStatusOf, internalError, parseLimit, toProblem} from './http-errors.js';
 export type {BodyTimeout, ProblemDocument, ProblemItem, ProblemOptions, ValidatorOptions} from './http-errors.js';
@@ -107,7 +107,7 @@ export class BodyReader {
 
   /** @throws SchemaError for a schema that does not compile, when the middleware is created. */
   constructor(schema: unknown, options: BodyOptions = {}) {
-    this.validator = compile(schema, bodyCompileOptions(options));
+    this.validator = bodyValidator(schema, options);
     this.#settings = {
       limit: parseLimit(options.limit ?? '100kb'),
       timeout: parseTimeout(options.timeout),
@@ -115,7 +115,7 @@ export class BodyReader {
       strict: options.strict ?? true,
       invalidStatus: options.invalidStatus ?? 422,
       acceptsType: mediaTypeTest(options.type),
-      readToEnd: options.allErrors ?? false,
+      readToEnd: this.validator.allErrors,
       verify: options.verify,
       reviver: options.reviver,
     };
@@ -504,7 +504,7 @@ export class PartsValidator {
   constructor(schemas: PartSchemas, options: PartsOptions = {}) {
     const compiled: Array<readonly [RequestPart, Validator]> = [];
     for (const part of PART_ORDER) {
-      if (schemas[part] !== undefined) compiled.push([part, compile(schemas[part], compileOptions(options))]);
+      if (schemas[part] !== undefined) compiled.push([part, validatorFor(schemas[part], compileOptions(options))]);
     }
     this.#validators = compiled;
     this.#invalidStatus = options.invalidStatus ?? 400;

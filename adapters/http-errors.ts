@@ -10,7 +10,10 @@
 // request.timeout for a body too slow to arrive and 400 entity.number.inexact for a number the
 // handler could not get as it was judged. docs/security.md says what each bound protects against.
 
-import type {CompileOptions, Draft, Limits, OutputUnit, Result} from '../src/types.js';
+import {isValidator} from '../src/index.js';
+import type {CompileOptions, Draft, Limits, OutputUnit, Result, Validator} from '../src/types.js';
+
+import {validatorFor} from './validator-cache.js';
 
 /** Validator options, the same for `validateBody` and `validate`: they go to `compile`. */
 export interface ValidatorOptions {
@@ -292,10 +295,22 @@ export function parseInexactNumbers(option: BodyParsingOptions<unknown>['inexact
   return chosen;
 }
 
-/** A body's compile options: the validator's, with `inexactNumbers` (default `'reject'`) among the limits. */
-export function bodyCompileOptions(options: ValidatorOptions & Pick<BodyParsingOptions<unknown>, 'inexactNumbers'>): CompileOptions {
+/**
+ * The validator of a body door: the one given, or the one compiled from the schema given, with
+ * `inexactNumbers` (default `'reject'`) among its limits. A compiled validator keeps the limits it
+ * was compiled with, `inexactNumbers` among them: the option beside one would be silently
+ * ignored, so it is refused like any compile option (validatorFor).
+ *
+ * @throws TypeError for a value that is neither a schema nor a validator, or for compile options
+ *   beside a validator; SchemaError for a schema that does not compile.
+ */
+export function bodyValidator(schema: unknown, options: ValidatorOptions & Pick<BodyParsingOptions<unknown>, 'inexactNumbers'>): Validator {
+  if (isValidator(schema)) {
+    if (options.inexactNumbers !== undefined) throw new TypeError('a compiled validator takes no inexactNumbers option: give limits.inexactNumbers to compile()');
+    return validatorFor(schema, compileOptions(options));
+  }
   const inexactNumbers = parseInexactNumbers(options.inexactNumbers, options.limits);
-  return {...compileOptions(options), limits: {...options.limits, inexactNumbers}};
+  return validatorFor(schema, {...compileOptions(options), limits: {...options.limits, inexactNumbers}});
 }
 
 /** Whether a route takes a request's media type (`essence`), the request itself given to a predicate. */
