@@ -64,12 +64,16 @@ export type RequestPart = 'query' | 'params' | 'headers';
 
 type Decoder = () => Transform;
 
-const DECODERS: Record<string, Decoder | undefined> = {
-  gzip: createGunzip,
-  'x-gzip': createGunzip,
-  deflate: createInflate,
-  br: createBrotliDecompress,
-};
+/**
+ * The decoder of each Content-Encoding we read. A Map, not an object: the key is what the client
+ * sent, and `constructor` or `__proto__` must find nothing rather than Object's own members.
+ */
+const DECODERS: ReadonlyMap<string, Decoder> = new Map([
+  ['gzip', createGunzip],
+  ['x-gzip', createGunzip],
+  ['deflate', createInflate],
+  ['br', createBrotliDecompress],
+]);
 
 /** RFC 9110 §9.3: these methods define no meaning for a body, so a route may be reached without one. */
 const BODYLESS_METHODS = new Set(['GET', 'HEAD', 'DELETE', 'OPTIONS', 'TRACE']);
@@ -146,7 +150,7 @@ export class BodyReader {
     const encoding = contentEncoding(req);
     const refusal = this.#refuseFromHeaders(req, encoding, length);
     if (refusal !== undefined) return [refuseUnread(req, res, refusal, length)];
-    const source = encoding === 'identity' ? req : DECODERS[encoding]!();
+    const source = encoding === 'identity' ? req : DECODERS.get(encoding)!();
     new BodyStream(req, res, source, this.validator, this.#settings, callback, length).start();
     return undefined;
   }
@@ -162,7 +166,7 @@ export class BodyReader {
   #refuseFromHeaders(req: IncomingMessage, encoding: string, length: number | undefined): HttpError | undefined {
     const refusal = refuseMediaType(req.headers['content-type'], this.#settings.acceptsType, req);
     if (refusal !== undefined) return refusal;
-    if (encoding !== 'identity' && (!this.#settings.inflate || DECODERS[encoding] === undefined)) {
+    if (encoding !== 'identity' && (!this.#settings.inflate || !DECODERS.has(encoding))) {
       return encodingUnsupported(encoding);
     }
     // The limit bounds the bytes as sent, whatever their encoding: an announced length past it is refused unread.

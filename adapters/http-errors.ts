@@ -194,6 +194,10 @@ export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 /** Longest `detail` we copy from a validator message, so a huge string value is never repeated back. */
 const MAX_DETAIL_LENGTH = 200;
 
+/** Longest `pointer` (before percent-encoding), and longest name in it, we copy from an error's location. */
+const MAX_POINTER_LENGTH = 200;
+const MAX_POINTER_NAME_LENGTH = 64;
+
 /**
  * RFC 9457 §4.2.1: with `about:blank` the title is the status phrase. The machine-readable reason
  * goes in `code` rather than a made-up `type` URI that would resolve nowhere.
@@ -236,16 +240,45 @@ function isOutputUnit(unit: unknown): unit is OutputUnit {
 }
 
 function toProblemItem(unit: OutputUnit): ProblemItem {
-  return {pointer: toFragment(unit.instanceLocation), detail: truncate(unit.error), keyword: unit.keyword};
+  return {pointer: toFragment(shortPointer(unit.instanceLocation)), detail: truncate(unit.error, MAX_DETAIL_LENGTH), keyword: unit.keyword};
 }
 
-/** RFC 6901 §6: a JSON pointer in a URI fragment, each reference token percent-encoded. */
+/**
+ * The pointer, cut as `detail` is: its names are the body's keys, which a client chooses and may
+ * make megabytes long. A long name keeps its start and ends in `…`; a pointer still too long keeps
+ * its first names and ends in the name `…`. A cut pointer points nowhere, and says so by that `…`.
+ */
+function shortPointer(pointer: string): string {
+  if (pointer.length <= MAX_POINTER_LENGTH) return pointer;
+  let kept = '';
+  for (const name of pointer.split('/').slice(1)) {
+    const token = '/' + truncate(name, MAX_POINTER_NAME_LENGTH);
+    if (kept.length + token.length > MAX_POINTER_LENGTH - 2) return kept + '/…';
+    kept += token;
+  }
+  return kept;
+}
+
+/**
+ * RFC 6901 §6: a JSON pointer in a URI fragment, each reference token percent-encoded. A key may
+ * hold a lone surrogate (`"\ud800"` is valid JSON, RFC 8259 §8.2), which UTF-8 and so a URI cannot
+ * carry: it becomes U+FFFD rather than a URIError.
+ */
 function toFragment(pointer: string): string {
-  return '#' + pointer.split('/').map(encodeURIComponent).join('/');
+  return '#' + pointer.split('/').map((token) => encodeURIComponent(token.replace(LONE_SURROGATE, '\ufffd'))).join('/');
 }
 
-function truncate(text: string): string {
-  return text.length <= MAX_DETAIL_LENGTH ? text : text.slice(0, MAX_DETAIL_LENGTH - 1) + '…';
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/** `text` cut to `length` code units with its `…`, never between the two halves of a surrogate pair. */
+function truncate(text: string, length: number): string {
+  if (text.length <= length) return text;
+  const end = isHighSurrogate(text.charCodeAt(length - 2)) ? length - 2 : length - 1;
+  return text.slice(0, end) + '…';
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -148,8 +148,16 @@ function contentEncoding(request: Request): string {
   return encodingFromHeader(request.headers.get('content-encoding'));
 }
 
-/** RFC 9110 §8.4.1 codings and the CompressionStream formats that decode them. */
-const FORMATS: Readonly<Record<string, string>> = {gzip: 'gzip', 'x-gzip': 'gzip', deflate: 'deflate', br: 'brotli'};
+/**
+ * RFC 9110 §8.4.1 codings and the CompressionStream formats that decode them. A Map: the key is
+ * what the client sent, and `constructor` must find nothing rather than Object's own members.
+ */
+const FORMATS: ReadonlyMap<string, string> = new Map([
+  ['gzip', 'gzip'],
+  ['x-gzip', 'gzip'],
+  ['deflate', 'deflate'],
+  ['br', 'brotli'],
+]);
 
 /**
  * The decoder of a Content-Encoding, or undefined when this runtime has none. The web standard
@@ -157,7 +165,7 @@ const FORMATS: Readonly<Record<string, string>> = {gzip: 'gzip', 'x-gzip': 'gzip
  * refuses a format it does not know with a TypeError.
  */
 function decompression(encoding: string): DecompressionStream | undefined {
-  const format = FORMATS[encoding];
+  const format = FORMATS.get(encoding);
   if (format === undefined) return undefined;
   try {
     return new DecompressionStream(format as CompressionFormat);
