@@ -107,6 +107,8 @@ export class HttpError extends Error {
   limit?: number;
   /** Bytes read when the limit was crossed or time ran out, or the announced Content-Length (as body-parser). */
   length?: number;
+  /** The announced Content-Length, for request.size.invalid (as body-parser). */
+  expected?: number;
   /** The bound that ran out, in milliseconds, for request.timeout. */
   timeout?: number;
   /** The refused charset, for charset.unsupported (as body-parser). */
@@ -521,6 +523,18 @@ export function tooLarge(limit: number, length: number): HttpError {
   const error = new HttpError(413, 'entity.too.large', 'request entity too large');
   error.limit = limit;
   error.length = length;
+  return error;
+}
+
+/**
+ * The body is longer or shorter than its Content-Length said (as body-parser: 400
+ * `request.size.invalid`). Node's HTTP parser never hands on such a body; a fetch `Request` built
+ * in process, or by another runtime, may.
+ */
+export function sizeInvalid(expected: number, received: number): HttpError {
+  const error = new HttpError(400, 'request.size.invalid', 'request size did not match content length');
+  error.expected = expected;
+  error.length = received;
   return error;
 }
 

@@ -176,6 +176,8 @@ function decompression(encoding: string): DecompressionStream | undefined {
 
 /** The value of a body that has been read to its end, or its refusal. */
 function bodyValue(jsonBody: JsonBody, settings: RequestSettings): unknown {
+  const short = jsonBody.endedShort();
+  if (short !== undefined) throw short;
   const reviver = settings.reviver;
   const result = guarded(() => jsonBody.end(reviver === undefined));
   if (!result.valid) throw errorFromResult(result, settings.body.invalidStatus);
