@@ -80,6 +80,42 @@ describe('references', () => {
     assert.equal(schemaError({$ref: 'https://example.com/elsewhere.json'}).code, 'schema.ref.unresolved');
   });
 
+  test('a registered document is found by its $id as well as by its key', () => {
+    const schemas = {'https://ex/a.json': {$id: 'https://ex/b.json', type: 'string'}};
+    for (const uri of ['https://ex/a.json', 'https://ex/b.json']) {
+      const validator = compile({$ref: uri}, {schemas});
+      assert.equal(validator.validate('s').valid, true, uri);
+      assert.equal(validator.validate(1).valid, false, uri);
+    }
+  });
+
+  test('an $id embedded in a registered bundle names its subschema', () => {
+    const bundle = {
+      $id: 'https://ex/bundle.json',
+      $defs: {
+        id: {$id: 'https://ex/id.json', type: 'integer', minimum: 1},
+        name: {$id: 'names/name.json', type: 'string', $defs: {short: {$anchor: 'short', maxLength: 3}}},
+      },
+    };
+    const validator = compile(
+      {properties: {id: {$ref: 'https://ex/id.json'}, name: {$ref: 'https://ex/names/name.json'}, code: {$ref: 'https://ex/names/name.json#short'}}},
+      {schemas: {'https://ex/registry/bundle': bundle}},
+    );
+    assert.equal(validator.validate({id: 1, name: 'x', code: 'abc'}).valid, true);
+    assert.equal(validator.validate({id: 0}).valid, false);
+    assert.equal(validator.validate({name: 1}).valid, false);
+    assert.equal(validator.validate({code: 'abcd'}).valid, false);
+  });
+
+  test('two different schemas identified by one URI are a SchemaError; the same schema twice is not', () => {
+    const schemas = {'https://ex/a.json': {$id: 'https://ex/b.json', type: 'string'}, 'https://ex/c.json': {$id: 'https://ex/b.json', type: 'number'}};
+    const error = schemaError({$ref: 'https://ex/b.json'}, {schemas});
+    assert.equal(error.code, 'schema.id.duplicate');
+    assert.equal(error.schemaLocation, 'https://ex/c.json#/$id');
+    const copies = {'https://ex/a.json': {$id: 'https://ex/b.json', type: 'string'}, 'https://ex/c.json': {$id: 'https://ex/b.json', type: 'string'}};
+    assert.equal(compile({$ref: 'https://ex/b.json'}, {schemas: copies}).validate(1).valid, false);
+  });
+
   test("each draft's meta-schema is available offline", () => {
     const metaSchemas = {
       draft4: 'http://json-schema.org/draft-04/schema#',
@@ -182,6 +218,23 @@ describe('drafts', () => {
     assert.equal(compile({$schema: 'http://json-schema.org/draft-07/schema#'}).draft, 'draft7');
     assert.equal(compile({}).draft, 'draft2020-12');
     assert.equal(compile({}, {draft: 'draft6'}).draft, 'draft6');
+  });
+
+  test('an unknown $schema is a SchemaError, unless the draft option says how to read it', () => {
+    const unknown = {$schema: 'https://example.com/my-dialect', type: 'string'};
+    const error = schemaError(unknown);
+    assert.equal(error.code, 'schema.dialect.unknown');
+    assert.equal(error.schemaLocation, '/$schema');
+    assert.match(error.message, /https:\/\/example\.com\/my-dialect/);
+    assert.equal(compile(unknown, {draft: 'draft7'}).draft, 'draft7');
+    assert.equal(schemaError({$defs: {a: {$id: 'https://ex/a', $schema: 'https://example.com/my-dialect'}}}).schemaLocation, '/$defs/a/$schema');
+    assert.equal(schemaError({$ref: 'https://ex/a'}, {schemas: {'https://ex/a': unknown}}).schemaLocation, 'https://ex/a#/$schema');
+  });
+
+  test('a registered meta-schema names the draft its schemas are read in', () => {
+    const metaSchema = {$id: 'https://example.com/my-dialect', $schema: 'http://json-schema.org/draft-07/schema#'};
+    assert.equal(compile({$schema: 'https://example.com/my-dialect'}, {schemas: {'https://example.com/my-dialect': metaSchema}}).draft, 'draft7');
+    assert.equal(compile({$schema: 'https://example.com/my-dialect'}, {schemas: {'https://example.com/registry/1': metaSchema}}).draft, 'draft7');
   });
 
   test('an unknown draft option is a SchemaError', () => {

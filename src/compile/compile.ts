@@ -3,6 +3,7 @@
 // Cycles are fine: a node is cached before its keywords are compiled, so a `$ref` to an ancestor
 // points at the node being built.
 
+import {isDeepStrictEqual} from 'node:util';
 import {SchemaError} from '../output/errors.js';
 import {formatsFor, type FormatCheck} from '../formats/index.js';
 import {FORMAT_ASSERTION, dialectKeywords, draftFromMetaSchema, draftTables} from '../keywords/drafts.js';
@@ -64,6 +65,8 @@ class Compiler {
   /** Documents given by the user (and the meta-schemas), by retrieval URI, scanned on first need. */
   private readonly documents = new Map<string, unknown>();
   private readonly scanned = new Set<string>();
+  /** Whether every registered document has been scanned for its `$id`s (see scanRegisteredDocuments). */
+  private registeredScan: 'not yet' | 'under way' | 'done' = 'not yet';
   private readonly formatsByDraft = new Map<Draft, ReadonlyMap<string, FormatCheck>>();
   private readonly touchedResources = new Set<ResourceRecord>();
   /**
@@ -92,7 +95,7 @@ class Compiler {
   }
 
   compileRoot(schema: unknown): SchemaNode {
-    const draft = this.options.draft !== undefined ? this.rootDraft : this.draftOf(schema, this.rootDraft);
+    const draft = this.options.draft !== undefined ? this.rootDraft : this.draftOf(schema, this.rootDraft, '');
     this.rootDraft = draft;
     this.scanDocument(schema, this.rootUri, draft);
     const root = this.compileNode(schema);
@@ -102,16 +105,27 @@ class Compiler {
 
   // ---- dialect ----
 
-  /** The draft a schema document declares with `$schema`, else `fallback`. */
-  private draftOf(schema: unknown, fallback: DraftTable): DraftTable {
+  /**
+   * The draft a schema declares with `$schema`, else `fallback`. A `$schema` that names neither an
+   * official meta-schema nor a registered one says the schema is written in a dialect we cannot
+   * read: refused, as reading it as some other draft could judge documents by keywords its author
+   * never meant (2020-12 core §8.1.1), unless the `draft` option says how to read it.
+   */
+  private draftOf(schema: unknown, fallback: DraftTable, location: string): DraftTable {
     const uri = isObject(schema) ? schema[dialectKeywords.schema] : undefined;
     if (typeof uri !== 'string') return fallback;
     const known = draftFromMetaSchema(uri);
     if (known !== undefined) return draftTables[known];
     // A custom meta-schema: its own `$schema` names the draft it is written in.
-    const metaSchema = this.findDocument(withoutFragment(resolveUri(uri, DEFAULT_BASE_URI) ?? uri));
-    if (metaSchema !== undefined && isObject(metaSchema) && metaSchema !== schema) return this.draftOf(metaSchema, fallback);
-    return fallback;
+    const metaSchemaUri = withoutFragment(resolveUri(uri, DEFAULT_BASE_URI) ?? uri);
+    const metaSchema = this.findDocument(metaSchemaUri);
+    if (metaSchema !== undefined && isObject(metaSchema) && metaSchema !== schema) return this.draftOf(metaSchema, fallback, metaSchemaUri + '#');
+    if (this.options.draft !== undefined) return fallback;
+    throw new SchemaError(
+      'schema.dialect.unknown',
+      location + '/' + dialectKeywords.schema,
+      `unknown $schema "${uri}": neither the meta-schema of a draft (${Object.values(draftTables).map((draft) => draft.metaSchema).join(', ')}) nor a schema in options.schemas; register its meta-schema, or set the draft option to read it as that draft`,
+    );
   }
 
   /** Keywords a custom meta-schema's `$vocabulary` allows (2019-09 core §8.1.2), when it restricts them. */
@@ -130,23 +144,51 @@ class Compiler {
     return allowed;
   }
 
+  /** The document registered under `uri`, else the resource some registered document declares with that `$id`. */
   private findDocument(uri: string): unknown {
-    return this.documents.get(uri);
+    const document = this.documents.get(uri) ?? this.resources.get(uri)?.json;
+    if (document !== undefined) return document;
+    return this.scanRegisteredDocuments() ? this.resources.get(uri)?.json : undefined;
+  }
+
+  /**
+   * Scan every registered document not scanned yet, so that its `$id`s (embedded ones too) name
+   * it (2020-12 core §9.1.2: a schema is identified by its `$id`, whatever URI it was retrieved
+   * from). Done once, on the first URI that no key names: a reference to a key costs nothing more.
+   * False when there was nothing left to scan (or a scan is under way: a `$schema` met while
+   * scanning is looked up among what is known so far).
+   */
+  private scanRegisteredDocuments(): boolean {
+    if (this.registeredScan !== 'not yet') return false;
+    this.registeredScan = 'under way';
+    for (const [uri, document] of this.documents) this.scanRegisteredDocument(document, uri);
+    this.registeredScan = 'done';
+    return true;
   }
 
   // ---- scanning for resources and anchors ----
 
+  /** A registered document, read in the draft its `$schema` names (else the root's). */
+  private scanRegisteredDocument(document: unknown, uri: string): void {
+    if (!this.scanned.has(uri)) this.scanDocument(document, uri, this.draftOf(document, this.rootDraft, uri + '#'));
+  }
+
   private scanDocument(document: unknown, uri: string, draft: DraftTable): void {
     if (this.scanned.has(uri)) return;
     this.scanned.add(uri);
-    const resource = this.newResource(uri, document, draft);
+    const resource = this.newResource(uri, document, draft, uri + '#');
     this.scan(document, {resource, pointer: '', documentPointer: '', documentUri: uri, draft});
   }
 
-  private newResource(uri: string, json: unknown, draft: DraftTable): ResourceRecord {
+  /** The resource `json` opens at `uri`; `location` is where it claims that URI, for a SchemaError. */
+  private newResource(uri: string, json: unknown, draft: DraftTable, location: string): ResourceRecord {
     // A document whose `$id` equals the URI it was given under is one resource, not two.
     const existing = this.resources.get(uri);
     if (existing !== undefined && existing.json === json) return existing;
+    // One URI names one schema (2020-12 core §8.2.1): of two different ones, neither is the one meant.
+    if (existing !== undefined && !isDeepStrictEqual(existing.json, json)) {
+      throw new SchemaError('schema.id.duplicate', location, `two different schemas are identified as "${uri}"; the other is ${existing.uri === this.rootUri ? 'the root schema' : 'registered or embedded elsewhere'}`);
+    }
     const resource: ResourceRecord = {
       uri,
       draft,
@@ -207,8 +249,8 @@ class Compiler {
       place.resource.anchors.set(fragment, schema);
       return place;
     }
-    const draft = this.draftOf(schema, place.draft);
-    const resource = this.newResource(uri, schema, draft);
+    const draft = this.draftOf(schema, place.draft, this.location(place));
+    const resource = this.newResource(uri, schema, draft, this.location(place) + '/' + escapePointerToken(place.draft.identifiers.id));
     if (fragment !== '' && !fragment.startsWith('/')) resource.anchors.set(fragment, schema);
     return {resource, pointer: '', documentPointer: place.documentPointer, documentUri: place.documentUri, draft};
   }
@@ -266,9 +308,9 @@ class Compiler {
     const {resource: resourceUri, fragment} = splitFragment(uri);
     let resource = this.resources.get(resourceUri);
     if (resource === undefined) {
-      const document = this.findDocument(resourceUri);
-      if (document === undefined) return undefined;
-      this.scanDocument(document, resourceUri, this.draftOf(document, this.rootDraft));
+      const document = this.documents.get(resourceUri);
+      if (document !== undefined) this.scanRegisteredDocument(document, resourceUri);
+      else this.scanRegisteredDocuments();
       resource = this.resources.get(resourceUri);
       if (resource === undefined) return undefined;
     }
