@@ -12,7 +12,7 @@ const MAX_VARIANTS = 8;
 
 const compiled = new WeakMap<object, Map<string, Validator>>();
 
-/** `schemas` maps are told apart by identity: their content may be large. */
+/** `schemas` maps are told apart by identity: their content may be large. So are `customFormats`, whose RegExps and functions JSON cannot tell apart. */
 const schemaMapIds = new WeakMap<object, number>();
 let nextSchemaMapId = 1;
 
@@ -27,6 +27,8 @@ const COMPILE_OPTION_NAMES = Object.keys({
   allErrors: true,
   strict: true,
   formats: true,
+  customFormats: true,
+  unknownFormats: true,
   limits: true,
 } satisfies Record<keyof CompileOptions, true>) as ReadonlyArray<keyof CompileOptions>;
 
@@ -69,8 +71,11 @@ function compileOptionsOf(options: CompileOptions): CompileOptions {
   return picked as CompileOptions;
 }
 
+/** The options told apart by identity (see schemaMapIds). */
+const IDENTIFIED_OPTIONS: ReadonlySet<keyof CompileOptions> = new Set(['schemas', 'customFormats']);
+
 function variantKey(options: CompileOptions): string {
-  return JSON.stringify(COMPILE_OPTION_NAMES.map((name) => (name === 'schemas' && options.schemas !== undefined ? schemaMapId(options.schemas) : options[name])));
+  return JSON.stringify(COMPILE_OPTION_NAMES.map((name) => (IDENTIFIED_OPTIONS.has(name) && options[name] !== undefined ? schemaMapId(options[name] as object) : options[name])));
 }
 
 function schemaMapId(schemas: object): number {

@@ -34,6 +34,9 @@ export type Schema = boolean | object;
  */
 export type SchemaOrValidator = Schema | Validator;
 
+/** A format of one's own (CompileOptions.customFormats): a RegExp a valid string matches, or a predicate. */
+export type CustomFormat = RegExp | ((value: string) => boolean);
+
 export interface CompileOptions {
   /** Dialect; default from `$schema`, else draft 2020-12. */
   draft?: Draft;
@@ -49,8 +52,26 @@ export interface CompileOptions {
   allErrors?: boolean;
   /** Unknown keywords are a SchemaError (default false: ignored, as the spec says). */
   strict?: boolean;
-  /** `'annotate'` (default, as the spec says) or `'assert'`: formats are checked. */
+  /**
+   * `'annotate'` (default, as the spec says) or `'assert'`: formats are checked. Asserting a format
+   * that is neither the draft's nor in `customFormats` is a SchemaError (`schema.format.unknown`)
+   * unless `unknownFormats` is `'ignore'`.
+   */
   formats?: 'annotate' | 'assert';
+  /**
+   * Formats of one's own, by name, checked like the draft's (and replacing a draft's format of the
+   * same name): a RegExp that a valid string matches (`test`; its `g` and `y` flags are dropped), or
+   * a function that returns `true` for a valid string (any other result is a failure). They assert
+   * where formats do (`formats: 'assert'`, or the format-assertion vocabulary) and annotate elsewhere,
+   * as the draft's formats do.
+   */
+  customFormats?: Record<string, CustomFormat>;
+  /**
+   * A format asserted but known neither to the draft nor to `customFormats`: `'refuse'` (default)
+   * makes compile throw a SchemaError (`schema.format.unknown`), since every string would pass the
+   * check asked for; `'ignore'` lets it pass unchecked, as the spec allows.
+   */
+  unknownFormats?: 'refuse' | 'ignore';
   limits?: Limits;
 }
 

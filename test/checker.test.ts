@@ -15,7 +15,7 @@ import {defaultLimits} from '../src/json/tokenizer.js';
 import {walkValue} from '../src/json/walker.js';
 import {random} from './support/chunks.js';
 import {strictTree, treeSchemas} from './support/trees.js';
-import {drafts, remotes, suiteFiles, suiteSkips} from './support/suite.js';
+import {drafts, remotes, suiteFiles, suiteFormats, suiteSkips} from './support/suite.js';
 
 const schemas = remotes();
 
@@ -70,7 +70,7 @@ test('the text checker agrees with the suite on every test it decides, and decid
     for (const optional of [false, true]) {
       for (const file of suiteFiles(draft, optional)) {
         for (const suiteCase of file.cases) {
-          const checker = checkerFor(suiteCase.schema, {draft, schemas, formats: optional ? 'assert' : 'annotate'});
+          const checker = checkerFor(suiteCase.schema, {draft, schemas, ...suiteFormats(optional)});
           for (const suiteTest of suiteCase.tests) {
             const id = `${draft}/${file.name}/${suiteCase.description}/${suiteTest.description}`;
             if (suiteSkips.has(id) || suiteSkips.has(`${draft}/${file.name}`)) continue;

@@ -11,7 +11,7 @@ import {compile, defaultLimits} from '../src/index.js';
 import type {Draft, Result, Session, Validator} from '../src/types.js';
 import {random, randomChunks} from './support/chunks.js';
 import {fuzzing} from './support/property.js';
-import {drafts, remotes, suiteFiles, suiteSkips, type SuiteFile, type SuiteTest} from './support/suite.js';
+import {drafts, remotes, suiteFiles, suiteFormats, suiteSkips, type SuiteFile, type SuiteTest} from './support/suite.js';
 
 const modes = ['validate', 'validateText', 'parseText', 'session', 'sessions written alternately'] as const;
 type Mode = (typeof modes)[number];
@@ -174,7 +174,6 @@ function testId(draft: Draft, file: SuiteFile, caseDescription: string, testDesc
 }
 
 function runFiles(draft: Draft, optional: boolean): {judged: number; problems: string[]} {
-  const formats = optional ? 'assert' : 'annotate';
   const problems: string[] = [];
   let judged = 0;
   for (const file of suiteFiles(draft, optional)) {
@@ -182,7 +181,7 @@ function runFiles(draft: Draft, optional: boolean): {judged: number; problems: s
     file.cases.forEach((suiteCase, caseIndex) => {
       const tests = suiteCase.tests.filter((suiteTest) => !suiteSkips.has(testId(draft, file, suiteCase.description, suiteTest.description)));
       if (tests.length === 0) return;
-      const options = {draft, schemas, formats} as const;
+      const options = {draft, schemas, ...suiteFormats(optional)};
       // One validator, compiled once, judges every test of the case in every mode in turn.
       const shared = compile(suiteCase.schema, options);
       const clean = compile(suiteCase.schema, options);

@@ -10,7 +10,7 @@ import {compile} from '../src/index.js';
 import {memberValues} from '../src/session/memberSink.js';
 import type {Validator} from '../src/types.js';
 import {byteChunks, random, randomChunks} from './support/chunks.js';
-import {drafts, remotes, suiteFiles, suiteSkips} from './support/suite.js';
+import {drafts, remotes, suiteFiles, suiteFormats, suiteSkips} from './support/suite.js';
 
 const schemas = remotes();
 const encoder = new TextEncoder();
@@ -42,7 +42,7 @@ test('judging member values apart changes nothing a session reports, on the whol
     for (const optional of [false, true]) {
       for (const file of suiteFiles(draft, optional)) {
         file.cases.forEach((suiteCase, caseIndex) => {
-          const validator = compile(suiteCase.schema, {draft, schemas, formats: optional ? 'assert' : 'annotate'});
+          const validator = compile(suiteCase.schema, {draft, schemas, ...suiteFormats(optional)});
           suiteCase.tests.forEach((suiteTest, testIndex) => {
             const id = `${draft}/${file.name}/${suiteCase.description}/${suiteTest.description}`;
             if (suiteSkips.has(id) || suiteSkips.has(`${draft}/${file.name}`)) return;

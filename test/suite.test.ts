@@ -1,7 +1,7 @@
 // The official JSON-Schema-Test-Suite, every required file of every draft, in value mode, in
 // validateText (compact and pretty-printed), and through session() fed random chunks and 1-byte
 // chunks of the UTF-8 bytes, and through parseText (its verdict is validateText's, its value
-// JSON.parse's). The optional files run with `formats: 'assert'`. One loop, an explicit
+// JSON.parse's). The optional files run with formats asserted (support/suite.ts suiteFormats). One loop, an explicit
 // skip list with a reason per entry, counts printed at the end.
 
 import assert from 'node:assert/strict';
@@ -9,7 +9,7 @@ import {after, describe, test} from 'node:test';
 import {compile} from '../src/index.js';
 import type {Draft, Result, Validator} from '../src/types.js';
 import {byteChunks, feed, random, randomChunks} from './support/chunks.js';
-import {drafts, remotes, suiteFiles, suiteSkips as skip, type SuiteFile} from './support/suite.js';
+import {drafts, remotes, suiteFiles, suiteFormats, suiteSkips as skip, type SuiteFile} from './support/suite.js';
 
 
 const modes = ['value', 'text', 'pretty', 'chunks', 'bytes', 'parse'] as const;
@@ -71,11 +71,11 @@ function verdict(validator: Validator, data: unknown, mode: Mode, seed: number):
   }
 }
 
-function runFile(draft: Draft, file: SuiteFile, label: string, formats: 'annotate' | 'assert'): void {
+function runFile(draft: Draft, file: SuiteFile, label: string, optional: boolean): void {
   describe(`${draft}/${file.name}`, () => {
     file.cases.forEach((suiteCase, caseIndex) => {
       test(suiteCase.description, () => {
-        const validator = compile(suiteCase.schema, {draft, schemas, formats});
+        const validator = compile(suiteCase.schema, {draft, schemas, ...suiteFormats(optional)});
         const problems: string[] = [];
         suiteCase.tests.forEach((suiteTest, testIndex) => {
           const id = `${draft}/${file.name}/${suiteCase.description}/${suiteTest.description}`;
@@ -100,8 +100,8 @@ function runFile(draft: Draft, file: SuiteFile, label: string, formats: 'annotat
 }
 
 for (const draft of drafts) {
-  for (const file of suiteFiles(draft, false)) runFile(draft, file, `${draft} required`, 'annotate');
-  for (const file of suiteFiles(draft, true)) runFile(draft, file, `${draft} optional`, 'assert');
+  for (const file of suiteFiles(draft, false)) runFile(draft, file, `${draft} required`, false);
+  for (const file of suiteFiles(draft, true)) runFile(draft, file, `${draft} optional`, true);
 }
 
 after(() => {

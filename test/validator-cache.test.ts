@@ -27,6 +27,15 @@ describe('validatorFor', () => {
     assert.notEqual(validatorFor({$ref: 'https://example.com/item'}, {schemas: items}), strings);
   });
 
+  it('another customFormats object gives another validator: RegExps and functions are told apart by identity', () => {
+    const schema = {format: 'code'};
+    const digits = validatorFor(schema, {formats: 'assert', customFormats: {code: /^[0-9]+$/}});
+    const letters = validatorFor(schema, {formats: 'assert', customFormats: {code: (value: string) => /^[a-z]+$/.test(value)}});
+    assert.notEqual(letters, digits);
+    assert.equal(digits.validate('12').valid, true);
+    assert.equal(letters.validate('12').valid, false);
+  });
+
   it('a compiled validator is used as it is, and refuses compile options', () => {
     const compiled = compile({type: 'string'});
     assert.equal(validatorFor(compiled), compiled);

@@ -11,6 +11,7 @@ import {metaSchemas} from '../schema/metaschemas.js';
 import {escapePointerToken, parsePointer, resolvePointer} from '../json/pointer.js';
 import {newNode, setKeywords, type CompiledKeyword, type Compilation, type DraftTable, type KeywordContext, type KeywordDefinition, type Resource, type SchemaNode} from '../schema/node.js';
 import {literalNode} from '../keywords/rules/literal.js';
+import {customFormatChecks} from '../keywords/format.js';
 import {isObject} from '../keywords/rules/expect.js';
 import type {CompileOptions, Draft} from '../types.js';
 import {DEFAULT_BASE_URI, absoluteUri, closestUris, resolveUri, splitFragment, withoutFragment} from '../schema/uri.js';
@@ -68,6 +69,7 @@ class Compiler {
   /** Whether every registered document has been scanned for its `$id`s (see scanRegisteredDocuments). */
   private registeredScan: 'not yet' | 'under way' | 'done' = 'not yet';
   private readonly formatsByDraft = new Map<Draft, ReadonlyMap<string, FormatCheck>>();
+  private readonly customFormats: ReadonlyMap<string, FormatCheck>;
   private readonly touchedResources = new Set<ResourceRecord>();
   /**
    * The URI the root schema was retrieved from (options.baseUri), else a placeholder: the base of
@@ -80,6 +82,9 @@ class Compiler {
       throw new SchemaError('schema.option.draft', '', `unknown draft "${options.draft}" (expected one of ${[...DRAFT_NAMES].join(', ')})`);
     }
     this.rootDraft = draftTables[options.draft ?? 'draft2020-12'];
+    checkChoice(options, 'formats', ['annotate', 'assert']);
+    checkChoice(options, 'unknownFormats', ['refuse', 'ignore']);
+    this.customFormats = customFormatChecks(options);
     this.rootUri = DEFAULT_BASE_URI;
     if (options.baseUri !== undefined) {
       const absolute = typeof options.baseUri === 'string' ? absoluteUri(options.baseUri) : undefined;
@@ -443,9 +448,10 @@ class Compiler {
     };
   }
 
+  /** The draft's formats, and the caller's, which replace a draft's format of the same name. */
   private formats(draft: Draft): ReadonlyMap<string, FormatCheck> {
     let formats = this.formatsByDraft.get(draft);
-    if (formats === undefined) this.formatsByDraft.set(draft, (formats = formatsFor(draft)));
+    if (formats === undefined) this.formatsByDraft.set(draft, (formats = new Map([...formatsFor(draft), ...this.customFormats])));
     return formats;
   }
 
@@ -466,6 +472,14 @@ class Compiler {
         }
       }
     }
+  }
+}
+
+/** An option that takes one of a few strings: anything else is a mistake to refuse, not a default to fall back to. */
+function checkChoice<K extends keyof CompileOptions>(options: CompileOptions, name: K, choices: readonly CompileOptions[K][]): void {
+  const value = options[name];
+  if (value !== undefined && !choices.includes(value)) {
+    throw new SchemaError(`schema.option.${name}`, '', `options.${name} must be ${choices.map((choice) => JSON.stringify(choice)).join(' or ')}, not ${JSON.stringify(value)}`);
   }
 }
 

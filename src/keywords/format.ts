@@ -1,9 +1,13 @@
 // `format` (2020-12 validation §7): an annotation by default; with the option `formats: 'assert'`
 // (or a meta-schema that enables the format-assertion vocabulary) a string must have the format.
-// Unknown formats always pass (§7.2.3).
+// The formats are the draft's own (src/formats/) and the caller's `customFormats`. Asserting a
+// format that is neither would let every string pass where a check was asked for: refused at
+// compile time, unless `unknownFormats: 'ignore'` says to let it pass unchecked.
 
+import {SchemaError} from '../output/errors.js';
 import type {FormatCheck} from '../formats/index.js';
 import {STRING} from '../schema/node.js';
+import type {CompileOptions, CustomFormat} from '../types.js';
 import {scalarCheck} from './rules/scalarCheck.js';
 
 interface Format {
@@ -17,8 +21,43 @@ export const format = scalarCheck<Format>({
     if (typeof value !== 'string') throw context.fail('must be a string');
     if (context.options.formats !== 'assert' && !context.assertFormats) return undefined;
     const check = context.formats.get(value);
-    return check === undefined ? undefined : {name: value, check};
+    if (check !== undefined) return {name: value, check};
+    if (context.options.unknownFormats === 'ignore') return undefined;
+    throw new SchemaError(
+      'schema.format.unknown',
+      context.location,
+      `unknown format "${value}": neither a format of ${context.draft.name} nor one of options.customFormats, so it cannot be asserted; add it to customFormats, or set unknownFormats: 'ignore' to let it pass unchecked`,
+    );
   },
   accepts: (keyword, kind, scalar) => kind !== STRING || keyword.value.check(scalar.text),
   failure: (keyword) => [`must match format "${keyword.value.name}"`, {format: keyword.value.name}],
 });
+
+/**
+ * The checks of `options.customFormats`, by name; throws SchemaError for an entry that is neither
+ * a RegExp nor a function. A RegExp is copied without the `g` and `y` flags, whose `lastIndex`
+ * would make one string's verdict depend on the string tested before it. A function passes a
+ * string only by returning `true`.
+ */
+export function customFormatChecks(options: Readonly<CompileOptions>): ReadonlyMap<string, FormatCheck> {
+  const checks = new Map<string, FormatCheck>();
+  const custom: unknown = options.customFormats;
+  if (custom === undefined) return checks;
+  if (typeof custom !== 'object' || custom === null || Array.isArray(custom)) {
+    throw new SchemaError('schema.option.customFormats', '', 'options.customFormats must be an object of format names to RegExps or functions');
+  }
+  for (const [name, format] of Object.entries(custom as Record<string, unknown>)) checks.set(name, customFormatCheck(name, format));
+  return checks;
+}
+
+function customFormatCheck(name: string, format: unknown): FormatCheck {
+  if (format instanceof RegExp) {
+    const pattern = new RegExp(format.source, format.flags.replace(/[gy]/g, ''));
+    return (value) => pattern.test(value);
+  }
+  if (typeof format === 'function') {
+    const test = format as CustomFormat & ((value: string) => unknown);
+    return (value) => test(value) === true;
+  }
+  throw new SchemaError('schema.option.customFormats', '', `options.customFormats["${name}"] must be a RegExp or a function (value: string) => boolean`);
+}

@@ -1,11 +1,21 @@
 // src/keywords/format.ts: an annotation unless asserted (option `formats: 'assert'` or the
-// format-assertion vocabulary); unknown formats always pass; the names known depend on the draft.
+// format-assertion vocabulary); the names known depend on the draft, and customFormats adds more;
+// asserting an unknown format is a SchemaError unless `unknownFormats: 'ignore'`.
 
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
 import {invalid, onlyError, refusalByte, schemaError, summary, valid} from './check.js';
 
 const assert_ = {formats: 'assert' as const};
+
+const formatAssertion = {
+  $id: 'https://example.com/format-assertion',
+  $schema: 'https://json-schema.org/draft/2020-12/schema',
+  $vocabulary: {
+    'https://json-schema.org/draft/2020-12/vocab/core': true,
+    'https://json-schema.org/draft/2020-12/vocab/format-assertion': true,
+  },
+};
 
 describe('format', () => {
   test('by default an annotation: nothing is checked', () => {
@@ -24,20 +34,30 @@ describe('format', () => {
     for (const value of [1, null, true, [], {}]) valid({format: 'email'}, value, assert_);
   });
 
-  test('asserted: an unknown format passes', () => {
-    valid({format: 'no-such-format'}, 'anything', assert_);
+  test('asserted: an unknown format is a SchemaError that names it, unless unknownFormats is ignore', () => {
+    const error = schemaError({properties: {tel: {format: 'phone'}}}, assert_);
+    assert.equal(error.code, 'schema.format.unknown');
+    assert.equal(error.schemaLocation, '/properties/tel/format');
+    assert.match(error.message, /unknown format "phone"/);
+    valid({format: 'phone'}, 'anything', {...assert_, unknownFormats: 'ignore'});
+    // Not asserted: nothing is checked, so nothing is unknown.
+    valid({format: 'phone'}, 'anything');
   });
 
-  test('the names known depend on the draft', () => {
+  test('the format-assertion vocabulary refuses an unknown format as the option does', () => {
+    assert.equal(schemaError({$schema: 'https://example.com/format-assertion', format: 'phone'}, {schemas: {'https://example.com/format-assertion': formatAssertion}}).code, 'schema.format.unknown');
+  });
+
+  test('the names known depend on the draft: a later draft\'s format is unknown to an earlier one', () => {
     // uuid and duration arrive in 2019-09; date in draft 7.
     invalid({format: 'uuid'}, 'nope', {...assert_, draft: 'draft2019-09'});
-    valid({format: 'uuid'}, 'nope', {...assert_, draft: 'draft7'});
+    assert.equal(schemaError({format: 'uuid'}, {...assert_, draft: 'draft7'}).code, 'schema.format.unknown');
     invalid({format: 'duration'}, 'P', {...assert_, draft: 'draft2020-12'});
-    valid({format: 'duration'}, 'P', {...assert_, draft: 'draft7'});
+    valid({format: 'duration'}, 'P', {...assert_, draft: 'draft7', unknownFormats: 'ignore'});
     invalid({format: 'date'}, 'x', {...assert_, draft: 'draft7'});
-    valid({format: 'date'}, 'x', {...assert_, draft: 'draft6'});
+    assert.equal(schemaError({format: 'date'}, {...assert_, draft: 'draft6'}).code, 'schema.format.unknown');
     invalid({format: 'json-pointer'}, 'x', {...assert_, draft: 'draft6'});
-    valid({format: 'json-pointer'}, 'x', {...assert_, draft: 'draft4'});
+    valid({format: 'json-pointer'}, 'x', {...assert_, draft: 'draft4', unknownFormats: 'ignore'});
   });
 
   test('relative-json-pointer allows index manipulation in 2020-12 only', () => {
@@ -46,15 +66,7 @@ describe('format', () => {
   });
 
   test('the format-assertion vocabulary in a meta-schema turns assertion on', () => {
-    const metaSchema = {
-      $id: 'https://example.com/format-assertion',
-      $schema: 'https://json-schema.org/draft/2020-12/schema',
-      $vocabulary: {
-        'https://json-schema.org/draft/2020-12/vocab/core': true,
-        'https://json-schema.org/draft/2020-12/vocab/format-assertion': true,
-      },
-    };
-    const options = {schemas: {'https://example.com/format-assertion': metaSchema}};
+    const options = {schemas: {'https://example.com/format-assertion': formatAssertion}};
     invalid({$schema: 'https://example.com/format-assertion', format: 'ipv4'}, 'x', options);
     valid({$schema: 'https://example.com/format-assertion', format: 'ipv4'}, '10.0.0.1', options);
   });
@@ -78,5 +90,56 @@ describe('format', () => {
     const error = schemaError({format: 4});
     assert.equal(error.schemaLocation, '/format');
     assert.equal(error.code, 'schema.keyword.invalid');
+  });
+
+  describe('customFormats', () => {
+    const phone = /^\+[0-9]{6,15}$/;
+
+    test('a RegExp or a function asserts under formats: assert, in every mode', () => {
+      for (const check of [phone, (value: string) => phone.test(value)]) {
+        const options = {...assert_, customFormats: {phone: check}};
+        valid({format: 'phone'}, '+4712345678', options);
+        invalid({format: 'phone'}, '12345', options);
+        valid({format: 'phone'}, 12345, options);
+        assert.deepEqual(summary(onlyError({properties: {tel: {format: 'phone'}}}, {tel: 'x'}, options)), {
+          keyword: 'format',
+          keywordLocation: '/properties/tel/format',
+          instanceLocation: '/tel',
+          params: {format: 'phone'},
+          error: 'must match format "phone"',
+        });
+      }
+    });
+
+    test('they annotate where formats are not asserted', () => {
+      valid({format: 'phone'}, 'not a phone', {customFormats: {phone}});
+    });
+
+    test('a global or sticky RegExp judges each string alone', () => {
+      const options = {...assert_, customFormats: {digits: /^[0-9]+$/gy}};
+      for (let i = 0; i < 3; i++) valid({format: 'digits'}, '123', options);
+    });
+
+    test('a function passes a string only by returning true', () => {
+      invalid({format: 'truthy'}, 'x', {...assert_, customFormats: {truthy: ((value: string) => value.length) as unknown as (value: string) => boolean}});
+    });
+
+    test("a custom format replaces the draft's format of the same name", () => {
+      valid({format: 'email'}, 'not-an-email', {...assert_, customFormats: {email: () => true}});
+    });
+
+    test('a custom format is known to every draft', () => {
+      invalid({format: 'phone'}, 'x', {...assert_, draft: 'draft4', customFormats: {phone}});
+    });
+
+    test('an entry that is neither a RegExp nor a function is a SchemaError', () => {
+      assert.equal(schemaError({}, {customFormats: {phone: '^\\+' as never}}).code, 'schema.option.customFormats');
+      assert.equal(schemaError({}, {customFormats: [] as never}).code, 'schema.option.customFormats');
+    });
+  });
+
+  test('options.formats and options.unknownFormats take their choices only', () => {
+    assert.equal(schemaError({format: 'ipv4'}, {formats: 'asert' as never}).code, 'schema.option.formats');
+    assert.equal(schemaError({}, {unknownFormats: 'warn' as never}).code, 'schema.option.unknownFormats');
   });
 });

@@ -4,7 +4,7 @@
 import {existsSync, readFileSync, readdirSync, statSync} from 'node:fs';
 import {join, relative} from 'node:path';
 import {fileURLToPath} from 'node:url';
-import type {Draft} from '../../src/types.js';
+import type {CompileOptions, Draft} from '../../src/types.js';
 
 export const suiteRoot =
   process.env.JSON_SCHEMA_TEST_SUITE ?? fileURLToPath(new URL('../../../shared/json-schema-test-suite', import.meta.url));
@@ -26,6 +26,15 @@ export const suiteSkips: ReadonlyMap<string, string> = new Map<string, string>([
   ['draft2020-12/optional/dependencies-compatibility.json', '`dependencies` ends at draft 7 (spec §9); the optional compatibility form is not offered in later drafts'],
   ['draft7/optional/content.json', 'contentEncoding/contentMediaType are annotations, as 2019-09 and later say; draft 7 allowed but did not require asserting them'],
 ]);
+
+/**
+ * The format options a file runs with: the required files as the spec's default (formats
+ * annotate), the optional ones with formats asserted, and an asserted format we do not know let
+ * through, as optional/format/unknown.json expects (compile would refuse the schema otherwise).
+ */
+export function suiteFormats(optional: boolean): Pick<CompileOptions, 'formats' | 'unknownFormats'> {
+  return optional ? {formats: 'assert', unknownFormats: 'ignore'} : {formats: 'annotate'};
+}
 
 export const drafts: readonly Draft[] = ['draft4', 'draft6', 'draft7', 'draft2019-09', 'draft2020-12'];
 
