@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { compile, SchemaError } from '../src/index.js';
-import type { CompileOptions, Draft, OutputUnit, Result, Session, SessionOptions, Validator } from '../src/types.js';
+import type { CompileOptions, Draft, OutputUnit, Result, SchemaWarning, Session, SessionOptions, Validator } from '../src/types.js';
 import { NdjsonRecordReader, type NdjsonRecord } from './ndjson-lines.js';
 
 const USAGE = `Usage:
@@ -38,7 +38,8 @@ Options:
                             (default: from $schema, else draft2020-12)
       --all-errors          report every error of a document, not only the first
       --max-errors <n>      stop reading after reporting n errors
-      --strict              unknown schema keywords are an error
+      --strict              unknown schema keywords are an error (check-schema lists
+                            them all; without --strict, as warnings, and exits 0)
       --format <text|json>  text (default), or json: one output unit per line
       --errors-only         print the error lines only: no summary, no progress line
   -q, --quiet               print only what makes the exit code 2 (usage, input, schema errors)
@@ -232,12 +233,32 @@ async function runCheckSchema(args: string[]): Promise<number> {
   const schemaFile = values.schema ?? positionals[0];
   if (schemaFile === undefined) throw new UsageError('cli.schema.missing', 'check-schema needs a schema file');
   const output = readOutput(values);
-  const validator = compileOrReport(schemaFile, readCompileOptions(values, schemaFile), output.format, process.stdout, output.stdout);
+  // Every unknown keyword is listed, not only the first: as a warning, or with --strict as an error.
+  const options: CompileOptions = { ...readCompileOptions(values, schemaFile), strict: false };
+  const validator = compileOrReport(schemaFile, options, output.format, process.stdout, output.stdout);
   if (validator === undefined) return EXIT_ERROR;
+  const strict = values.strict === true;
+  if (strict || !output.quiet) reportWarnings(schemaFile, validator.warnings, strict, output);
+  if (strict && validator.warnings.length > 0) return EXIT_ERROR;
   if (output.quiet) return EXIT_VALID;
   if (output.format === 'json') process.stdout.write(`${JSON.stringify({ file: schemaFile, valid: true, draft: validator.draft })}\n`);
   else process.stdout.write(`${schemaFile}: valid schema (${validator.draft})\n`);
   return EXIT_VALID;
+}
+
+/** check-schema's unknown keywords: warnings, or errors with --strict, on stdout beside the verdict. */
+function reportWarnings(schemaFile: string, warnings: readonly SchemaWarning[], strict: boolean, output: Output): void {
+  const style = output.stdout;
+  for (const warning of warnings) {
+    const { code, schemaLocation, keyword, message } = warning;
+    if (output.format === 'json') {
+      const unit = strict ? { file: schemaFile, valid: false, code, schemaLocation, keyword, error: message } : { file: schemaFile, code, schemaLocation, keyword, warning: message };
+      process.stdout.write(`${JSON.stringify(unit)}\n`);
+    } else {
+      const label = strict ? style.red('schema error (--strict):') : 'warning:';
+      process.stdout.write(`${style.dim(`${schemaFile}:`)} ${label} ${message} ${style.dim(`[${code}]`)}\n`);
+    }
+  }
 }
 
 function readOutput(values: ParsedValues): Output {
@@ -515,6 +536,7 @@ function withSyntaxPass(validator: Validator, syntax: Validator): Validator {
   return {
     draft: validator.draft,
     allErrors: validator.allErrors,
+    warnings: validator.warnings,
     validate: (value) => validator.validate(value),
     validateText: (text) => checkText(validator.validateText(text), text),
     parseText: (text) => checkText(validator.parseText(text), text),

@@ -50,8 +50,14 @@ export interface CompileOptions {
   baseUri?: string;
   /** Collect every error instead of stopping at the first (default false). */
   allErrors?: boolean;
-  /** Unknown keywords are a SchemaError (default false: ignored, as the spec says). */
-  strict?: boolean;
+  /**
+   * Keywords the draft does not know, most often typos (`requird`). Default `false`: ignored, as the
+   * spec says, and listed in `Validator.warnings`. `true`: the first is a SchemaError
+   * (`schema.keyword.unknown`). `'warn'`: ignored, and each logged once with `console.warn` when the
+   * schema compiles (one line per keyword and schema location, however often the location is
+   * referenced).
+   */
+  strict?: boolean | 'warn';
   /**
    * `'annotate'` (default, as the spec says) or `'assert'`: formats are checked. Asserting a format
    * that is neither the draft's nor in `customFormats` is a SchemaError (`schema.format.unknown`)
@@ -73,6 +79,17 @@ export interface CompileOptions {
    */
   unknownFormats?: 'refuse' | 'ignore';
   limits?: Limits;
+}
+
+/** Something in a schema that compiled but is likely a mistake (Validator.warnings). */
+export interface SchemaWarning {
+  /** `schema.keyword.unknown`: a keyword the draft does not know, ignored. */
+  code: 'schema.keyword.unknown';
+  /** JSON pointer of the keyword, prefixed with the resource URI when not in the root document. */
+  schemaLocation: string;
+  keyword: string;
+  /** A readable message, with a likely meant keyword when one is close, and the location. */
+  message: string;
 }
 
 /**
@@ -145,6 +162,8 @@ export interface Validator {
   readonly draft: Draft;
   /** Compiled with `allErrors`: the front doors then read a document to its end to find every error. */
   readonly allErrors: boolean;
+  /** What in the schema compiled but is likely a mistake (unknown keywords), in the order compile met them. */
+  readonly warnings: readonly SchemaWarning[];
 }
 
 /**

@@ -61,6 +61,8 @@ const orderSchemaFile = join(directory, 'order.schema.json');
 writeFileSync(orderSchemaFile, JSON.stringify({ type: 'array', items: { $ref: 'https://example.com/item.json' } }));
 const strictSchemaFile = join(directory, 'strict.schema.json');
 writeFileSync(strictSchemaFile, JSON.stringify({ type: 'object', propertees: {} }));
+const typoSchemaFile = join(directory, 'typo.schema.json');
+writeFileSync(typoSchemaFile, JSON.stringify({ type: 'object', requird: ['id'], properties: { id: { tpye: 'integer' } } }));
 const notJsonFile = join(directory, 'not-json.json');
 writeFileSync(notJsonFile, '{ "type": ');
 const multilineNotJsonFile = join(directory, 'not-json-multiline.json');
@@ -435,6 +437,34 @@ describe('stream-schema check-schema', { concurrency: 2 }, () => {
     const strict = await run(['check-schema', '--strict', strictSchemaFile]);
     assert.equal(strict.code, 2);
     assert.match(strict.stdout, /propertees/);
+  });
+
+  it('lists every unknown keyword as a warning with exit 0, and with --strict as an error with exit 2', TEST_TIMEOUT, async () => {
+    const [text, json, strict, quiet] = await Promise.all([
+      run(['check-schema', typoSchemaFile]),
+      run(['check-schema', '--format', 'json', typoSchemaFile]),
+      run(['check-schema', '--strict', '--format', 'json', typoSchemaFile]),
+      run(['check-schema', '--quiet', typoSchemaFile]),
+    ]);
+    assert.equal(text.code, 0);
+    assert.deepEqual(lines(text.stdout), [
+      `${typoSchemaFile}: warning: unknown keyword "requird" (did you mean "required"?) (at schema location "/requird") [schema.keyword.unknown]`,
+      `${typoSchemaFile}: warning: unknown keyword "tpye" (did you mean "type"?) (at schema location "/properties/id/tpye") [schema.keyword.unknown]`,
+      `${typoSchemaFile}: valid schema (draft2020-12)`,
+    ]);
+    assert.equal(json.code, 0);
+    assert.deepEqual(lines(json.stdout).map((line) => JSON.parse(line)).map(({ schemaLocation, keyword, warning, valid }) => ({ schemaLocation, keyword, warning: typeof warning, valid })), [
+      { schemaLocation: '/requird', keyword: 'requird', warning: 'string', valid: undefined },
+      { schemaLocation: '/properties/id/tpye', keyword: 'tpye', warning: 'string', valid: undefined },
+      { schemaLocation: undefined, keyword: undefined, warning: 'undefined', valid: true },
+    ]);
+    assert.equal(strict.code, 2);
+    assert.deepEqual(lines(strict.stdout).map((line) => JSON.parse(line)).map(({ valid, code, schemaLocation }) => ({ valid, code, schemaLocation })), [
+      { valid: false, code: 'schema.keyword.unknown', schemaLocation: '/requird' },
+      { valid: false, code: 'schema.keyword.unknown', schemaLocation: '/properties/id/tpye' },
+    ]);
+    assert.equal(quiet.code, 0);
+    assert.equal(quiet.stdout, '');
   });
 
   it('exits 2 without a schema file', TEST_TIMEOUT, async () => {

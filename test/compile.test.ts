@@ -250,6 +250,38 @@ describe('strict mode', () => {
     assert.equal(error.schemaLocation, '/properties/a/tpye');
   });
 
+  test('unknown keywords are warnings of the validator, each with its location and the keyword likely meant', () => {
+    const validator = compile({requird: ['id'], properties: {id: {tpye: 'integer'}, name: {'x-label': 'Name'}}, $defs: {a: {$ref: '#/$defs/b'}, b: {minimun: 1}}});
+    assert.deepEqual(
+      validator.warnings.map(({code, schemaLocation, keyword}) => ({code, schemaLocation, keyword})),
+      [
+        {code: 'schema.keyword.unknown', schemaLocation: '/requird', keyword: 'requird'},
+        {code: 'schema.keyword.unknown', schemaLocation: '/$defs/b/minimun', keyword: 'minimun'},
+        {code: 'schema.keyword.unknown', schemaLocation: '/properties/id/tpye', keyword: 'tpye'},
+        {code: 'schema.keyword.unknown', schemaLocation: '/properties/name/x-label', keyword: 'x-label'},
+      ],
+    );
+    assert.match(validator.warnings.find((warning) => warning.keyword === 'requird')!.message, /unknown keyword "requird" \(did you mean "required"\?\)/);
+    assert.doesNotMatch(validator.warnings.find((warning) => warning.keyword === 'x-label')!.message, /did you mean/);
+    assert.deepEqual(compile({type: 'string', title: 't'}).warnings, []);
+  });
+
+  test("strict: 'warn' logs each unknown keyword once per schema location, when the schema compiles", () => {
+    const logged: unknown[][] = [];
+    const original = console.warn;
+    console.warn = (...args: unknown[]) => void logged.push(args);
+    try {
+      // One location referenced three times is one line.
+      const validator = compile({properties: {a: {$ref: '#/$defs/t'}, b: {$ref: '#/$defs/t'}, c: {$ref: '#/$defs/t'}}, $defs: {t: {tpye: 'string'}}}, {strict: 'warn'});
+      validator.validate({a: 1, b: 2});
+      validator.validateText('{"a": 1}');
+      compile({tpye: 'string'});
+    } finally {
+      console.warn = original;
+    }
+    assert.deepEqual(logged, [['stream-schema: unknown keyword "tpye" (did you mean "type"?) (at schema location "/$defs/t/tpye")']]);
+  });
+
   test('annotations are known keywords', () => {
     compile({title: 't', description: 'd', default: 1, examples: [], $comment: 'c', deprecated: false}, {strict: true});
   });

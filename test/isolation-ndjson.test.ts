@@ -225,6 +225,7 @@ function freshCliValidator(schemaCase: SchemaCase, schemaFile: string): Validato
   return {
     draft: validator.draft,
     allErrors: validator.allErrors,
+    warnings: validator.warnings,
     validate: (value) => validator.validate(value),
     validateText: (text) => withSyntaxErrors(validator.validateText(text), () => syntax.validateText(text).errors),
     parseText: (text) => withSyntaxErrors(validator.parseText(text), () => syntax.validateText(text).errors),

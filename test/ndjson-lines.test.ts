@@ -309,6 +309,7 @@ function spyingValidator(inner: Validator): { validator: Validator; readonly ses
   const validator: Validator = {
     draft: inner.draft,
     allErrors: inner.allErrors,
+    warnings: inner.warnings,
     validate: (value: unknown): Result => inner.validate(value),
     validateText: (text: string | Uint8Array): Result => (counts.wholeLines++, inner.validateText(text)),
     parseText: (text: string | Uint8Array): Result => (counts.wholeLines++, inner.parseText(text)),

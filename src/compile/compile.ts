@@ -13,8 +13,8 @@ import {newNode, setKeywords, type CompiledKeyword, type Compilation, type Draft
 import {literalNode} from '../keywords/rules/literal.js';
 import {customFormatChecks} from '../keywords/format.js';
 import {isObject} from '../keywords/rules/expect.js';
-import type {CompileOptions, Draft} from '../types.js';
-import {DEFAULT_BASE_URI, absoluteUri, closestUris, resolveUri, splitFragment, withoutFragment} from '../schema/uri.js';
+import type {CompileOptions, Draft, SchemaWarning} from '../types.js';
+import {DEFAULT_BASE_URI, absoluteUri, closestUris, editDistance, resolveUri, splitFragment, withoutFragment} from '../schema/uri.js';
 
 /** Where a schema object sits: its resource, its base URI and its pointers. */
 interface Place {
@@ -38,13 +38,15 @@ interface ResourceRecord extends Resource {
 export interface CompiledSchema {
   readonly root: SchemaNode;
   readonly draft: Draft;
+  /** What compiled but is likely a mistake: unknown keywords. */
+  readonly warnings: readonly SchemaWarning[];
 }
 
 export function compileSchema(schema: unknown, options: CompileOptions): CompiledSchema {
   const compiler = new Compiler(options);
   try {
     const root = compiler.compileRoot(schema);
-    return {root, draft: compiler.rootDraft.name};
+    return {root, draft: compiler.rootDraft.name, warnings: compiler.warnings};
   } catch (error) {
     // Compilation recurses along the schema's nesting; a schema thousands of levels deep is
     // reported as a broken schema, not as a stack overflow.
@@ -58,6 +60,7 @@ const DRAFT_NAMES = new Set<string>(Object.keys(draftTables));
 class Compiler {
   /** The `draft` option, else what the root declares with `$schema` (known once it is read), else 2020-12. */
   rootDraft: DraftTable;
+  readonly warnings: SchemaWarning[] = [];
   /** Numbers the nodes (SchemaNode.id). */
   readonly compilation: Compilation = {nodeCount: 0};
   private readonly resources = new Map<string, ResourceRecord>();
@@ -377,7 +380,7 @@ class Compiler {
     const draft = place.draft;
     const hider = hidingKeyword(schema, draft);
     const vocabulary = place.resource.vocabulary;
-    if (this.options.strict) this.checkUnknownKeywords(schema, place);
+    this.checkUnknownKeywords(schema, place);
     const keywords: CompiledKeyword[] = [];
     for (const [name, definition] of draft.keywords) {
       if (!(name in schema)) continue;
@@ -398,11 +401,19 @@ class Compiler {
     setKeywords(node, keywords);
   }
 
+  /**
+   * Keywords the draft does not know are ignored, as the spec says (2020-12 core §6.5), but are
+   * most often typos: each is a warning, and with `strict: true` a SchemaError.
+   */
   private checkUnknownKeywords(schema: Record<string, unknown>, place: Place): void {
     const draft = place.draft;
     for (const name of Object.keys(schema)) {
       if (draft.keywords.has(name) || draft.annotations.has(name)) continue;
-      throw new SchemaError('schema.keyword.unknown', this.location(place) + '/' + escapePointerToken(name), `unknown keyword "${name}" (strict mode)`);
+      const location = this.location(place) + '/' + escapePointerToken(name);
+      const suggestion = closestKeyword(name, draft);
+      const message = `unknown keyword "${name}"${suggestion === undefined ? '' : ` (did you mean "${suggestion}"?)`}`;
+      if (this.options.strict === true) throw new SchemaError('schema.keyword.unknown', location, `${message} (strict mode)`);
+      this.warnings.push({code: 'schema.keyword.unknown', schemaLocation: location, keyword: name, message: `${message} (at schema location "${location}")`});
     }
   }
 
@@ -481,6 +492,17 @@ function checkChoice<K extends keyof CompileOptions>(options: CompileOptions, na
   if (value !== undefined && !choices.includes(value)) {
     throw new SchemaError(`schema.option.${name}`, '', `options.${name} must be ${choices.map((choice) => JSON.stringify(choice)).join(' or ')}, not ${JSON.stringify(value)}`);
   }
+}
+
+/** The keyword of `draft` a typo of `name` most likely meant: one or two edits away. */
+function closestKeyword(name: string, draft: DraftTable): string | undefined {
+  let closest: string | undefined;
+  let closestDistance = Math.min(3, name.length);
+  for (const known of [...draft.keywords.keys(), ...draft.annotations]) {
+    const distance = editDistance(name, known);
+    if (distance < closestDistance) [closest, closestDistance] = [known, distance];
+  }
+  return closest;
 }
 
 /** The place `relativePath` (a JSON pointer suffix) below `place`, in the same resource. */

@@ -47,7 +47,7 @@ function lastSegment(uri: string): string {
 }
 
 /** Edit distance (insertions, deletions, substitutions), for suggestions only. */
-function editDistance(a: string, b: string): number {
+export function editDistance(a: string, b: string): number {
   let previous = Array.from({length: b.length + 1}, (_, index) => index);
   for (let i = 1; i <= a.length; i++) {
     const current = [i];

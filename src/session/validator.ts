@@ -5,7 +5,7 @@ import {KeyPlans} from '../engine/keyPlan.js';
 import type {SchemaNode} from '../schema/node.js';
 import {CheckerCache} from '../engine/checker.js';
 import {defaultLimits} from '../json/tokenizer.js';
-import type {CompileOptions, Draft, Limits, Result, Session, SessionOptions, Validator} from '../types.js';
+import type {CompileOptions, Draft, Limits, Result, SchemaWarning, Session, SessionOptions, Validator} from '../types.js';
 import {Document, type CompiledParts} from './document.js';
 
 /**
@@ -28,8 +28,9 @@ export function isValidator(candidate: unknown): candidate is Validator {
  */
 export function compile(schema: unknown, options: CompileOptions = {}): Validator {
   assertSchemaValue(schema);
-  const {root, draft} = compileSchema(schema, options);
-  return new CompiledValidator(root, draft, options.allErrors ?? false, {...defaultLimits, ...options.limits});
+  const {root, draft, warnings} = compileSchema(schema, options);
+  if (options.strict === 'warn') for (const warning of warnings) console.warn(`stream-schema: ${warning.message}`);
+  return new CompiledValidator(root, draft, options.allErrors ?? false, {...defaultLimits, ...options.limits}, warnings);
 }
 
 /** A JSON Schema is a boolean or an object (2020-12 core §4.3.1); one that JSON can hold, here. */
@@ -63,6 +64,7 @@ export class CompiledValidator implements Validator {
     readonly draft: Draft,
     readonly allErrors: boolean,
     limits: Required<Limits>,
+    readonly warnings: readonly SchemaWarning[],
   ) {
     this.parts = {root, allErrors, limits, keyPlans: new KeyPlans(), checkerCache: new CheckerCache()};
   }
