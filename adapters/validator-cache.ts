@@ -30,6 +30,7 @@ const COMPILE_OPTION_NAMES = Object.keys({
   customFormats: true,
   unknownFormats: true,
   limits: true,
+  annotations: true,
 } satisfies Record<keyof CompileOptions, true>) as ReadonlyArray<keyof CompileOptions>;
 
 /**

@@ -12,6 +12,7 @@ import {escapePointerToken, parsePointer, resolvePointer} from '../json/pointer.
 import {newNode, setKeywords, type CompiledKeyword, type Compilation, type DraftTable, type KeywordContext, type KeywordDefinition, type Resource, type SchemaNode} from '../schema/node.js';
 import {literalNode} from '../keywords/rules/literal.js';
 import {customFormatChecks} from '../keywords/format.js';
+import {annotation} from '../keywords/annotations.js';
 import {isObject} from '../keywords/rules/expect.js';
 import type {CompileOptions, Draft, SchemaWarning} from '../types.js';
 import {DEFAULT_BASE_URI, absoluteUri, closestUris, editDistance, resolveUri, splitFragment, withoutFragment} from '../schema/uri.js';
@@ -382,11 +383,13 @@ class Compiler {
     const vocabulary = place.resource.vocabulary;
     this.checkUnknownKeywords(schema, place);
     const keywords: CompiledKeyword[] = [];
+    // What the keywords annotate (KeywordContext.annotate), when annotations are collected.
+    const annotations: CompiledKeyword[] | null = this.options.annotations === true ? [] : null;
     for (const [name, definition] of draft.keywords) {
       if (!(name in schema)) continue;
       if (hider !== undefined && name !== hider) continue;
       if (vocabulary !== undefined && !vocabulary.has(name)) continue;
-      const context = this.context(schema, name, place);
+      const context = this.context(schema, name, place, annotations);
       const value = definition.compile(schema[name], context);
       if (value === undefined) continue;
       keywords.push({
@@ -398,6 +401,8 @@ class Compiler {
         absoluteLocation: context.absoluteLocation,
       });
     }
+    // After the keywords that act: a run they fail has no annotations to report anyway.
+    for (const keyword of annotations ?? []) keywords.push({...keyword, index: keywords.length});
     setKeywords(node, keywords);
   }
 
@@ -417,7 +422,8 @@ class Compiler {
     }
   }
 
-  private context(schema: Record<string, unknown>, name: string, place: Place): KeywordContext {
+  /** The context `name` compiles in; its annotation, if it gives one, joins `annotations` (null: not collected). */
+  private context(schema: Record<string, unknown>, name: string, place: Place, annotations: CompiledKeyword[] | null): KeywordContext {
     const keywordPlace = below(place, '/' + escapePointerToken(name));
     const absoluteLocation = place.resource.uri + '#' + keywordPlace.pointer;
     const compiler = this;
@@ -456,6 +462,11 @@ class Compiler {
       fail(reason: string, relativePath = ''): never {
         throw new SchemaError('schema.keyword.invalid', compiler.location(keywordPlace) + relativePath, `"${name}": ${reason}`);
       },
+      annotate(value: unknown): void {
+        if (annotations === null) return;
+        // A copy of the schema's value, frozen: every result shares it, and none may change it.
+        annotations.push({definition: annotation, index: -1, value: deepFreeze(structuredClone(value)), name, path: '/' + escapePointerToken(name), absoluteLocation});
+      },
     };
   }
 
@@ -492,6 +503,14 @@ function checkChoice<K extends keyof CompileOptions>(options: CompileOptions, na
   if (value !== undefined && !choices.includes(value)) {
     throw new SchemaError(`schema.option.${name}`, '', `options.${name} must be ${choices.map((choice) => JSON.stringify(choice)).join(' or ')}, not ${JSON.stringify(value)}`);
   }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) {
+    for (const member of Object.values(value)) deepFreeze(member);
+    Object.freeze(value);
+  }
+  return value;
 }
 
 /** The keyword of `draft` a typo of `name` most likely meant: one or two edits away. */

@@ -12,7 +12,7 @@ import {KeySet} from './keySet.js';
 import {HeldScalar} from './scalar.js';
 import {escapePointerToken} from '../json/pointer.js';
 import {ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, type CompiledKeyword, type EvaluatedItems as ItemAnnotations, type FingerprintListener, type Instance, type Kind, type Run as KeywordRun, type SchemaNode} from '../schema/node.js';
-import type {OutputUnit, TokenSink} from '../types.js';
+import type {AnnotationUnit, OutputUnit, TokenSink} from '../types.js';
 
 /** Indices of array items evaluated at one location (2020-12 core §11.2 annotations). */
 export class EvaluatedItems implements ItemAnnotations {
@@ -95,6 +95,8 @@ export class Run implements KeywordRun {
   /** Names of the properties evaluated here, when someone needs them (`unevaluatedProperties`). */
   evaluatedProperties: Set<string> | null = null;
   evaluatedItems: EvaluatedItems | null = null;
+  /** The output's annotations kept here so far (CompileOptions.annotations); null until the first. */
+  annotations: AnnotationUnit[] | null = null;
   /**
    * In-place runs started by this one, and runs started for the current member value (for
    * pruning): lists linked through `next`, a run being in one list only. Linked, not arrays: a
@@ -168,6 +170,7 @@ export class Run implements KeywordRun {
     this.states = null;
     this.evaluatedProperties = null;
     this.evaluatedItems = null;
+    this.annotations = null;
     this.firstSub = null;
     this.firstChild = null;
     this.next = null;
@@ -345,13 +348,32 @@ export class Run implements KeywordRun {
     this.ownErrors().push(unit);
   }
 
-  /** Annotations of a successful subschema run at the same location become this run's. */
+  /**
+   * Annotations of a successful subschema run become this run's: the output's from any subschema,
+   * the evaluated properties and items only from one at the same location.
+   */
   mergeAnnotations(sub: Run): void {
     if (sub.failed) return;
+    if (sub.annotations !== null) {
+      const own = (this.annotations ??= []);
+      for (const unit of sub.annotations) own.push(unit);
+    }
+    if (sub.depth !== this.depth) return;
     if (this.evaluatedProperties !== null && sub.evaluatedProperties !== null) {
       for (const name of sub.evaluatedProperties) this.evaluatedProperties.add(name);
     }
     if (this.evaluatedItems !== null && sub.evaluatedItems !== null) this.evaluatedItems.merge(sub.evaluatedItems);
+  }
+
+  annotate(keyword: CompiledKeyword, annotation: unknown): void {
+    (this.annotations ??= []).push({
+      valid: true,
+      keyword: keyword.name,
+      keywordLocation: this.location() + keyword.path,
+      absoluteKeywordLocation: keyword.absoluteLocation,
+      instanceLocation: this.evaluator.pointer(this.depth),
+      annotation,
+    });
   }
 
   /** Stop a run whose outcome no longer matters, with everything it started. */
@@ -596,6 +618,8 @@ export class Evaluator extends HeldScalar implements TokenSink, Instance {
     allErrors: boolean,
     /** The validator's key plans, shared by its evaluators (src/engine/keyPlan.ts). */
     readonly keyPlans: KeyPlans,
+    /** The verdict carries the root run's annotations (CompileOptions.annotations). */
+    readonly collectsAnnotations = false,
   ) {
     super();
     this.allErrors = allErrors;
@@ -754,8 +778,8 @@ export class Evaluator extends HeldScalar implements TokenSink, Instance {
       run.begin(kind);
       if (!run.settled) run.scalar();
       if (!run.settled) run.end();
-      // A pass that the parent's keyword would ignore needs no report.
-      if (!run.settled && (run.failed || !run.via!.definition.ignoresPassingMembers)) run.settle();
+      // A pass that the parent's keyword would ignore needs no report, unless it brings annotations.
+      if (!run.settled && (run.failed || !run.via!.definition.ignoresPassingMembers || run.annotations !== null)) run.settle();
       // A failed run that its parent's keyword keeps (unevaluated*) is not reused.
       if (run.failed && run.via!.definition.keepsFailedMembers) this.scratch = new Run(this, run.node, null, null, 0, '', 0, false);
     }

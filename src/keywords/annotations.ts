@@ -1,6 +1,7 @@
-// Keywords with no effect on the verdict whose values still have a shape to check: identifiers,
-// anchors and the holders of reusable subschemas (`$defs`, `definitions`), which are compiled so
-// that a broken subschema is reported even when nothing refers to it yet.
+// Keywords with no effect on the verdict: identifiers, anchors and the holders of reusable
+// subschemas (`$defs`, `definitions`), whose values still have a shape to check (a broken
+// subschema is reported even when nothing refers to it yet); and the annotation keywords of the
+// meta-data and content vocabularies (2020-12 validation §8-9), whose value is their annotation.
 
 import type {KeywordDefinition} from '../schema/node.js';
 import {expectSchema, expectSchemaMap, isSchema} from './rules/expect.js';
@@ -68,5 +69,50 @@ function checkSchemaOnly(value: unknown, context: Parameters<KeywordDefinition['
 export const then = conditionalBranch('then');
 export const otherwise = conditionalBranch('else');
 
-/** `contentSchema` is an annotation (2020-12 validation §8.5) but holds a schema to scan. */
-export const contentSchema: KeywordDefinition<never> = {name: 'contentSchema', subschemas: 'schema', compile: checkSchemaOnly};
+/**
+ * `contentSchema` holds a schema to scan, and is an annotation only beside `contentMediaType`
+ * (2020-12 validation §8.5).
+ */
+export const contentSchema: KeywordDefinition<never> = {
+  name: 'contentSchema',
+  subschemas: 'schema',
+  compile(value, context) {
+    checkSchemaOnly(value, context);
+    if (context.schema.contentMediaType !== undefined) context.annotate(value);
+    return undefined;
+  },
+};
+
+/** A keyword whose value is its annotation, and which does nothing else (`title`, `readOnly`...). */
+function annotationOnly(name: string): KeywordDefinition<never> {
+  return {
+    name,
+    compile(value, context) {
+      context.annotate(value);
+      return undefined;
+    },
+  };
+}
+
+export const title = annotationOnly('title');
+export const description = annotationOnly('description');
+export const defaultKeyword = annotationOnly('default');
+export const examples = annotationOnly('examples');
+export const readOnly = annotationOnly('readOnly');
+export const writeOnly = annotationOnly('writeOnly');
+export const deprecated = annotationOnly('deprecated');
+export const contentMediaType = annotationOnly('contentMediaType');
+export const contentEncoding = annotationOnly('contentEncoding');
+
+/**
+ * What a keyword annotates (KeywordContext.annotate), compiled as a keyword of its own when
+ * annotations are collected: each value its schema applies to gets the annotation, which is kept
+ * only if the schema passes there.
+ */
+export const annotation: KeywordDefinition<unknown> = {
+  name: 'annotation',
+  compile: () => undefined,
+  begin(run, keyword) {
+    run.annotate(keyword, keyword.value);
+  },
+};

@@ -3,7 +3,10 @@
 
 import {additionalProperties} from './additionalProperties.js';
 import {allOf} from './allOf.js';
-import {anchor, comment, contentSchema, definitions, defs, draft4Id, dynamicAnchor, id, otherwise, recursiveAnchor, schemaKeyword, then} from './annotations.js';
+import {
+  anchor, comment, contentEncoding, contentMediaType, contentSchema, defaultKeyword, definitions, defs, deprecated, description, draft4Id,
+  dynamicAnchor, examples, id, otherwise, readOnly, recursiveAnchor, schemaKeyword, then, title, writeOnly,
+} from './annotations.js';
 import {anyOf} from './anyOf.js';
 import {contains, legacyContains, maxContains, minContains} from './contains.js';
 import {dependencies} from './dependencies.js';
@@ -50,16 +53,23 @@ function table(definitions: KeywordDefinition[]): ReadonlyMap<string, KeywordDef
 
 // Evaluation order inside one schema object: cheap type checks first, then the rest; applicators
 // whose annotations `unevaluated*` read come before them, and `unevaluated*` come last.
+// Annotation keywords: compiled only to say what they annotate (annotations.ts), so their place
+// in the order does not matter.
+const draft4Metadata = [title, description, defaultKeyword];
+const draft6Metadata = [...draft4Metadata, examples];
+const draft7Metadata = [...draft6Metadata, readOnly, writeOnly, contentMediaType, contentEncoding];
+const laterMetadata = [...draft7Metadata, deprecated];
+
 const draft4Keywords = [
   schemaKeyword, draft4Id, ref, definitions,
   type, enumKeyword, multipleOf, draft4Maximum, draft4ExclusiveMaximum, draft4Minimum, draft4ExclusiveMinimum,
   maxLength, minLength, pattern, format,
   legacyItems, additionalItems, maxItems, minItems, uniqueItems,
   maxProperties, minProperties, required, properties, patternProperties, additionalProperties, dependencies,
-  allOf, anyOf, oneOf, not,
+  allOf, anyOf, oneOf, not, ...draft4Metadata,
 ];
 
-const draft6Keywords = [
+const draft6Core = [
   schemaKeyword, id, ref, definitions,
   type, enumKeyword, constKeyword, multipleOf, maximum, exclusiveMaximum, minimum, exclusiveMinimum,
   maxLength, minLength, pattern, format,
@@ -68,7 +78,9 @@ const draft6Keywords = [
   allOf, anyOf, oneOf, not,
 ];
 
-const draft7Keywords = [...draft6Keywords, comment, ifThenElse, then, otherwise];
+const draft6Keywords = [...draft6Core, ...draft6Metadata];
+
+const draft7Keywords = [...draft6Core, comment, ifThenElse, then, otherwise, ...draft7Metadata];
 
 const draft201909Keywords = [
   schemaKeyword, id, anchor, recursiveAnchor, comment, ref, recursiveRef, defs, definitions,
@@ -76,7 +88,7 @@ const draft201909Keywords = [
   maxLength, minLength, pattern, format,
   legacyItems, additionalItems, maxItems, minItems, uniqueItems, legacyContains, minContains, maxContains,
   maxProperties, minProperties, required, dependentRequired, propertyNames, properties, patternProperties, additionalProperties,
-  allOf, anyOf, oneOf, not, ifThenElse, then, otherwise, dependentSchemas, contentSchema,
+  allOf, anyOf, oneOf, not, ifThenElse, then, otherwise, dependentSchemas, contentSchema, ...laterMetadata,
   unevaluatedItems, unevaluatedProperties,
 ];
 
@@ -86,7 +98,7 @@ const draft202012Keywords = [
   maxLength, minLength, pattern, format,
   prefixItems, items, maxItems, minItems, uniqueItems, contains, minContains, maxContains,
   maxProperties, minProperties, required, dependentRequired, propertyNames, properties, patternProperties, additionalProperties,
-  allOf, anyOf, oneOf, not, ifThenElse, then, otherwise, dependentSchemas, contentSchema,
+  allOf, anyOf, oneOf, not, ifThenElse, then, otherwise, dependentSchemas, contentSchema, ...laterMetadata,
   unevaluatedItems, unevaluatedProperties,
 ];
 
@@ -113,8 +125,8 @@ function vocabularies(base: string, year: '2019-09' | '2020-12'): ReadonlyMap<st
     [`${base}/vocab/core`, core],
     [`${base}/vocab/applicator`, year === '2019-09' ? [...applicator, ...unevaluated] : applicator],
     [`${base}/vocab/validation`, validation],
-    [`${base}/vocab/meta-data`, []],
-    [`${base}/vocab/content`, ['contentSchema']],
+    [`${base}/vocab/meta-data`, ['title', 'description', 'default', 'deprecated', 'readOnly', 'writeOnly', 'examples']],
+    [`${base}/vocab/content`, ['contentEncoding', 'contentMediaType', 'contentSchema']],
   ]);
   if (year === '2019-09') map.set(`${base}/vocab/format`, ['format']);
   else {

@@ -19,6 +19,8 @@ export const format = scalarCheck<Format>({
   name: 'format',
   compile(value, context) {
     if (typeof value !== 'string') throw context.fail('must be a string');
+    // Its name is its annotation, whether or not it is asserted (§7.1).
+    context.annotate(value);
     if (context.options.formats !== 'assert' && !context.assertFormats) return undefined;
     const check = context.formats.get(value);
     if (check !== undefined) return {name: value, check};

@@ -4,7 +4,7 @@
 // (src/engine/) run them. A compiled node is immutable once compiled and holds nothing of a
 // document or of an engine: the engines keep their caches in tables indexed by `SchemaNode.id`.
 
-import type {CompileOptions} from '../types.js';
+import type {AnnotationUnit, CompileOptions} from '../types.js';
 import type {FormatCheck} from '../formats/index.js';
 import type {Decimal} from '../json/numbers.js';
 
@@ -304,6 +304,12 @@ export interface KeywordContext {
   literal(value: unknown, relativePath: string): SchemaNode;
   /** Throw a SchemaError at this keyword (or below it, with `relativePath`). */
   fail(reason: string, relativePath?: string): never;
+  /**
+   * The keyword's annotation is `value` wherever it applies (2020-12 core §7.7: by default, the
+   * keyword's own value). Kept, and reported at each value the keyword's schema passes, only when
+   * annotations are collected (CompileOptions.annotations); else nothing is made of it.
+   */
+  annotate(value: unknown): void;
 }
 
 /** How a draft spells the keywords that identify schemas (2020-12 core §8.2), where it has them. */
@@ -407,8 +413,16 @@ export interface Run {
   failWith(child: Run): void;
   /** Add `child`'s errors to this run's without failing it yet (`anyOf` keeps its branches'). */
   collectErrors(child: Run): void;
-  /** A passing in-place subschema run's annotations become this run's (2020-12 core §11). */
+  /**
+   * A passing subschema run's annotations become this run's (2020-12 core §7.7.1.3): the output's
+   * annotations from any subschema; the evaluated properties and items (§11) only from one applied
+   * in place. Called by the keyword that applied it, once the run counts.
+   */
   mergeAnnotations(sub: Run): void;
+  /** The output annotations collected so far (null: none, or not collected). */
+  readonly annotations: readonly AnnotationUnit[] | null;
+  /** Record `keyword`'s annotation `annotation` for the value at this run's location. */
+  annotate(keyword: CompiledKeyword, annotation: unknown): void;
   /** The keyword's state in this run, made by `create` on first use. */
   state<T>(keyword: CompiledKeyword, create: () => T): T;
   peekState<T>(keyword: CompiledKeyword): T | undefined;

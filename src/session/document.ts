@@ -21,6 +21,8 @@ import type {Limits, Result, Session, TokenSink} from '../types.js';
 export interface CompiledParts {
   readonly root: SchemaNode;
   readonly allErrors: boolean;
+  /** Results carry the output's annotations (CompileOptions.annotations). */
+  readonly annotations: boolean;
   readonly limits: Required<Limits>;
   /** What the evaluators make of property names, per node (src/engine/keyPlan.ts). */
   readonly keyPlans: KeyPlans;
@@ -50,7 +52,7 @@ export class Document implements Session {
   private complete = false;
 
   constructor(private readonly parts: CompiledParts) {
-    this.evaluator = new Evaluator(parts.root, parts.allErrors, parts.keyPlans);
+    this.evaluator = new Evaluator(parts.root, parts.allErrors, parts.keyPlans, parts.annotations);
   }
 
   private checkerOf(): TextChecker {
@@ -211,7 +213,10 @@ export class Document implements Session {
 export function verdict(evaluator: Evaluator, inputError: InputError | undefined): Result {
   const errors = evaluator.root.failed && evaluator.root.errors !== null ? evaluator.root.errors.slice() : [];
   if (inputError !== undefined) errors.push(inputErrorUnit(inputError));
-  return {valid: errors.length === 0 && !evaluator.root.failed, errors};
+  const result: Result = {valid: errors.length === 0 && !evaluator.root.failed, errors};
+  // A failed document has no annotations (2020-12 core §7.7.1.2).
+  if (evaluator.collectsAnnotations && result.valid) result.annotations = evaluator.root.annotations ?? [];
+  return result;
 }
 
 /** UTF-8 bytes as text (malformed sequences become U+FFFD, as a session's decoding does). */

@@ -30,7 +30,7 @@ export function compile(schema: unknown, options: CompileOptions = {}): Validato
   assertSchemaValue(schema);
   const {root, draft, warnings} = compileSchema(schema, options);
   if (options.strict === 'warn') for (const warning of warnings) console.warn(`stream-schema: ${warning.message}`);
-  return new CompiledValidator(root, draft, options.allErrors ?? false, {...defaultLimits, ...options.limits}, warnings);
+  return new CompiledValidator(root, draft, options.allErrors ?? false, {...defaultLimits, ...options.limits}, warnings, options.annotations === true);
 }
 
 /** A JSON Schema is a boolean or an object (2020-12 core §4.3.1); one that JSON can hold, here. */
@@ -65,8 +65,12 @@ export class CompiledValidator implements Validator {
     readonly allErrors: boolean,
     limits: Required<Limits>,
     readonly warnings: readonly SchemaWarning[],
+    annotations: boolean,
   ) {
-    this.parts = {root, allErrors, limits, keyPlans: new KeyPlans(), checkerCache: new CheckerCache()};
+    const checkerCache = new CheckerCache();
+    // Annotations come from the evaluator's runs: the checker, which makes none, cannot give them.
+    if (annotations) checkerCache.usable = false;
+    this.parts = {root, allErrors, annotations, limits, keyPlans: new KeyPlans(), checkerCache};
   }
 
   /** A document for one whole-document call: the idle one, or a new one while that is in use. */

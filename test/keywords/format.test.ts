@@ -4,6 +4,8 @@
 
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
+import {compile} from '../../src/index.js';
+import type {CompileOptions} from '../../src/types.js';
 import {invalid, onlyError, refusalByte, schemaError, summary, valid} from './check.js';
 
 const assert_ = {formats: 'assert' as const};
@@ -136,6 +138,12 @@ describe('format', () => {
       assert.equal(schemaError({}, {customFormats: {phone: '^\\+' as never}}).code, 'schema.option.customFormats');
       assert.equal(schemaError({}, {customFormats: [] as never}).code, 'schema.option.customFormats');
     });
+  });
+
+  test('its name is its annotation, asserted or not, custom or not (annotations: true)', () => {
+    const formatsOf = (options: CompileOptions): unknown[] | undefined => compile({properties: {at: {format: 'date'}, tel: {format: 'phone'}}}, {annotations: true, customFormats: {phone: /^\+/}, ...options}).validate({at: '2024-01-02', tel: '+1'}).annotations?.map((unit) => [unit.instanceLocation, unit.annotation]);
+    assert.deepEqual(formatsOf({}), [['/at', 'date'], ['/tel', 'phone']]);
+    assert.deepEqual(formatsOf(assert_), [['/at', 'date'], ['/tel', 'phone']]);
   });
 
   test('options.formats and options.unknownFormats take their choices only', () => {

@@ -8,6 +8,7 @@
 import fc from 'fast-check';
 import {defaultLimits} from '../../src/index.js';
 import type {CompileOptions, Draft, Limits} from '../../src/types.js';
+import {formatsFor} from '../../src/formats/index.js';
 
 // ---------------------------------------------------------------------------------------------
 // Pools shared by schemas and documents
@@ -117,7 +118,8 @@ function keywordArbitraries(draft: SchemaDraft, schema: fc.Arbitrary<unknown>): 
     smallCount.map((minLength) => ({minLength})),
     smallCount.map((maxLength) => ({maxLength})),
     fc.constantFrom(...patterns).map((pattern) => ({pattern})),
-    fc.constantFrom(...formats).map((format) => ({format})),
+    // The draft's own formats: asserting one it does not know is a SchemaError.
+    fc.constantFrom(...formats.filter((format) => formatsFor(draft).has(format))).map((format) => ({format})),
     bound.map((minimum) => ({minimum})),
     bound.map((maximum) => ({maximum})),
     bound.map((exclusiveMinimum) => ({exclusiveMinimum})),

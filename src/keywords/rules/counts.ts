@@ -91,6 +91,7 @@ export function matchCount(name: string, annotates: boolean, compile: (value: un
       const count = run.state(keyword, newMatchCount);
       count.matches++;
       if (annotates) run.evaluatedItems?.add(child.slot);
+      run.mergeAnnotations(child);
       if (count.matches === max + 1) run.fail(keyword, `must contain at most ${max} valid item(s)`, {maxContains: max});
     },
     end(run, keyword) {

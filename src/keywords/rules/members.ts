@@ -32,11 +32,12 @@ interface MemberRule<V, K> {
 }
 
 /**
- * For member applicators: a failed member fails the keyword. A passing member changes nothing
- * here; its annotations belong to its own location, not to this one.
+ * For member applicators: a failed member fails the keyword. A passing member's output annotations
+ * are kept (they are about its own location, so no evaluated properties or items come with them).
  */
 export function requireMember(run: Run, _keyword: unknown, child: Run): void {
   if (child.failed) run.failWith(child);
+  else run.mergeAnnotations(child);
 }
 
 function nodesOf(selected: readonly Selected[] | undefined): readonly SchemaNode[] | undefined {

@@ -29,8 +29,15 @@ function siblingsAnnotateMatches(context: KeywordContext): boolean {
   return Object.keys(context.schema).some((name) => context.draft.keywords.get(name)?.annotatesMatchedItems === true);
 }
 
-/** The candidates whose value failed the subschema, by member: fine only if someone else evaluated them. */
-type Failures<K> = Map<K, Run>;
+/**
+ * The candidates held until the close, by member: those whose value failed the subschema (fine
+ * only if someone else evaluated them), and those that passed with annotations (kept only if
+ * nobody else did).
+ */
+class Held<K> {
+  readonly failures = new Map<K, Run>();
+  passes: Map<K, Run> | null = null;
+}
 
 /** What tells the two kinds of member apart: how each is named, found evaluated, and reported. */
 interface MemberKind<K> {
@@ -53,7 +60,7 @@ function failFor<K>(kind: MemberKind<K>, run: Run, keyword: CompiledKeyword<Unev
  * adds the hook that tries a member as it arrives.
  */
 function unevaluatedApplicator<K>(name: string, kind: MemberKind<K>, waitsFor: (context: KeywordContext) => boolean): KeywordDefinition<Unevaluated> {
-  const newFailures = (): Failures<K> => new Map();
+  const newHeld = (): Held<K> => new Held();
   return {
     name,
     keepsFailedMembers: true,
@@ -62,18 +69,31 @@ function unevaluatedApplicator<K>(name: string, kind: MemberKind<K>, waitsFor: (
     compile: (value, context) => ({node: compileSchema(value, context), decidesAtMember: !waitsFor(context)}),
     result(run, keyword, child) {
       const member = kind.memberOf(run, child);
-      if (!child.failed) kind.evaluated(run).add(member);
-      else if (keyword.value.decidesAtMember) failFor(kind, run, keyword, member, child);
-      else run.state(keyword, newFailures).set(member, child);
+      if (child.failed) {
+        if (keyword.value.decidesAtMember) failFor(kind, run, keyword, member, child);
+        else run.state(keyword, newHeld).failures.set(member, child);
+      } else if (child.annotations === null || keyword.value.decidesAtMember) {
+        kind.evaluated(run).add(member);
+        run.mergeAnnotations(child);
+      } else {
+        // Its annotations count only if no sibling turns out to have evaluated the member.
+        const held = run.state(keyword, newHeld);
+        (held.passes ??= new Map()).set(member, child);
+      }
     },
     end(run, keyword) {
-      const failures = run.peekState<Failures<K>>(keyword);
-      if (failures === undefined) return;
+      const held = run.peekState<Held<K>>(keyword);
+      if (held === undefined) return;
       const evaluated = kind.evaluated(run);
-      for (const [member, child] of failures) {
+      for (const [member, child] of held.failures) {
         if (evaluated.has(member)) continue;
         failFor(kind, run, keyword, member, child);
         if (run.settled) return;
+      }
+      for (const [member, child] of held.passes ?? []) {
+        if (evaluated.has(member)) continue;
+        evaluated.add(member);
+        run.mergeAnnotations(child);
       }
     },
   };
