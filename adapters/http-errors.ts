@@ -26,8 +26,12 @@ export interface ValidatorOptions {
   limits?: Limits;
   /** `'assert'` checks `format` (default `'annotate'`, as the spec says). */
   formats?: 'annotate' | 'assert';
-  /** The validator's `strict` (unknown keywords are a SchemaError); named apart from body-parser's `strict`. */
-  strictSchema?: boolean;
+  /** Formats of one's own, by name (compile's `customFormats`). */
+  customFormats?: CompileOptions['customFormats'];
+  /** An asserted format known to nobody: `'refuse'` (default, a SchemaError) or `'ignore'` (compile's `unknownFormats`). */
+  unknownFormats?: CompileOptions['unknownFormats'];
+  /** The validator's `strict` (unknown keywords: `true` a SchemaError, `'warn'` logged); named apart from body-parser's `strict`. */
+  strictSchema?: CompileOptions['strict'];
 }
 
 /**
@@ -445,6 +449,8 @@ export function compileOptions(options: ValidatorOptions): CompileOptions {
   if (options.baseUri !== undefined) compileOptions.baseUri = options.baseUri;
   if (options.limits !== undefined) compileOptions.limits = options.limits;
   if (options.formats !== undefined) compileOptions.formats = options.formats;
+  if (options.customFormats !== undefined) compileOptions.customFormats = options.customFormats;
+  if (options.unknownFormats !== undefined) compileOptions.unknownFormats = options.unknownFormats;
   if (options.strictSchema !== undefined) compileOptions.strict = options.strictSchema;
   return compileOptions;
 }

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import {STATUS_CODES} from 'node:http';
 import {describe, it} from 'node:test';
 
-import {HttpError, statusPhrase, toProblem} from '../adapters/http-errors.js';
+import {HttpError, compileOptions, statusPhrase, toProblem} from '../adapters/http-errors.js';
 
 describe('status phrases without node:http', () => {
   it('every 4xx and 5xx phrase is the one http.STATUS_CODES gives', () => {
@@ -55,5 +55,17 @@ describe('problem details never echo the body', () => {
       const pointer = problemOf('/' + 'a'.repeat(shift) + '😀'.repeat(150)).pointer;
       assert.doesNotThrow(() => decodeURIComponent(pointer));
     }
+  });
+});
+
+describe("the doors' validator options", () => {
+  it('custom formats, unknownFormats and a warning strictSchema reach compile', () => {
+    const phone = /^\+[0-9]+$/;
+    assert.deepEqual(compileOptions({formats: 'assert', customFormats: {phone}, unknownFormats: 'ignore', strictSchema: 'warn'}), {
+      formats: 'assert',
+      customFormats: {phone},
+      unknownFormats: 'ignore',
+      strict: 'warn',
+    });
   });
 });
