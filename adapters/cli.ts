@@ -521,7 +521,7 @@ function showsProgress(output: Output, file: Stats | undefined): file is Stats {
 }
 
 async function validateNdjsonInput(command: ValidateCommand, name: string, stream: Readable, tally: Tally, errorLines: ErrorLines, progress: Progress | undefined): Promise<void> {
-  const reader = new NdjsonRecordReader(command.checked, { maxLineLength: command.maxLineLength, allErrors: command.allErrors }, (record: NdjsonRecord) => {
+  const reader = new NdjsonRecordReader(command.checked, { maxLineLength: command.maxLineLength }, (record: NdjsonRecord) => {
     tally.records++;
     if (record.valid) return;
     tally.invalid++;
@@ -592,6 +592,7 @@ function withSyntaxPass(validator: Validator, syntax: Validator): Validator {
   const checkText = (result: Result, text: string | Uint8Array): Result => (needsSyntaxPass(result) ? withInputErrors(result, syntax.validateText(text).errors) : result);
   return {
     draft: validator.draft,
+    allErrors: validator.allErrors,
     validate: (value) => validator.validate(value),
     validateText: (text) => checkText(validator.validateText(text), text),
     parseText: (text) => checkText(validator.parseText(text), text),
