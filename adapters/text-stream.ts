@@ -175,8 +175,7 @@ function isLowSurrogate(unit: number): boolean {
  * object and options, or a validator made by `compile`).
  */
 export function textStreamValidator(schema: unknown, options: TextStreamValidatorOptions = {}): TextStreamValidator {
-  const {parse, limit, ...compileOptions} = options;
-  return new TextStreamValidator(validatorFor(schema, compileOptions), {parse, limit});
+  return new TextStreamValidator(validatorFor(schema, options), options);
 }
 
 /**
@@ -196,9 +195,8 @@ export async function validateTextStream(
   schema: unknown,
   options: TextStreamOptions = {},
 ): Promise<TextStreamResult> {
-  const {timeout, ...validatorOptions} = options;
-  const bounds = parseTimeout(timeout, DEFAULT_TIMEOUT);
-  const validator = textStreamValidator(schema, validatorOptions);
+  const bounds = parseTimeout(options.timeout, DEFAULT_TIMEOUT);
+  const validator = textStreamValidator(schema, options);
   const deadline = new Deadline(bounds, () => validator.bytesRead);
   try {
     return await readDeltas(source[Symbol.asyncIterator](), validator, deadline);
