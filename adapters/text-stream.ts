@@ -13,9 +13,10 @@ import {validatorFor} from './validator-cache.js';
 
 /**
  * Default `limit`, 1 MiB. The longest completions LLM APIs give are on the order of 100 000
- * tokens of a few bytes each, well under it; a runaway stream (a model repeating itself, a source
- * sending whitespace without end) is cut before it, and its value with `parse`, costs more than a
- * few MB. An HTTP body's default (100 KiB) would refuse long but sound completions.
+ * tokens of a few bytes each, well under it. A runaway stream (a model repeating itself, a source
+ * sending whitespace without end) is cut there, its value with `parse` at some 20 MB at most
+ * (1 MiB of `{},` parses to about 17 MB of heap). An HTTP body's default, 100 KiB, would refuse
+ * long but sound completions.
  */
 const DEFAULT_LIMIT = 2 ** 20;
 
