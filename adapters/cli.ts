@@ -283,12 +283,12 @@ function readSchemaInput(values: ParsedValues, file: string): SchemaInput {
   return { file, options: readCompileOptions(values, file, maxFileSize), maxFileSize };
 }
 
-function readCompileOptions(values: ParsedValues, schemaFile: string, maxSchemaSize: number): CompileOptions {
+function readCompileOptions(values: ParsedValues, schemaFile: string, maxFileSize: number): CompileOptions {
   // The schema's own location is its base URI, so that its relative references name files beside it.
   const options: CompileOptions = { allErrors: values['all-errors'] === true, strict: values.strict === true, baseUri: fileUrl(schemaFile) };
   if (values.draft !== undefined) options.draft = parseDraft(values.draft);
   if (values.formats !== undefined) options.formats = parseFormats(values.formats);
-  options.schemas = values.ref === undefined ? {} : readReferencedSchemas(values.ref, maxSchemaSize);
+  options.schemas = values.ref === undefined ? {} : readReferencedSchemas(values.ref, maxFileSize);
   return options;
 }
 
@@ -402,10 +402,10 @@ function notJsonError(file: string, text: string, parseError: Error): FileError 
 }
 
 /** `--ref` files, by their `$id` (`id` in draft 4), resolved against their location. */
-function readReferencedSchemas(files: string[], maxSize: number): Record<string, unknown> {
+function readReferencedSchemas(files: string[], maxFileSize: number): Record<string, unknown> {
   const schemas: Record<string, unknown> = {};
   for (const file of files) {
-    const schema = readJsonFile(file, maxSize);
+    const schema = readJsonFile(file, maxFileSize);
     const record = typeof schema === 'object' && schema !== null ? (schema as Record<string, unknown>) : {};
     const draft4 = typeof record.$schema === 'string' && record.$schema.includes('draft-04');
     const id = draft4 ? record.id : record.$id;
