@@ -6,7 +6,7 @@
 //   const result = await validateTextStream(deltas(response), schema);
 //   if (!result.complete) controller.abort();   // the model went wrong: stop paying for it
 
-import type {CompileOptions, Result, Session, Validator} from '../src/types.js';
+import type {CompileOptions, Result, SchemaOrValidator, Session, Validator} from '../src/types.js';
 import {Deadline} from './deadline.js';
 import {parseLimit, parseTimeout, tooLarge, type BodyTimeout, type HttpError} from './http-errors.js';
 import {validatorFor} from './validator-cache.js';
@@ -175,7 +175,7 @@ function isLowSurrogate(unit: number): boolean {
  * A TextStreamValidator for `schema` (a JSON Schema, compiled on its first use and kept for that
  * object and options, or a validator made by `compile`).
  */
-export function textStreamValidator(schema: unknown, options: TextStreamValidatorOptions = {}): TextStreamValidator {
+export function textStreamValidator(schema: SchemaOrValidator, options: TextStreamValidatorOptions = {}): TextStreamValidator {
   return new TextStreamValidator(validatorFor(schema, options), options);
 }
 
@@ -193,7 +193,7 @@ export function textStreamValidator(schema: unknown, options: TextStreamValidato
  */
 export async function validateTextStream(
   source: AsyncIterable<string | Uint8Array>,
-  schema: unknown,
+  schema: SchemaOrValidator,
   options: TextStreamOptions = {},
 ): Promise<TextStreamResult> {
   const bounds = parseTimeout(options.timeout, DEFAULT_TIMEOUT);
