@@ -13,6 +13,8 @@ import type {IncomingMessage, ServerResponse} from 'node:http';
 import type {ErrorRequestHandler, NextFunction, Request, Response} from 'express';
 import type {FromSchema, JSONSchema} from 'json-schema-to-ts';
 
+import type {SchemaOrValidator} from '../src/types.js';
+
 import {
   BodyReader,
   NO_BODY,
@@ -60,7 +62,7 @@ type Typed<Name extends string, S> = [S] extends [undefined] ? unknown : {[key i
  * keeps TypeScript from instantiating it too early and failing with TS2589.
  */
 export function validateBody<const S extends JSONSchema, T = FromSchema<S>>(schema: S, options?: BodyOptions): BodyHandler<T>;
-export function validateBody(schema: boolean | object, options?: BodyOptions): BodyHandler<unknown>;
+export function validateBody(schema: SchemaOrValidator, options?: BodyOptions): BodyHandler<unknown>;
 export function validateBody(schema: unknown, options: BodyOptions = {}): BodyHandler<unknown> {
   const reader = new BodyReader(schema, options);
   return function validateBodyMiddleware(req: Request, res: Response, next: NextFunction): void {

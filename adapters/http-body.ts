@@ -9,12 +9,11 @@ import type {Socket} from 'node:net';
 import type {Transform} from 'node:stream';
 import {createBrotliDecompress, createGunzip, createInflate} from 'node:zlib';
 
-import {compile} from '../src/index.js';
 import type {OutputUnit, Validator} from '../src/types.js';
 import {
   HttpError,
   aborted,
-  bodyCompileOptions,
+  bodyValidator,
   compileOptions,
   encodingFromHeader,
   encodingUnsupported,
@@ -37,6 +36,7 @@ import {
   type ValidatorOptions,
 } from './http-errors.js';
 import {JsonBody} from './json-body.js';
+import {validatorFor} from './validator-cache.js';
 
 export {HttpError, PROBLEM_CONTENT_TYPE, errorHeaders, httpStatusOf, internalError, parseLimit, toProblem} from './http-errors.js';
 export type {BodyTimeout, ProblemDocument, ProblemItem, ProblemOptions, ValidatorOptions} from './http-errors.js';
@@ -64,12 +64,16 @@ export type RequestPart = 'query' | 'params' | 'headers';
 
 type Decoder = () => Transform;
 
-const DECODERS: Record<string, Decoder | undefined> = {
-  gzip: createGunzip,
-  'x-gzip': createGunzip,
-  deflate: createInflate,
-  br: createBrotliDecompress,
-};
+/**
+ * The decoder of each Content-Encoding we read. A Map, not an object: the key is what the client
+ * sent, and `constructor` or `__proto__` must find nothing rather than Object's own members.
+ */
+const DECODERS: ReadonlyMap<string, Decoder> = new Map([
+  ['gzip', createGunzip],
+  ['x-gzip', createGunzip],
+  ['deflate', createInflate],
+  ['br', createBrotliDecompress],
+]);
 
 /** RFC 9110 §9.3: these methods define no meaning for a body, so a route may be reached without one. */
 const BODYLESS_METHODS = new Set(['GET', 'HEAD', 'DELETE', 'OPTIONS', 'TRACE']);
@@ -107,7 +111,7 @@ export class BodyReader {
 
   /** @throws SchemaError for a schema that does not compile, when the middleware is created. */
   constructor(schema: unknown, options: BodyOptions = {}) {
-    this.validator = compile(schema, bodyCompileOptions(options));
+    this.validator = bodyValidator(schema, options);
     this.#settings = {
       limit: parseLimit(options.limit ?? '100kb'),
       timeout: parseTimeout(options.timeout),
@@ -115,7 +119,7 @@ export class BodyReader {
       strict: options.strict ?? true,
       invalidStatus: options.invalidStatus ?? 422,
       acceptsType: mediaTypeTest(options.type),
-      readToEnd: options.allErrors ?? false,
+      readToEnd: this.validator.allErrors,
       verify: options.verify,
       reviver: options.reviver,
     };
@@ -146,7 +150,7 @@ export class BodyReader {
     const encoding = contentEncoding(req);
     const refusal = this.#refuseFromHeaders(req, encoding, length);
     if (refusal !== undefined) return [refuseUnread(req, res, refusal, length)];
-    const source = encoding === 'identity' ? req : DECODERS[encoding]!();
+    const source = encoding === 'identity' ? req : DECODERS.get(encoding)!();
     new BodyStream(req, res, source, this.validator, this.#settings, callback, length).start();
     return undefined;
   }
@@ -162,7 +166,7 @@ export class BodyReader {
   #refuseFromHeaders(req: IncomingMessage, encoding: string, length: number | undefined): HttpError | undefined {
     const refusal = refuseMediaType(req.headers['content-type'], this.#settings.acceptsType, req);
     if (refusal !== undefined) return refusal;
-    if (encoding !== 'identity' && (!this.#settings.inflate || DECODERS[encoding] === undefined)) {
+    if (encoding !== 'identity' && (!this.#settings.inflate || !DECODERS.has(encoding))) {
       return encodingUnsupported(encoding);
     }
     // The limit bounds the bytes as sent, whatever their encoding: an announced length past it is refused unread.
@@ -504,7 +508,7 @@ export class PartsValidator {
   constructor(schemas: PartSchemas, options: PartsOptions = {}) {
     const compiled: Array<readonly [RequestPart, Validator]> = [];
     for (const part of PART_ORDER) {
-      if (schemas[part] !== undefined) compiled.push([part, compile(schemas[part], compileOptions(options))]);
+      if (schemas[part] !== undefined) compiled.push([part, validatorFor(schemas[part], compileOptions(options))]);
     }
     this.#validators = compiled;
     this.#invalidStatus = options.invalidStatus ?? 400;

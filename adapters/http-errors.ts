@@ -10,7 +10,10 @@
 // request.timeout for a body too slow to arrive and 400 entity.number.inexact for a number the
 // handler could not get as it was judged. docs/security.md says what each bound protects against.
 
-import type {CompileOptions, Draft, Limits, OutputUnit, Result} from '../src/types.js';
+import {isValidator} from '../src/index.js';
+import type {CompileOptions, Draft, Limits, OutputUnit, Result, Validator} from '../src/types.js';
+
+import {validatorFor} from './validator-cache.js';
 
 /** Validator options, the same for `validateBody` and `validate`: they go to `compile`. */
 export interface ValidatorOptions {
@@ -104,6 +107,8 @@ export class HttpError extends Error {
   limit?: number;
   /** Bytes read when the limit was crossed or time ran out, or the announced Content-Length (as body-parser). */
   length?: number;
+  /** The announced Content-Length, for request.size.invalid (as body-parser). */
+  expected?: number;
   /** The bound that ran out, in milliseconds, for request.timeout. */
   timeout?: number;
   /** The refused charset, for charset.unsupported (as body-parser). */
@@ -191,6 +196,10 @@ export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 /** Longest `detail` we copy from a validator message, so a huge string value is never repeated back. */
 const MAX_DETAIL_LENGTH = 200;
 
+/** Longest `pointer` (before percent-encoding), and longest name in it, we copy from an error's location. */
+const MAX_POINTER_LENGTH = 200;
+const MAX_POINTER_NAME_LENGTH = 64;
+
 /**
  * RFC 9457 §4.2.1: with `about:blank` the title is the status phrase. The machine-readable reason
  * goes in `code` rather than a made-up `type` URI that would resolve nowhere.
@@ -233,16 +242,45 @@ function isOutputUnit(unit: unknown): unit is OutputUnit {
 }
 
 function toProblemItem(unit: OutputUnit): ProblemItem {
-  return {pointer: toFragment(unit.instanceLocation), detail: truncate(unit.error), keyword: unit.keyword};
+  return {pointer: toFragment(shortPointer(unit.instanceLocation)), detail: truncate(unit.error, MAX_DETAIL_LENGTH), keyword: unit.keyword};
 }
 
-/** RFC 6901 §6: a JSON pointer in a URI fragment, each reference token percent-encoded. */
+/**
+ * The pointer, cut as `detail` is: its names are the body's keys, which a client chooses and may
+ * make megabytes long. A long name keeps its start and ends in `…`; a pointer still too long keeps
+ * its first names and ends in the name `…`. A cut pointer points nowhere, and says so by that `…`.
+ */
+function shortPointer(pointer: string): string {
+  if (pointer.length <= MAX_POINTER_LENGTH) return pointer;
+  let kept = '';
+  for (const name of pointer.split('/').slice(1)) {
+    const token = '/' + truncate(name, MAX_POINTER_NAME_LENGTH);
+    if (kept.length + token.length > MAX_POINTER_LENGTH - 2) return kept + '/…';
+    kept += token;
+  }
+  return kept;
+}
+
+/**
+ * RFC 6901 §6: a JSON pointer in a URI fragment, each reference token percent-encoded. A key may
+ * hold a lone surrogate (`"\ud800"` is valid JSON, RFC 8259 §8.2), which UTF-8 and so a URI cannot
+ * carry: it becomes U+FFFD rather than a URIError.
+ */
 function toFragment(pointer: string): string {
-  return '#' + pointer.split('/').map(encodeURIComponent).join('/');
+  return '#' + pointer.split('/').map((token) => encodeURIComponent(token.replace(LONE_SURROGATE, '\ufffd'))).join('/');
 }
 
-function truncate(text: string): string {
-  return text.length <= MAX_DETAIL_LENGTH ? text : text.slice(0, MAX_DETAIL_LENGTH - 1) + '…';
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/** `text` cut to `length` code units with its `…`, never between the two halves of a surrogate pair. */
+function truncate(text: string, length: number): string {
+  if (text.length <= length) return text;
+  const end = isHighSurrogate(text.charCodeAt(length - 2)) ? length - 2 : length - 1;
+  return text.slice(0, end) + '…';
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -272,10 +310,11 @@ const DEFAULT_TIMEOUT = {idle: 10_000, total: 30_000} as const;
 /** setTimeout's longest delay: Node fires a longer one after 1 ms. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
-export function parseTimeout(timeout: BodyTimeout | undefined): Required<BodyTimeout> {
-  if (timeout === undefined) return DEFAULT_TIMEOUT;
+/** The `timeout` option, each bound not given taken from `defaults` (a request body's by default). */
+export function parseTimeout(timeout: BodyTimeout | undefined, defaults: Required<BodyTimeout> = DEFAULT_TIMEOUT): Required<BodyTimeout> {
+  if (timeout === undefined) return defaults;
   if (typeof timeout !== 'object' || timeout === null) throw new TypeError('option timeout: expected {idle?, total?} in milliseconds');
-  return {idle: milliseconds(timeout.idle, DEFAULT_TIMEOUT.idle, 'idle'), total: milliseconds(timeout.total, DEFAULT_TIMEOUT.total, 'total')};
+  return {idle: milliseconds(timeout.idle, defaults.idle, 'idle'), total: milliseconds(timeout.total, defaults.total, 'total')};
 }
 
 function milliseconds(value: number | undefined, fallback: number, name: string): number {
@@ -292,10 +331,22 @@ export function parseInexactNumbers(option: BodyParsingOptions<unknown>['inexact
   return chosen;
 }
 
-/** A body's compile options: the validator's, with `inexactNumbers` (default `'reject'`) among the limits. */
-export function bodyCompileOptions(options: ValidatorOptions & Pick<BodyParsingOptions<unknown>, 'inexactNumbers'>): CompileOptions {
+/**
+ * The validator of a body door: the one given, or the one compiled from the schema given, with
+ * `inexactNumbers` (default `'reject'`) among its limits. A compiled validator keeps the limits it
+ * was compiled with, `inexactNumbers` among them: the option beside one would be silently
+ * ignored, so it is refused like any compile option (validatorFor).
+ *
+ * @throws TypeError for a value that is neither a schema nor a validator, or for compile options
+ *   beside a validator; SchemaError for a schema that does not compile.
+ */
+export function bodyValidator(schema: unknown, options: ValidatorOptions & Pick<BodyParsingOptions<unknown>, 'inexactNumbers'>): Validator {
+  if (isValidator(schema)) {
+    if (options.inexactNumbers !== undefined) throw new TypeError('a compiled validator takes no inexactNumbers option: give limits.inexactNumbers to compile()');
+    return validatorFor(schema, compileOptions(options));
+  }
   const inexactNumbers = parseInexactNumbers(options.inexactNumbers, options.limits);
-  return {...compileOptions(options), limits: {...options.limits, inexactNumbers}};
+  return validatorFor(schema, {...compileOptions(options), limits: {...options.limits, inexactNumbers}});
 }
 
 /** Whether a route takes a request's media type (`essence`), the request itself given to a predicate. */
@@ -473,6 +524,18 @@ export function tooLarge(limit: number, length: number): HttpError {
   const error = new HttpError(413, 'entity.too.large', 'request entity too large');
   error.limit = limit;
   error.length = length;
+  return error;
+}
+
+/**
+ * The body is longer or shorter than its Content-Length said (as body-parser: 400
+ * `request.size.invalid`). Node's HTTP parser never hands on such a body; a fetch `Request` built
+ * in process, or by another runtime, may.
+ */
+export function sizeInvalid(expected: number, received: number): HttpError {
+  const error = new HttpError(400, 'request.size.invalid', 'request size did not match content length');
+  error.expected = expected;
+  error.length = received;
   return error;
 }
 

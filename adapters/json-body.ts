@@ -4,7 +4,7 @@
 // and the web front door (adapters/web.ts) both read bodies through it.
 
 import type {Result, Session, Validator} from '../src/types.js';
-import {BOM, LeadingBom, errorFromResult, strictStart, tooLarge, type HttpError} from './http-errors.js';
+import {BOM, LeadingBom, errorFromResult, sizeInvalid, strictStart, tooLarge, type HttpError} from './http-errors.js';
 
 export interface JsonBodySettings {
   /** Most bytes to accept; Infinity for no limit. */
@@ -50,15 +50,18 @@ export class JsonBody {
     return this.#received;
   }
 
-  /** Every byte of the announced length has been read: nothing of the body is left unread. */
+  /** Every byte of the announced length, and no more, has been read: nothing of the body is left unread. */
   get complete(): boolean {
-    return this.#length !== undefined && this.#received >= this.#length;
+    return this.#length !== undefined && this.#received === this.#length;
   }
 
   /** Feeds the next chunk: the refusal once the body is certainly bad, after which it takes no more. */
   write(chunk: Uint8Array): HttpError | undefined {
     const allowed = this.#settings.limit - this.#received;
     this.#received += chunk.length;
+    // Bytes past the announced length would be judged apart from the body held whole before them,
+    // while its value is read from all of them: the length is a promise the body must keep.
+    if (this.#length !== undefined && this.#received > this.#length) return sizeInvalid(this.#length, this.#received);
     if (chunk.length <= allowed) return this.#feed(chunk);
     // The bytes before the limit may already hold the first offending one: that is the answer.
     const refusal = allowed > 0 ? this.#feed(chunk.subarray(0, allowed)) : undefined;
@@ -78,6 +81,11 @@ export class JsonBody {
     const held = this.#bom.held();
     if (held.length > 0) session.write(held);
     return session.end();
+  }
+
+  /** The refusal of a body that ended short of its announced length, if it did (see `write`). */
+  endedShort(): HttpError | undefined {
+    return this.#length !== undefined && this.#received < this.#length ? sizeInvalid(this.#length, this.#received) : undefined;
   }
 
   /** The body as text, past a leading BOM (only with `keepText`). */

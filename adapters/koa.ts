@@ -11,6 +11,8 @@
 import type {IncomingMessage, ServerResponse} from 'node:http';
 
 import type {FromSchema, JSONSchema} from 'json-schema-to-ts';
+
+import type {SchemaOrValidator} from '../src/types.js';
 import type {Context, Middleware, Next} from 'koa';
 
 import {
@@ -47,7 +49,7 @@ export type BodyMiddleware<Body> = (ctx: {req: IncomingMessage; res: ServerRespo
  * (`T = FromSchema<S>` as a defaulted type parameter) that avoids TS2589.
  */
 export function validateBody<const S extends JSONSchema, T = FromSchema<S>>(schema: S, options?: BodyOptions): BodyMiddleware<T>;
-export function validateBody(schema: boolean | object, options?: BodyOptions): BodyMiddleware<unknown>;
+export function validateBody(schema: SchemaOrValidator, options?: BodyOptions): BodyMiddleware<unknown>;
 export function validateBody(schema: unknown, options: BodyOptions = {}): BodyMiddleware<unknown> {
   const reader = new BodyReader(schema, options);
   return async function validateBodyMiddleware(ctx: {req: IncomingMessage; res: ServerResponse; request: {body: unknown}}, next: Next): Promise<void> {

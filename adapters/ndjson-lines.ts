@@ -121,11 +121,6 @@ export interface NdjsonReaderOptions {
    * invalid record with a `limit` error, and the rest of it is skipped without being kept.
    */
   maxLineLength?: number;
-  /**
-   * The validator was compiled with `allErrors`: a line is fed to the end even once it is known
-   * to be invalid, so that every error is found (the engine ignores input after a syntax error).
-   */
-  allErrors?: boolean;
 }
 
 /**
@@ -133,7 +128,7 @@ export interface NdjsonReaderOptions {
  * so that a later change to the caller's object does not reach readers created afterwards.
  */
 export function readerOptionsOf(options: NdjsonReaderOptions): NdjsonReaderOptions {
-  return { parse: options.parse, maxLineLength: options.maxLineLength, allErrors: options.allErrors };
+  return { parse: options.parse, maxLineLength: options.maxLineLength };
 }
 
 export const DEFAULT_MAX_LINE_LENGTH = 64 * 1024 * 1024;
@@ -166,12 +161,14 @@ export class NdjsonRecordReader {
     this.#validator = validator;
     this.#sessionOptions = { parse: options.parse === true };
     this.#maxLineLength = checkMaxLineLength(options.maxLineLength);
-    this.#stopFeedingOnFailure = options.allErrors !== true;
+    // A validator compiled with `allErrors` is fed a line to its end even once the line is known
+    // to be invalid, so that every error is found (the engine ignores input after a syntax error).
+    this.#stopFeedingOnFailure = !validator.allErrors;
     this.#onRecord = onRecord;
     // A line that arrives whole goes to validateText / parseText, whose text checker is faster
     // than a session (docs/decisions.md, "validateText's fast verdict"). Not with `parse` and
     // `allErrors` together: a session then gives an invalid record read to its end its value too.
-    const wholeLines = options.parse !== true || options.allErrors !== true;
+    const wholeLines = options.parse !== true || !validator.allErrors;
     this.#splitter = new LineSplitter({
       linePart: (text) => this.#linePart(text),
       lineEnd: () => this.#lineEnd(),

@@ -7,8 +7,8 @@
 
 import { finished, type Readable } from 'node:stream';
 import { Observable, type OperatorFunction } from 'rxjs';
-import { compile } from '../src/index.js';
-import type { CompileOptions, OutputUnit, Validator } from '../src/types.js';
+import type { CompileOptions, OutputUnit, SchemaOrValidator, Validator } from '../src/types.js';
+import { validatorFor } from './validator-cache.js';
 import {
   checkOnInvalid,
   invalidReason,
@@ -32,8 +32,8 @@ export interface ValidateNdjsonOptions extends CompileOptions, NdjsonReaderOptio
  * line, synchronously within the chunk that completed the line. The schema is compiled once, here
  * (a bad schema throws SchemaError now, not at subscription).
  */
-export function validateNdjson(schema: unknown, options: ValidateNdjsonOptions = {}): OperatorFunction<string | Uint8Array, NdjsonRecord> {
-  const validator = compile(schema, options);
+export function validateNdjson(schema: SchemaOrValidator, options: ValidateNdjsonOptions = {}): OperatorFunction<string | Uint8Array, NdjsonRecord> {
+  const validator = validatorFor(schema, options);
   const onInvalid = checkOnInvalid(options.onInvalid);
   const readerOptions = readerOptionsOf(options);
   return (source) =>
@@ -102,8 +102,8 @@ export class InvalidValueError extends Error {
 }
 
 /** Validates a stream of already-parsed values (value mode), one record per value. */
-export function validateValues(schema: unknown, options: ValidateValuesOptions = {}): OperatorFunction<unknown, ValueRecord> {
-  const validator: Validator = compile(schema, options);
+export function validateValues(schema: SchemaOrValidator, options: ValidateValuesOptions = {}): OperatorFunction<unknown, ValueRecord> {
+  const validator: Validator = validatorFor(schema, options);
   const onInvalid = checkOnInvalid(options.onInvalid);
   return (source) =>
     new Observable<ValueRecord>((subscriber) => {

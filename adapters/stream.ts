@@ -7,8 +7,8 @@
 //   const result = await validator.result;
 
 import { Transform, Writable, type TransformCallback } from 'node:stream';
-import { compile } from '../src/index.js';
-import type { CompileOptions, Result, Session, SessionOptions } from '../src/types.js';
+import type { CompileOptions, Result, SchemaOrValidator, Session, SessionOptions } from '../src/types.js';
+import { validatorFor } from './validator-cache.js';
 import {
   checkOnInvalid,
   InvalidRecordError,
@@ -33,7 +33,7 @@ export interface NdjsonValidatorOptions extends CompileOptions, NdjsonReaderOpti
  * line. Backpressure is the Transform's own: while more than `highWaterMark` records wait to be
  * read, the next chunk is not accepted, so memory stays bounded by one chunk's records.
  */
-export function ndjsonValidator(schema: unknown, options: NdjsonValidatorOptions = {}): NdjsonValidatorStream {
+export function ndjsonValidator(schema: SchemaOrValidator, options: NdjsonValidatorOptions = {}): NdjsonValidatorStream {
   return new NdjsonValidatorStream(schema, options);
 }
 
@@ -43,14 +43,14 @@ export class NdjsonValidatorStream extends Transform {
   /** The first invalid record under `onInvalid: 'error'`, reported through the transform callback. */
   #invalidRecord: InvalidRecordError | undefined = undefined;
 
-  constructor(schema: unknown, options: NdjsonValidatorOptions = {}) {
+  constructor(schema: SchemaOrValidator, options: NdjsonValidatorOptions = {}) {
     super({
       readableObjectMode: true,
       readableHighWaterMark: options.highWaterMark ?? 16,
       // Strings stay strings: the reader decodes bytes itself, across chunk boundaries.
       decodeStrings: false,
     });
-    const validator = compile(schema, options);
+    const validator = validatorFor(schema, options);
     this.#onInvalid = checkOnInvalid(options.onInvalid);
     this.#reader = new NdjsonRecordReader(validator, readerOptionsOf(options), (record) => this.#deliver(record));
   }
@@ -104,7 +104,7 @@ export interface JsonValidatorOptions extends CompileOptions, SessionOptions {}
  * certainly invalid (except with `allErrors`), else when the writable side ends. Chunks written
  * after an early verdict are accepted and dropped, so a pipe from a request body still drains.
  */
-export function jsonValidator(schema: unknown, options: JsonValidatorOptions = {}): JsonValidatorStream {
+export function jsonValidator(schema: SchemaOrValidator, options: JsonValidatorOptions = {}): JsonValidatorStream {
   return new JsonValidatorStream(schema, options);
 }
 
@@ -125,11 +125,11 @@ export class JsonValidatorStream extends Writable {
   #resolve!: (result: Result) => void;
   #reject!: (error: Error) => void;
 
-  constructor(schema: unknown, options: JsonValidatorOptions = {}) {
+  constructor(schema: SchemaOrValidator, options: JsonValidatorOptions = {}) {
     super({ decodeStrings: false });
-    const validator = compile(schema, options);
+    const validator = validatorFor(schema, options);
     this.#session = validator.session({ parse: options.parse === true });
-    this.#allErrors = options.allErrors === true;
+    this.#allErrors = validator.allErrors;
     this.result = new Promise<Result>((resolve, reject) => {
       this.#resolve = resolve;
       this.#reject = reject;

@@ -1,8 +1,10 @@
-// One compiled validator per schema for the front doors that take a schema at each call
+// Every front door takes a schema or a compiled validator through `validatorFor`: one place
+// decides which it was given, so no door can read a validator as a schema of no keywords. It
+// keeps one compiled validator per schema object, for the doors that take a schema at each call
 // (validateRequest, validateTextStream): compiling resolves references and builds every keyword,
 // which must not happen once per request. Nothing here needs a Node API.
 
-import {compile} from '../src/index.js';
+import {compile, isValidator} from '../src/index.js';
 import type {CompileOptions, Validator} from '../src/types.js';
 
 /** Options that give one schema different validators; each kept apart. */
@@ -15,44 +17,60 @@ const schemaMapIds = new WeakMap<object, number>();
 let nextSchemaMapId = 1;
 
 /**
- * `schema` itself when it is a validator made by `compile`; otherwise the validator compiled from
- * it with `options`, made on the first call for that schema object and those options and kept as
- * long as the schema object lives. A schema object is read when first compiled: changing it later
- * changes nothing.
+ * Every option of `compile`, so that a door can tell its own options from compile's. Listed as a
+ * record over `keyof CompileOptions`: an option added to CompileOptions and not here fails the build.
+ */
+const COMPILE_OPTION_NAMES = Object.keys({
+  draft: true,
+  schemas: true,
+  baseUri: true,
+  allErrors: true,
+  strict: true,
+  formats: true,
+  limits: true,
+} satisfies Record<keyof CompileOptions, true>) as ReadonlyArray<keyof CompileOptions>;
+
+/**
+ * The one way into every front door: `schema` itself when it is a validator made by `compile`;
+ * otherwise the validator compiled from it with the compile options among `options`, made on the
+ * first call for that schema object and those options and kept as long as the schema object
+ * lives. A schema object is read when first compiled: changing it later changes nothing.
+ * `options` may hold the door's own options beside compile's; only compile's are read.
  *
- * @throws TypeError when a compiled validator comes with compile options, which it cannot take.
+ * @throws TypeError when a compiled validator comes with compile options, which it cannot take,
+ *   and when `schema` is neither a JSON Schema nor a validator (see `compile`).
  * @throws SchemaError for a schema that does not compile.
  */
 export function validatorFor(schema: unknown, options: CompileOptions = {}): Validator {
+  const compileOptions = compileOptionsOf(options);
   if (isValidator(schema)) {
-    const given = Object.keys(options).filter((name) => options[name as keyof CompileOptions] !== undefined);
+    const given = Object.keys(compileOptions);
     if (given.length > 0) throw new TypeError(`a compiled validator takes no compile options (got ${given.join(', ')}): give them to compile()`);
     return schema;
   }
-  // Boolean schemas are not objects and compile at once.
-  if (typeof schema !== 'object' || schema === null) return compile(schema, options);
+  // Boolean schemas are not objects and compile at once, as does what compile() refuses.
+  if (typeof schema !== 'object' || schema === null) return compile(schema, compileOptions);
   let variants = compiled.get(schema);
   if (variants === undefined) compiled.set(schema, (variants = new Map()));
-  const key = variantKey(options);
+  const key = variantKey(compileOptions);
   let validator = variants.get(key);
   if (validator === undefined) {
-    validator = compile(schema, options);
+    validator = compile(schema, compileOptions);
     if (variants.size >= MAX_VARIANTS) variants.delete(variants.keys().next().value!);
     variants.set(key, validator);
   }
   return validator;
 }
 
-/** A validator made by `compile`, told from a JSON Schema, which holds no functions. */
-export function isValidator(candidate: unknown): candidate is Validator {
-  if (typeof candidate !== 'object' || candidate === null) return false;
-  const {session, validateText, parseText, validate} = candidate as Partial<Record<keyof Validator, unknown>>;
-  return typeof session === 'function' && typeof validateText === 'function' && typeof parseText === 'function' && typeof validate === 'function';
+/** The compile options among a door's options, those that are set. */
+function compileOptionsOf(options: CompileOptions): CompileOptions {
+  const picked: Record<string, unknown> = {};
+  for (const name of COMPILE_OPTION_NAMES) if (options[name] !== undefined) picked[name] = options[name];
+  return picked as CompileOptions;
 }
 
 function variantKey(options: CompileOptions): string {
-  const {draft, allErrors, baseUri, formats, strict, limits, schemas} = options;
-  return JSON.stringify([draft, allErrors, baseUri, formats, strict, limits, schemas === undefined ? 0 : schemaMapId(schemas)]);
+  return JSON.stringify(COMPILE_OPTION_NAMES.map((name) => (name === 'schemas' && options.schemas !== undefined ? schemaMapId(options.schemas) : options[name])));
 }
 
 function schemaMapId(schemas: object): number {

@@ -12,11 +12,11 @@
 
 import type {FromSchema, JSONSchema} from 'json-schema-to-ts';
 
-import type {Result, Validator} from '../src/types.js';
+import type {Result, SchemaOrValidator, Validator} from '../src/types.js';
 import {
   HttpError,
   aborted,
-  bodyCompileOptions,
+  bodyValidator,
   compileOptions,
   encodingFromHeader,
   encodingUnsupported,
@@ -29,7 +29,6 @@ import {
   parseTimeout,
   refuseMediaType,
   syntaxUnit,
-  timedOut,
   tooLarge,
   valueRefused,
   type BodyParsingOptions,
@@ -37,8 +36,9 @@ import {
   type MediaTypeTest,
   type ValidatorOptions,
 } from './http-errors.js';
+import {Deadline} from './deadline.js';
 import {JsonBody, type JsonBodySettings} from './json-body.js';
-import {isValidator, validatorFor} from './validator-cache.js';
+import {validatorFor} from './validator-cache.js';
 
 export {HttpError, PROBLEM_CONTENT_TYPE, parseLimit, problemResponse, toProblem} from './http-errors.js';
 export type {ProblemDocument, ProblemItem, ProblemOptions, ValidatorOptions} from './http-errors.js';
@@ -76,15 +76,10 @@ export type RequestOptions = BodyParsingOptions<Request>;
  * An `as const` schema types the value through json-schema-to-ts, in its deferred form.
  */
 export function validateRequest<const S extends JSONSchema, T = FromSchema<S>>(request: Request, schema: S, options?: RequestOptions): Promise<T>;
-export function validateRequest(request: Request, schema: Validator | boolean | object, options?: RequestOptions): Promise<unknown>;
+export function validateRequest(request: Request, schema: SchemaOrValidator, options?: RequestOptions): Promise<unknown>;
 export async function validateRequest(request: Request, schema: unknown, options: RequestOptions = {}): Promise<unknown> {
-  // A compiled validator keeps the limits it was compiled with, `inexactNumbers` among them: the
-  // option beside one would be silently ignored, so it is refused like any compile option.
-  if (isValidator(schema) && options.inexactNumbers !== undefined) {
-    throw new TypeError('a compiled validator takes no inexactNumbers option: give limits.inexactNumbers to compile()');
-  }
-  const validator = validatorFor(schema, isValidator(schema) ? compileOptions(options) : bodyCompileOptions(options));
-  const settings = requestSettings(options);
+  const validator = bodyValidator(schema, options);
+  const settings = requestSettings(options, validator);
   const length = contentLength(request);
   const body = request.body;
   if (body === null || length === 0) throw parseFailed([syntaxUnit('the request has no body', 0)]);
@@ -113,13 +108,13 @@ interface RequestSettings {
   readonly timeout: Required<BodyTimeout>;
 }
 
-function requestSettings(options: RequestOptions): RequestSettings {
+function requestSettings(options: RequestOptions, validator: Validator): RequestSettings {
   return {
     body: {
       limit: parseLimit(options.limit ?? '100kb'),
       strict: options.strict ?? true,
       invalidStatus: options.invalidStatus ?? 422,
-      readToEnd: options.allErrors ?? false,
+      readToEnd: validator.allErrors,
       keepText: true,
     },
     inflate: options.inflate ?? true,
@@ -153,8 +148,16 @@ function contentEncoding(request: Request): string {
   return encodingFromHeader(request.headers.get('content-encoding'));
 }
 
-/** RFC 9110 §8.4.1 codings and the CompressionStream formats that decode them. */
-const FORMATS: Readonly<Record<string, string>> = {gzip: 'gzip', 'x-gzip': 'gzip', deflate: 'deflate', br: 'brotli'};
+/**
+ * RFC 9110 §8.4.1 codings and the CompressionStream formats that decode them. A Map: the key is
+ * what the client sent, and `constructor` must find nothing rather than Object's own members.
+ */
+const FORMATS: ReadonlyMap<string, string> = new Map([
+  ['gzip', 'gzip'],
+  ['x-gzip', 'gzip'],
+  ['deflate', 'deflate'],
+  ['br', 'brotli'],
+]);
 
 /**
  * The decoder of a Content-Encoding, or undefined when this runtime has none. The web standard
@@ -162,7 +165,7 @@ const FORMATS: Readonly<Record<string, string>> = {gzip: 'gzip', 'x-gzip': 'gzip
  * refuses a format it does not know with a TypeError.
  */
 function decompression(encoding: string): DecompressionStream | undefined {
-  const format = FORMATS[encoding];
+  const format = FORMATS.get(encoding);
   if (format === undefined) return undefined;
   try {
     return new DecompressionStream(format as CompressionFormat);
@@ -173,6 +176,8 @@ function decompression(encoding: string): DecompressionStream | undefined {
 
 /** The value of a body that has been read to its end, or its refusal. */
 function bodyValue(jsonBody: JsonBody, settings: RequestSettings): unknown {
+  const short = jsonBody.endedShort();
+  if (short !== undefined) throw short;
   const reviver = settings.reviver;
   const result = guarded(() => jsonBody.end(reviver === undefined));
   if (!result.valid) throw errorFromResult(result, settings.body.invalidStatus);
@@ -340,48 +345,6 @@ async function readAll(source: Source, jsonBody: JsonBody, deadline: Deadline): 
   }
 }
 
-/** `timeout` for one body: `expired` rejects with 408 request.timeout once a bound runs out. */
-class Deadline {
-  readonly expired: Promise<never>;
-  readonly #timeout: Required<BodyTimeout>;
-  readonly #received: () => number;
-  readonly #expire: (error: HttpError) => void;
-  #idleTimer: ReturnType<typeof setTimeout> | undefined;
-  readonly #totalTimer: ReturnType<typeof setTimeout> | undefined;
-
-  constructor(timeout: Required<BodyTimeout>, received: () => number) {
-    let expire!: (error: HttpError) => void;
-    this.expired = new Promise<never>((_, reject) => (expire = reject));
-    // Raced at each read; a deadline that runs out between reads is seen at the next one.
-    this.expired.catch(ignore);
-    this.#expire = expire;
-    this.#timeout = timeout;
-    this.#received = received;
-    if (timeout.total > 0) this.#totalTimer = setTimeout(() => this.#runOut('total'), timeout.total);
-    this.restartIdle();
-  }
-
-  /** A chunk arrived: the idle bound starts again. */
-  restartIdle(): void {
-    if (this.#timeout.idle === 0) return;
-    clearTimeout(this.#idleTimer);
-    this.#idleTimer = setTimeout(() => this.#runOut('idle'), this.#timeout.idle);
-  }
-
-  ranOut(thrown: unknown): thrown is HttpError {
-    return thrown instanceof HttpError && thrown.type === 'request.timeout';
-  }
-
-  clear(): void {
-    clearTimeout(this.#idleTimer);
-    clearTimeout(this.#totalTimer);
-  }
-
-  #runOut(bound: keyof BodyTimeout): void {
-    this.#expire(timedOut(bound, this.#timeout[bound], this.#received()));
-  }
-}
-
 /** What the validator or the feeding throws unexpectedly is a 500, never a rejection of another kind. */
 function guarded<T>(work: () => T): T {
   try {
@@ -437,7 +400,7 @@ function streamBody(schema: unknown, options: StreamOptions): JsonBody {
     limit: options.limit === undefined ? Infinity : parseLimit(options.limit),
     strict: false,
     invalidStatus: options.invalidStatus ?? 422,
-    readToEnd: options.allErrors ?? false,
+    readToEnd: validator.allErrors,
     keepText: false,
   });
 }
@@ -450,7 +413,7 @@ function streamBody(schema: unknown, options: StreamOptions): JsonBody {
  *
  *   await response.body.pipeThrough(validationStream(schema)).pipeTo(file);
  */
-export function validationStream(schema: unknown, options: StreamOptions = {}): TransformStream<Uint8Array, Uint8Array> {
+export function validationStream(schema: SchemaOrValidator, options: StreamOptions = {}): TransformStream<Uint8Array, Uint8Array> {
   const jsonBody = streamBody(schema, options);
   return new TransformStream<Uint8Array, Uint8Array>({
     transform(chunk, controller) {
@@ -475,7 +438,7 @@ export function validationStream(schema: unknown, options: StreamOptions = {}): 
  *   request.body.pipeTo(sink).catch(() => {});
  *   const {valid, errors} = await sink.result;
  */
-export function validationSink(schema: unknown, options: StreamOptions = {}): WritableStream<Uint8Array> & {readonly result: Promise<Result>} {
+export function validationSink(schema: SchemaOrValidator, options: StreamOptions = {}): WritableStream<Uint8Array> & {readonly result: Promise<Result>} {
   const jsonBody = streamBody(schema, options);
   let settle!: (result: Result) => void;
   let fail!: (reason: unknown) => void;

@@ -233,10 +233,11 @@ function curlExamples(base: string): string {
 }
 
 const port = Number(process.env['PORT'] ?? 3000);
-const server = app.listen(port, () => {
+// Loopback only: an example is for trying on this machine, not for the network.
+const server = app.listen(port, '127.0.0.1', () => {
   const address = server.address();
   const actualPort = typeof address === 'object' && address !== null ? address.port : port;
-  console.log(curlExamples(`http://localhost:${actualPort}`));
+  console.log(curlExamples(`http://127.0.0.1:${actualPort}`));
 });
 const stop = (): void => {
   server.close();

@@ -97,9 +97,10 @@ app.use(problemHandler({maxErrors: 10}));
 app.use(router.routes()).use(router.allowedMethods());
 
 const port = Number(process.env['PORT'] ?? 3001);
-const server = app.listen(port, () => {
+// Loopback only: an example is for trying on this machine, not for the network.
+const server = app.listen(port, '127.0.0.1', () => {
   const address = server.address();
-  const base = `http://localhost:${typeof address === 'object' && address !== null ? address.port : port}`;
+  const base = `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : port}`;
   const json = "-H 'content-type: application/json'";
   console.log(
     [

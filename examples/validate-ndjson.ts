@@ -11,7 +11,7 @@ import { fromReadable, validateNdjson, type NdjsonRecord } from '../adapters/rxj
 const here = (file: string): string => fileURLToPath(new URL(file, import.meta.url));
 const eventsFile = process.argv[2] ?? here('events.ndjson');
 const schemaFile = process.argv[3] ?? here('event.schema.json');
-const schema: unknown = JSON.parse(readFileSync(schemaFile, 'utf8'));
+const schema = JSON.parse(readFileSync(schemaFile, 'utf8')) as object;
 
 function reportInvalid(record: NdjsonRecord): void {
   if (record.valid) return;

@@ -3,7 +3,7 @@
 // Node 20. The route validates its body with stream-schema/web.
 //
 //   node --import tsx examples/web-server.ts          (PORT=8080 to pick the port)
-//   curl -i localhost:3000/orders -H 'content-type: application/json' -d '{"customer": "ada", "items": []}'
+//   curl -i 127.0.0.1:3000/orders -H 'content-type: application/json' -d '{"customer": "ada", "items": []}'
 //
 // `serve` is what a framework's Node adapter does, with one difference that matters for early
 // refusals: when the handler answers before the upload's end (validateRequest cancelled the
@@ -142,5 +142,6 @@ export async function shop(request: Request): Promise<Response> {
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const port = Number(process.env.PORT ?? 3000);
-  serve(shop).listen(port, () => console.log(`POST http://localhost:${port}/orders`));
+  // Loopback only: an example is for trying on this machine, not for the network.
+  serve(shop).listen(port, '127.0.0.1', () => console.log(`POST http://127.0.0.1:${port}/orders`));
 }

@@ -2,7 +2,7 @@
 // compile() loads the schema once; a Validator checks parsed values (value mode) or JSON text
 // (streaming mode) with the same keyword code.
 
-export {compile} from './session/validator.js';
+export {compile, isValidator} from './session/validator.js';
 export {tokenValidator, type StreamJsonToken, type TokenValidator} from './session/tokens.js';
 export {SchemaError, InputError} from './output/errors.js';
 export type {InputPosition, UnresolvedReference} from './output/errors.js';

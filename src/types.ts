@@ -25,6 +25,15 @@ export interface Limits {
   inexactNumbers?: 'allow' | 'reject';
 }
 
+/** A JSON Schema: a boolean or an object (2020-12 core §4.3.1). */
+export type Schema = boolean | object;
+
+/**
+ * What every front door takes: a JSON Schema, compiled once by the door, or a validator made by
+ * `compile`, used as it is. A door refuses anything else with a TypeError when it is set up.
+ */
+export type SchemaOrValidator = Schema | Validator;
+
 export interface CompileOptions {
   /** Dialect; default from `$schema`, else draft 2020-12. */
   draft?: Draft;
@@ -113,6 +122,8 @@ export interface Validator {
   session(options?: SessionOptions): Session;
   /** The draft this validator was compiled for. */
   readonly draft: Draft;
+  /** Compiled with `allErrors`: the front doors then read a document to its end to find every error. */
+  readonly allErrors: boolean;
 }
 
 /**

@@ -71,8 +71,7 @@ function scenarioArbitrary(schemaCaseArbitrary: fc.Arbitrary<SchemaCase>, inputs
       inputs: fc.array(inputArbitrary(schemaCase, family), {minLength: inputs.min, maxLength: inputs.max}),
       interleaving: fc.array(fc.nat(), {minLength: 1, maxLength: 20}),
       reader: fc
-        .record({parse: fc.boolean(), maxLineLength: fc.oneof({weight: 4, arbitrary: fc.constant(undefined)}, {weight: 1, arbitrary: fc.integer({min: 4, max: 200})})})
-        .map((options) => ({...options, allErrors: schemaCase.options.allErrors})),
+        .record({parse: fc.boolean(), maxLineLength: fc.oneof({weight: 4, arbitrary: fc.constant(undefined)}, {weight: 1, arbitrary: fc.integer({min: 4, max: 200})})}),
     }),
   );
 }
@@ -225,6 +224,7 @@ function freshCliValidator(schemaCase: SchemaCase, schemaFile: string): Validato
   const withSyntaxErrors = (result: Result, errorsOfSyntax: () => Result['errors']): Result => (needsSyntaxPass(result) ? {...result, errors: [...result.errors, ...errorsOfSyntax()]} : result);
   return {
     draft: validator.draft,
+    allErrors: validator.allErrors,
     validate: (value) => validator.validate(value),
     validateText: (text) => withSyntaxErrors(validator.validateText(text), () => syntax.validateText(text).errors),
     parseText: (text) => withSyntaxErrors(validator.parseText(text), () => syntax.validateText(text).errors),
@@ -269,7 +269,7 @@ describe('the CLI validates every input with one validator as a fresh one would'
         const run = mkdtempSync(join(directory, 'run-'));
         const schemaFile = join(run, 'schema.json');
         writeFileSync(schemaFile, JSON.stringify(schemaCase.schema));
-        const reader: NdjsonReaderOptions = {allErrors: schemaCase.options.allErrors};
+        const reader: NdjsonReaderOptions = {};
         // Documents and NDJSON files mixed on the command line, in a generated order.
         const files = [
           ...scenario.inputs.map((input, index) => ({name: join(run, `lines-${index}.ndjson`), bytes: input.bytes, ndjson: true})),

@@ -4,8 +4,8 @@
 import assert from 'node:assert/strict';
 import {describe, it} from 'node:test';
 
-import {isValidator, validatorFor} from '../adapters/validator-cache.js';
-import {compile} from '../src/index.js';
+import {validatorFor} from '../adapters/validator-cache.js';
+import {compile, isValidator} from '../src/index.js';
 
 describe('validatorFor', () => {
   it('the same schema object and options give the same validator', () => {
@@ -41,5 +41,45 @@ describe('validatorFor', () => {
   it('a schema is not taken for a validator, even with a property named like a method', () => {
     assert.equal(isValidator({session: {type: 'object'}, validate: true}), false);
     assert.equal(isValidator(compile({})), true);
+  });
+
+  it('a validator is known by its brand, not by its methods', () => {
+    const compiled = compile({type: 'string'});
+    const lookalike = {draft: compiled.draft, allErrors: false, validate: compiled.validate, validateText: compiled.validateText, parseText: compiled.parseText, session: compiled.session};
+    assert.equal(isValidator(lookalike), false);
+    assert.throws(() => validatorFor(lookalike), TypeError);
+    // The registered symbol: a validator from another copy of the package (its build beside its source) is one too.
+    assert.equal(isValidator(Object.assign(Object.create(null) as object, {[Symbol.for('stream-schema.validator')]: true})), true);
+  });
+
+  it('a value that is neither a schema nor a validator is a TypeError, never the schema of no keywords', () => {
+    class Shape {
+      type = 'string';
+    }
+    const notSchemas: Array<[string, unknown]> = [
+      ['a function', () => true],
+      ['an ajv-like validate function', Object.assign((data: unknown) => typeof data === 'string', {schema: {type: 'string'}, errors: null})],
+      ['a class instance', new Shape()],
+      ['a Map', new Map([['type', 'string']])],
+      ['a Date', new Date(0)],
+      ['an object of methods', {validate: () => true}],
+    ];
+    for (const [what, value] of notSchemas) {
+      assert.throws(() => validatorFor(value), TypeError, what);
+      assert.throws(() => compile(value), TypeError, what);
+    }
+  });
+
+  it('compile() refuses a validator, which it would otherwise read as the schema {}', () => {
+    const compiled = compile({type: 'string'});
+    assert.throws(() => compile(compiled), /a validator that compile\(\) made already/);
+  });
+
+  it('only compile options are read from a door\'s options; beside a validator they are refused', () => {
+    const compiled = compile({type: 'string'});
+    const doorOptions = {parse: true, onInvalid: 'skip', maxLineLength: 10};
+    assert.equal(validatorFor(compiled, doorOptions as never), compiled);
+    assert.throws(() => validatorFor(compiled, {...doorOptions, allErrors: true} as never), /got allErrors/);
+    assert.equal(validatorFor({type: 'string'}, {...doorOptions, allErrors: true} as never).allErrors, true);
   });
 });

@@ -8,13 +8,49 @@ import {defaultLimits} from '../json/tokenizer.js';
 import type {CompileOptions, Draft, Limits, Result, Session, SessionOptions, Validator} from '../types.js';
 import {Document, type CompiledParts} from './document.js';
 
-/** Compile a schema once. Throws SchemaError when the schema is broken. */
+/**
+ * The brand every validator made by `compile` carries. A registered symbol, so that two copies of
+ * the package (its source and its build, or two installs) still know each other's validators; a
+ * validator is never recognised by the methods it happens to have.
+ */
+const VALIDATOR_BRAND: unique symbol = Symbol.for('stream-schema.validator') as never;
+
+/** True for a validator made by `compile` (of this or another copy of stream-schema). */
+export function isValidator(candidate: unknown): candidate is Validator {
+  return typeof candidate === 'object' && candidate !== null && (candidate as {[VALIDATOR_BRAND]?: unknown})[VALIDATOR_BRAND] === true;
+}
+
+/**
+ * Compile a schema once. Throws SchemaError when the schema is broken, and TypeError for a value
+ * that is no JSON Schema at all: a validator (it is compiled already), a function, or an object
+ * that JSON cannot hold (a class instance, a Map). Such a value would otherwise be read as an
+ * object with no keywords, the schema that accepts everything.
+ */
 export function compile(schema: unknown, options: CompileOptions = {}): Validator {
+  assertSchemaValue(schema);
   const {root, draft} = compileSchema(schema, options);
   return new CompiledValidator(root, draft, options.allErrors ?? false, {...defaultLimits, ...options.limits});
 }
 
+/** A JSON Schema is a boolean or an object (2020-12 core §4.3.1); one that JSON can hold, here. */
+function assertSchemaValue(schema: unknown): void {
+  if (isValidator(schema)) throw new TypeError('compile() was given a validator that compile() made already: use that validator itself');
+  if (typeof schema === 'function') throw new TypeError(`compile() was given a function${schema.name === '' ? '' : ` (${schema.name})`}, not a JSON Schema`);
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return; // a SchemaError, from the compiler
+  const prototype: unknown = Object.getPrototypeOf(schema);
+  if (prototype !== Object.prototype && prototype !== null) {
+    const name = (prototype as {constructor?: {name?: unknown}}).constructor?.name;
+    throw new TypeError(`compile() was given ${typeof name === 'string' && name !== '' ? `a ${name}` : 'an object with a prototype'}, not a JSON Schema (a plain object or a boolean)`);
+  }
+  // An object of methods (another library's validator, a hand-made stand-in for ours) is no schema
+  // either, though its prototype is Object's.
+  for (const [name, value] of Object.entries(schema)) {
+    if (typeof value === 'function') throw new TypeError(`compile() was given an object whose "${name}" is a function, not a JSON Schema`);
+  }
+}
+
 export class CompiledValidator implements Validator {
+  readonly [VALIDATOR_BRAND] = true;
   private readonly parts: CompiledParts;
   /**
    * A document to reuse, with its frames (a third of the time on small documents went to setting
