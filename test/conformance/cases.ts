@@ -580,7 +580,12 @@ export const CASES: readonly Case[] = [
     kind: 'verdicts',
     name: 'a body a preValidation hook changed is judged as changed',
     from: 'issue 22, bypass 3: a preValidation hook adding role: "admin" gave 200',
-    steps: [{mount: mount(accountSchema, {changeBody: (body) => ({...(body as object), role: 'admin'})}), body: whole('{"name":"x"}'), expect: refused('validation')}],
+    steps: [
+      // As the issue's hook: the parsed object itself changed.
+      {mount: mount(accountSchema, {changeBody: (body) => Object.assign(body as object, {role: 'admin'})}), body: whole('{"name":"x"}'), expect: refused('validation')},
+      {mount: mount(accountSchema, {changeBody: (body) => ({...(body as object), role: 'admin'})}), body: whole('{"name":"x"}'), expect: refused('validation')},
+      {mount: mount(accountSchema, {changeBody: (body) => Object.assign(body as object, {role: 'user'})}), body: whole('{"name":"x"}'), expect: accepted('{"name":"x","role":"user"}')},
+    ],
   },
   {
     kind: 'verdicts',

@@ -28,7 +28,7 @@ import {spawn} from 'node:child_process';
 
 import Router from '@koa/router';
 import express, {type ErrorRequestHandler} from 'express';
-import Fastify, {type FastifyInstance} from 'fastify';
+import Fastify, {type FastifyInstance, type FastifyServerOptions} from 'fastify';
 import Koa from 'koa';
 import {from} from 'rxjs';
 
@@ -42,7 +42,8 @@ import {validateTextStream, type TextStreamOptions} from '../../adapters/text-st
 import {validatorFor} from '../../adapters/validator-cache.js';
 import {problemResponse, validateRequest, validationSink, validationStream, type RequestOptions, type StreamOptions} from '../../adapters/web.js';
 import {serve} from '../../examples/web-server.js';
-import type {OutputUnit, Result} from '../../src/types.js';
+import {isValidator} from '../../src/index.js';
+import type {OutputUnit, Result, SchemaOrValidator} from '../../src/types.js';
 import {
   concat,
   Source,
@@ -114,6 +115,16 @@ function refuseOptions(door: string, mount: Mount, options: ReadonlyArray<keyof 
   }
 }
 
+/** The middleware for `mount`, or undefined with what mounting threw kept in `failures`. */
+function mounted<Middleware>(failures: Map<Mount, unknown>, mount: Mount, mounting: () => Middleware): Middleware | undefined {
+  try {
+    return mounting();
+  } catch (thrown) {
+    failures.set(mount, thrown);
+    return undefined;
+  }
+}
+
 async function thrownBy(mounting: () => unknown): Promise<unknown> {
   try {
     await mounting();
@@ -165,10 +176,13 @@ const expressDoor: Door = {
     app.set('env', 'test');
     const own: ErrorRequestHandler = (error, _req, res, _next) => void res.status(error.status ?? 500).json({error: error.type});
     const paths = new Map<Mount, string>();
+    const failures = new Map<Mount, unknown>();
     mounts.forEach((mount, index) => {
       refuseOptions('Express', mount, NOT_FASTIFY);
+      const validate = mounted(failures, mount, () => expressAdapter.validateBody(mount.schema as SchemaOrValidator, middlewareOptions(mount)));
+      if (validate === undefined) return;
       const router = express.Router();
-      router.post('/', expressAdapter.validateBody(mount.schema as object, middlewareOptions(mount)), (req, res) => {
+      router.post('/', validate, (req, res) => {
         counter.handled++;
         res.status(200).json({received: req.body});
       });
@@ -178,9 +192,9 @@ const expressDoor: Door = {
       paths.set(mount, `/m/${index}`);
       app.use(`/m/${index}`, router);
     });
-    return new ServedDoor(await served(app.listen(0, '127.0.0.1')), paths, MIDDLEWARE_STATUSES, counter);
+    return new ServedDoor(await served(app.listen(0, '127.0.0.1')), paths, MIDDLEWARE_STATUSES, counter, failures);
   },
-  mountError: (schema) => thrownBy(() => expressAdapter.validateBody(schema as object)),
+  mountError: (schema) => thrownBy(() => expressAdapter.validateBody(schema as SchemaOrValidator)),
 };
 
 const koaDoor: Door = {
@@ -213,10 +227,12 @@ const koaDoor: Door = {
     };
     const styles: Koa.Middleware[][] = [[koaAdapter.problemHandler()], [], [answers], [rethrows]];
     const paths = new Map<Mount, string>();
+    const failures = new Map<Mount, unknown>();
     mounts.forEach((mount, index) => {
       refuseOptions('Koa', mount, NOT_FASTIFY);
+      const validate = mounted(failures, mount, () => koaAdapter.validateBody(mount.schema as SchemaOrValidator, middlewareOptions(mount)) as unknown as Koa.Middleware);
+      if (validate === undefined) return;
       paths.set(mount, `/m/${index}`);
-      const validate = koaAdapter.validateBody(mount.schema as object, middlewareOptions(mount)) as unknown as Koa.Middleware;
       router.post(`/m/${index}`, ...styles[mount.style ?? 0]!, validate, (ctx) => {
         counter.handled++;
         ctx.status = 200;
@@ -224,9 +240,9 @@ const koaDoor: Door = {
       });
     });
     app.use(router.routes());
-    return new ServedDoor(await served(app.listen(0, '127.0.0.1')), paths, MIDDLEWARE_STATUSES, counter);
+    return new ServedDoor(await served(app.listen(0, '127.0.0.1')), paths, MIDDLEWARE_STATUSES, counter, failures);
   },
-  mountError: (schema) => thrownBy(() => koaAdapter.validateBody(schema as object)),
+  mountError: (schema) => thrownBy(() => koaAdapter.validateBody(schema as SchemaOrValidator)),
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -279,22 +295,31 @@ const fastifyDoor: Door = {
   async open(mounts) {
     const counter = {handled: 0};
     const paths = new Map<Mount, string>(mounts.map((mount, index) => [mount, `/m/${index}`]));
-    // onProtoPoisoning is a server option: those mounts get a server of their own.
+    // A route Fastify cannot build fails the whole app's ready(): the mounts of a compiled
+    // validator get an app of their own, so that such a failure fails their cases alone; and
+    // onProtoPoisoning is a server option.
+    const validators = mounts.filter((mount) => isValidator(mount.schema) && mount.protoPoisoning === undefined);
     const removing = mounts.filter((mount) => mount.protoPoisoning === 'remove');
-    const app = Fastify();
-    fastifyRoutes(app, mounts.filter((mount) => mount.protoPoisoning === undefined), paths, counter);
-    await app.listen({port: 0, host: '127.0.0.1'});
-    const main = new ServedDoor({server: app.server, listen: async () => app.server, close: () => closeFastify(app)}, paths, FASTIFY_STATUSES, counter);
-    if (removing.length === 0) return main;
-    const other = Fastify({onProtoPoisoning: 'remove'});
-    fastifyRoutes(other, removing, paths, counter);
-    await other.listen({port: 0, host: '127.0.0.1'});
-    const second = new ServedDoor({server: other.server, listen: async () => other.server, close: () => closeFastify(other)}, paths, FASTIFY_STATUSES, counter);
+    const main = await startFastify({}, mounts.filter((mount) => !validators.includes(mount) && !removing.includes(mount)), paths, counter);
+    if (main instanceof Error) throw main;
+    const others = new Map<Mount, ServedDoor>();
+    const failures = new Map<Mount, unknown>();
+    for (const [options, group] of [[{}, validators], [{onProtoPoisoning: 'remove'}, removing]] as const) {
+      if (group.length === 0) continue;
+      const started = await startFastify(options, group, paths, counter);
+      for (const mount of group) {
+        if (started instanceof Error) failures.set(mount, started);
+        else others.set(mount, started);
+      }
+    }
     return {
-      judge: (mount, body, source) => (mount.protoPoisoning === 'remove' ? second : main).judge(mount, body, source),
+      judge: async (mount, body, source) => {
+        if (failures.has(mount)) throw failures.get(mount);
+        return (others.get(mount) ?? main).judge(mount, body, source);
+      },
       server: main.server,
       close: async () => {
-        await Promise.all([main.close(), second.close()]);
+        await Promise.all([main, ...new Set(others.values())].map((door) => door.close()));
       },
     };
   },
@@ -307,6 +332,19 @@ const fastifyDoor: Door = {
     return asFastifyTypeError(thrown, schema);
   },
 };
+
+/** A Fastify app serving `mounts`, listening; or what its ready() failed with. */
+async function startFastify(options: FastifyServerOptions, mounts: readonly Mount[], paths: Map<Mount, string>, counter: {handled: number}): Promise<ServedDoor | Error> {
+  const app = Fastify(options);
+  fastifyRoutes(app, mounts, paths, counter);
+  try {
+    await app.listen({port: 0, host: '127.0.0.1'});
+  } catch (error) {
+    await app.close().catch(() => undefined);
+    return error as Error;
+  }
+  return new ServedDoor({server: app.server, listen: async () => app.server, close: () => closeFastify(app)}, paths, FASTIFY_STATUSES, counter);
+}
 
 async function closeFastify(app: FastifyInstance): Promise<void> {
   app.server.closeAllConnections();
@@ -322,7 +360,7 @@ function asFastifyTypeError(thrown: unknown, schema: unknown): unknown {
   if ((thrown as {code?: unknown} | undefined)?.code !== 'FST_ERR_SCH_VALIDATION_BUILD') return thrown;
   let reference: unknown;
   try {
-    validatorFor(schema);
+    validatorFor(schema as SchemaOrValidator);
   } catch (error) {
     reference = error;
   }
@@ -381,7 +419,7 @@ const webRequestDoor: Door = {
       const mount = byPath.get(new URL(request.url).pathname);
       if (mount === undefined) return new Response(null, {status: 404});
       try {
-        const received = await validateRequest(request, mount.schema as object, requestOptions(mount));
+        const received = await validateRequest(request, mount.schema as SchemaOrValidator, requestOptions(mount));
         counter.handled++;
         return Response.json({received});
       } catch (error) {
@@ -397,7 +435,7 @@ const webRequestDoor: Door = {
       close: () => wire.close(),
       async judge(mount, body, source) {
         try {
-          const value = await validateRequest(requestOf(body, source), mount.schema as object, requestOptions(mount));
+          const value = await validateRequest(requestOf(body, source), mount.schema as SchemaOrValidator, requestOptions(mount));
           return {accepted: true, value, detail: {}, consumed: source.pulled};
         } catch (error) {
           return {...verdictOfRejection(error, source.pulled), answer: await problemResponse(error).text()};
@@ -405,7 +443,7 @@ const webRequestDoor: Door = {
       },
     };
   },
-  mountError: (schema) => thrownBy(() => validateRequest(new Request('http://127.0.0.1/', {method: 'POST', body: '{}', headers: {'content-type': 'application/json'}}), schema as object)),
+  mountError: (schema) => thrownBy(() => validateRequest(new Request('http://127.0.0.1/', {method: 'POST', body: '{}', headers: {'content-type': 'application/json'}}), schema as SchemaOrValidator)),
 };
 
 /** Bytes a door passed on, as the value the next stage would read from them. */
@@ -434,7 +472,7 @@ const webStreamDoor: Door = {
       async judge(mount, _body, source) {
         const passed: Uint8Array[] = [];
         try {
-          for await (const chunk of source.stream().pipeThrough(validationStream(mount.schema, streamOptions(mount)))) passed.push(chunk);
+          for await (const chunk of source.stream().pipeThrough(validationStream(mount.schema as SchemaOrValidator, streamOptions(mount)))) passed.push(chunk);
         } catch (error) {
           return verdictOfRejection(error, source.pulled);
         }
@@ -442,7 +480,7 @@ const webStreamDoor: Door = {
       },
     };
   },
-  mountError: (schema) => thrownBy(() => validationStream(schema)),
+  mountError: (schema) => thrownBy(() => validationStream(schema as SchemaOrValidator)),
 };
 
 const webSinkDoor: Door = {
@@ -455,7 +493,7 @@ const webSinkDoor: Door = {
     return {
       close: async () => {},
       async judge(mount, _body, source) {
-        const sink = validationSink(mount.schema, streamOptions(mount));
+        const sink = validationSink(mount.schema as SchemaOrValidator, streamOptions(mount));
         // A refusal errors the pipe; the verdict is the sink's result either way.
         await source.stream().pipeTo(sink).catch(() => undefined);
         try {
@@ -466,7 +504,7 @@ const webSinkDoor: Door = {
       },
     };
   },
-  mountError: (schema) => thrownBy(() => validationSink(schema)),
+  mountError: (schema) => thrownBy(() => validationSink(schema as SchemaOrValidator)),
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -485,20 +523,20 @@ const textStreamDoor: Door = {
     return {
       close: async () => {},
       async judge(mount, _body, source) {
-        const options: Record<string, unknown> = {parse: true};
+        const options: TextStreamOptions = {parse: true};
         const limit = mount.limit ?? mount.bodyRoom;
-        if (limit !== undefined) options['limit'] = limit;
-        if (mount.timeout !== undefined) options['timeout'] = mount.timeout;
-        if (mount.limits !== undefined) options['limits'] = mount.limits;
+        if (limit !== undefined) options.limit = limit;
+        if (mount.timeout !== undefined) options.timeout = mount.timeout;
+        if (mount.limits !== undefined) options.limits = mount.limits;
         try {
-          return verdictOfResult(await validateTextStream(source.iterable(), mount.schema, options as TextStreamOptions), source.pulled, true);
+          return verdictOfResult(await validateTextStream(source.iterable(), mount.schema as SchemaOrValidator, options), source.pulled, true);
         } catch (error) {
           return verdictOfRejection(error, source.pulled);
         }
       },
     };
   },
-  mountError: (schema) => thrownBy(() => validateTextStream((async function* () {})(), schema)),
+  mountError: (schema) => thrownBy(() => validateTextStream((async function* () {})(), schema as SchemaOrValidator)),
 };
 
 /** Writes `source` into a Node Writable, chunk by chunk, until `done()` says the verdict is in; a failing source destroys it. */
@@ -538,7 +576,7 @@ const jsonValidatorDoor: Door = {
     return {
       close: async () => {},
       async judge(mount, _body, source) {
-        const validator = jsonValidator(mount.schema, {parse: true, ...limitsOf(mount)});
+        const validator = jsonValidator(mount.schema as SchemaOrValidator, {parse: true, ...limitsOf(mount)});
         validator.on('error', () => undefined);
         let concluded = false;
         validator.once('result', () => (concluded = true));
@@ -551,7 +589,7 @@ const jsonValidatorDoor: Door = {
       },
     };
   },
-  mountError: (schema) => thrownBy(() => jsonValidator(schema)),
+  mountError: (schema) => thrownBy(() => jsonValidator(schema as SchemaOrValidator)),
 };
 
 /** One document through an NDJSON door: its one record's verdict. */
@@ -574,7 +612,7 @@ const ndjsonValidatorDoor: Door = {
     return {
       close: async () => {},
       async judge(mount, _body, source) {
-        const transform = ndjsonValidator(mount.schema, {parse: true, ...limitsOf(mount)});
+        const transform = ndjsonValidator(mount.schema as SchemaOrValidator, {parse: true, ...limitsOf(mount)});
         const records: NdjsonRecord[] = [];
         transform.on('data', (record: NdjsonRecord) => records.push(record));
         const finished = new Promise<unknown>((resolve) => {
@@ -588,7 +626,7 @@ const ndjsonValidatorDoor: Door = {
       },
     };
   },
-  mountError: (schema) => thrownBy(() => ndjsonValidator(schema)),
+  mountError: (schema) => thrownBy(() => ndjsonValidator(schema as SchemaOrValidator)),
 };
 
 const rxjsDoor: Door = {
@@ -602,7 +640,7 @@ const rxjsDoor: Door = {
         const records: NdjsonRecord[] = [];
         const failure = await new Promise<unknown>((resolve) => {
           from(source.iterable())
-            .pipe(validateNdjson(mount.schema, {parse: true, ...limitsOf(mount)}))
+            .pipe(validateNdjson(mount.schema as SchemaOrValidator, {parse: true, ...limitsOf(mount)}))
             .subscribe({next: (record) => records.push(record), error: resolve, complete: () => resolve(undefined)});
         });
         if (failure !== undefined) return verdictOfRejection(failure, source.pulled);
@@ -610,7 +648,7 @@ const rxjsDoor: Door = {
       },
     };
   },
-  mountError: (schema) => thrownBy(() => validateNdjson(schema)),
+  mountError: (schema) => thrownBy(() => validateNdjson(schema as SchemaOrValidator)),
 };
 
 // ---------------------------------------------------------------------------------------------

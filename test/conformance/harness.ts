@@ -27,7 +27,7 @@ export interface Mount {
   readonly scalars?: boolean;
   /** The schema is the route's for this media type only (Fastify's `schema.body.content`). */
   readonly mediaType?: string;
-  /** A framework hook that replaces the parsed body before validation (Fastify's `preValidation`). */
+  /** A framework hook that changes the parsed body, or replaces it with what it returns, before validation (Fastify's `preValidation`). */
   readonly changeBody?: (body: unknown) => unknown;
   /** Fastify's `onProtoPoisoning`. */
   readonly protoPoisoning?: 'remove';

@@ -253,9 +253,12 @@ export class ServedDoor implements Opened, ServerFacet {
   readonly #requests = new Map<number, IncomingMessage>();
   readonly #idle: Connection[] = [];
   readonly #counter: {handled: number};
+  /** What mounting threw, for a mount the app could not take: the cases that use it fail with it. */
+  readonly #failures: ReadonlyMap<Mount, unknown>;
 
-  constructor(app: ServedApp, paths: Map<Mount, string>, statuses: Readonly<Record<Refusal, number>>, counter: {handled: number}) {
+  constructor(app: ServedApp, paths: Map<Mount, string>, statuses: Readonly<Record<Refusal, number>>, counter: {handled: number}, failures: ReadonlyMap<Mount, unknown> = new Map()) {
     this.#app = app;
+    this.#failures = failures;
     this.#paths = paths;
     this.#statuses = statuses;
     this.#counter = counter;
@@ -273,6 +276,7 @@ export class ServedDoor implements Opened, ServerFacet {
   }
 
   path(mount: Mount): string {
+    if (this.#failures.has(mount)) throw this.#failures.get(mount);
     const path = this.#paths.get(mount);
     if (path === undefined) throw new Error('a mount the door was not opened with');
     return path;
