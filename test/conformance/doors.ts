@@ -46,10 +46,13 @@ import {isValidator} from '../../src/index.js';
 import type {OutputUnit, Result, SchemaOrValidator} from '../../src/types.js';
 import {
   concat,
+  newRecord,
   Source,
+  tell,
   unitDetail,
   verdictOfRejection,
   verdictOfResult,
+  type AppRecord,
   type BodySpec,
   type Door,
   type Mount,
@@ -84,6 +87,7 @@ const CONNECTION_CASES = {
   'a body of a media type the route does not take is refused unread, and the connection closed': NO_SERVER,
   'a schema violation in a body read whole keeps the connection for the next request': NO_SERVER,
   'a refusal of a body read whole or discarded keeps the connection for the next request': NO_SERVER,
+  'requests written at once on one connection: a cut-off body carries no state into the next, and no handler runs': NO_SERVER,
   "after a refusal, the same fetch client's next requests each get their own answer": NO_SERVER,
 };
 
@@ -94,6 +98,7 @@ const HEADER_CASES = {
   'a compressed body within the limit is decoded and judged': NO_HEADERS,
   'a Content-Encoding named like an Object.prototype member is 415, never 500': NO_HEADERS,
   'a body longer than its Content-Length is not judged by its first chunk alone': NO_HEADERS,
+  'a body announced over the limit is refused before a byte of it is read': NO_HEADERS,
 };
 
 const TIMEOUT_CASES = {
@@ -170,11 +175,15 @@ const expressDoor: Door = {
     ...FASTIFY_CASES,
   },
   async open(mounts) {
-    const counter = {handled: 0};
+    const record = newRecord();
     const app = express();
     // Express logs errors that reach its final handler unless env is 'test'.
     app.set('env', 'test');
     const own: ErrorRequestHandler = (error, _req, res, _next) => void res.status(error.status ?? 500).json({error: error.type});
+    const told: ErrorRequestHandler = (error, _req, _res, next) => {
+      tell(record, error);
+      next(error);
+    };
     const paths = new Map<Mount, string>();
     const failures = new Map<Mount, unknown>();
     mounts.forEach((mount, index) => {
@@ -183,16 +192,17 @@ const expressDoor: Door = {
       if (validate === undefined) return;
       const router = express.Router();
       router.post('/', validate, (req, res) => {
-        counter.handled++;
+        record.handled++;
         res.status(200).json({received: req.body});
       });
+      router.use(told);
       if ((mount.style ?? 0) === 0) router.use(expressAdapter.problemHandler());
       if (mount.style === 1) router.use(own);
       // Each route under its own path, so that an error reaches its own route's handler only.
       paths.set(mount, `/m/${index}`);
       app.use(`/m/${index}`, router);
     });
-    return new ServedDoor(await served(app.listen(0, '127.0.0.1')), paths, MIDDLEWARE_STATUSES, counter, failures);
+    return new ServedDoor(await served(app.listen(0, '127.0.0.1')), paths, MIDDLEWARE_STATUSES, record, failures);
   },
   mountError: (schema) => thrownBy(() => expressAdapter.validateBody(schema as SchemaOrValidator)),
 };
@@ -204,7 +214,7 @@ const koaDoor: Door = {
     ...FASTIFY_CASES,
   },
   async open(mounts) {
-    const counter = {handled: 0};
+    const record = newRecord();
     const app = new Koa();
     app.silent = true;
     const router = new Router();
@@ -225,6 +235,14 @@ const koaDoor: Door = {
         throw Object.assign(new Error('wrapped'), {status: (error as {status?: number}).status});
       }
     };
+    const told: Koa.Middleware = async (_ctx, next) => {
+      try {
+        await next();
+      } catch (error) {
+        tell(record, error);
+        throw error;
+      }
+    };
     const styles: Koa.Middleware[][] = [[koaAdapter.problemHandler()], [], [answers], [rethrows]];
     const paths = new Map<Mount, string>();
     const failures = new Map<Mount, unknown>();
@@ -233,14 +251,14 @@ const koaDoor: Door = {
       const validate = mounted(failures, mount, () => koaAdapter.validateBody(mount.schema as SchemaOrValidator, middlewareOptions(mount)) as unknown as Koa.Middleware);
       if (validate === undefined) return;
       paths.set(mount, `/m/${index}`);
-      router.post(`/m/${index}`, ...styles[mount.style ?? 0]!, validate, (ctx) => {
-        counter.handled++;
+      router.post(`/m/${index}`, ...styles[mount.style ?? 0]!, told, validate, (ctx) => {
+        record.handled++;
         ctx.status = 200;
         ctx.body = {received: (ctx.request as {body?: unknown}).body};
       });
     });
     app.use(router.routes());
-    return new ServedDoor(await served(app.listen(0, '127.0.0.1')), paths, MIDDLEWARE_STATUSES, counter, failures);
+    return new ServedDoor(await served(app.listen(0, '127.0.0.1')), paths, MIDDLEWARE_STATUSES, record, failures);
   },
   mountError: (schema) => thrownBy(() => koaAdapter.validateBody(schema as SchemaOrValidator)),
 };
@@ -259,11 +277,12 @@ function pluginOptions(mount: Mount): FastifyBodyOptions {
 }
 
 /** One route per mount, each in a scope of its own with the plugin registered for that mount's options. */
-function fastifyRoutes(app: FastifyInstance, mounts: readonly Mount[], paths: Map<Mount, string>, counter: {handled: number}): void {
+function fastifyRoutes(app: FastifyInstance, mounts: readonly Mount[], paths: Map<Mount, string>, record: AppRecord): void {
   for (const mount of mounts) {
     const path = paths.get(mount)!;
     app.register(async (scope) => {
       await scope.register(streamSchema, pluginOptions(mount));
+      scope.addHook('onError', async (_request, _reply, error) => tell(record, error));
       if (mount.style === 1) {
         scope.setErrorHandler((error: {statusCode?: number; code?: string}, _request, reply) => reply.code(error.statusCode ?? 500).send({error: error.code}));
       }
@@ -276,7 +295,7 @@ function fastifyRoutes(app: FastifyInstance, mounts: readonly Mount[], paths: Ma
       const body = mount.mediaType === undefined ? mount.schema : {content: {[mount.mediaType]: {schema: mount.schema}}};
       const bodyLimit = mount.limit ?? mount.bodyRoom;
       scope.post(path, {schema: {body}, ...(bodyLimit === undefined ? {} : {bodyLimit})}, async (request, reply) => {
-        counter.handled++;
+        record.handled++;
         return reply.code(200).send({received: request.body});
       });
     });
@@ -293,20 +312,20 @@ const fastifyDoor: Door = {
       "Fastify closes the connection after any content-type parser error, as plain Fastify does (lib/content-type-parser.js: 'the client may send more data')",
   },
   async open(mounts) {
-    const counter = {handled: 0};
+    const record = newRecord();
     const paths = new Map<Mount, string>(mounts.map((mount, index) => [mount, `/m/${index}`]));
     // A route Fastify cannot build fails the whole app's ready(): the mounts of a compiled
     // validator get an app of their own, so that such a failure fails their cases alone; and
     // onProtoPoisoning is a server option.
     const validators = mounts.filter((mount) => isValidator(mount.schema) && mount.protoPoisoning === undefined);
     const removing = mounts.filter((mount) => mount.protoPoisoning === 'remove');
-    const main = await startFastify({}, mounts.filter((mount) => !validators.includes(mount) && !removing.includes(mount)), paths, counter);
+    const main = await startFastify({}, mounts.filter((mount) => !validators.includes(mount) && !removing.includes(mount)), paths, record);
     if (main instanceof Error) throw main;
     const others = new Map<Mount, ServedDoor>();
     const failures = new Map<Mount, unknown>();
     for (const [options, group] of [[{}, validators], [{onProtoPoisoning: 'remove'}, removing]] as const) {
       if (group.length === 0) continue;
-      const started = await startFastify(options, group, paths, counter);
+      const started = await startFastify(options, group, paths, record);
       for (const mount of group) {
         if (started instanceof Error) failures.set(mount, started);
         else others.set(mount, started);
@@ -334,16 +353,16 @@ const fastifyDoor: Door = {
 };
 
 /** A Fastify app serving `mounts`, listening; or what its ready() failed with. */
-async function startFastify(options: FastifyServerOptions, mounts: readonly Mount[], paths: Map<Mount, string>, counter: {handled: number}): Promise<ServedDoor | Error> {
+async function startFastify(options: FastifyServerOptions, mounts: readonly Mount[], paths: Map<Mount, string>, record: AppRecord): Promise<ServedDoor | Error> {
   const app = Fastify(options);
-  fastifyRoutes(app, mounts, paths, counter);
+  fastifyRoutes(app, mounts, paths, record);
   try {
     await app.listen({port: 0, host: '127.0.0.1'});
   } catch (error) {
     await app.close().catch(() => undefined);
     return error as Error;
   }
-  return new ServedDoor({server: app.server, listen: async () => app.server, close: () => closeFastify(app)}, paths, FASTIFY_STATUSES, counter);
+  return new ServedDoor({server: app.server, listen: async () => app.server, close: () => closeFastify(app)}, paths, FASTIFY_STATUSES, record);
 }
 
 async function closeFastify(app: FastifyInstance): Promise<void> {
@@ -412,7 +431,7 @@ const webRequestDoor: Door = {
   async open(mounts) {
     for (const mount of mounts) refuseOptions('validateRequest', mount, NOT_FASTIFY);
     // The connection cases: Node's http server with a fetch handler (examples/web-server.ts).
-    const counter = {handled: 0};
+    const record = newRecord();
     const paths = new Map<Mount, string>(mounts.map((mount, index) => [mount, `/m/${index}`]));
     const byPath = new Map([...paths].map(([mount, path]) => [path, mount]));
     const server = serve(async (request) => {
@@ -420,16 +439,17 @@ const webRequestDoor: Door = {
       if (mount === undefined) return new Response(null, {status: 404});
       try {
         const received = await validateRequest(request, mount.schema as SchemaOrValidator, requestOptions(mount));
-        counter.handled++;
+        record.handled++;
         return Response.json({received});
       } catch (error) {
+        tell(record, error);
         if ((mount.style ?? 0) === 0) return problemResponse(error);
         const {status, type} = error as {status?: number; type?: string};
         return Response.json({error: type}, {status: status ?? 500});
       }
     });
     server.listen(0, '127.0.0.1');
-    const wire = new ServedDoor(await served(server), paths, MIDDLEWARE_STATUSES, counter);
+    const wire = new ServedDoor(await served(server), paths, MIDDLEWARE_STATUSES, record);
     return {
       server: wire.server,
       close: () => wire.close(),

@@ -78,6 +78,7 @@ export class Source {
   readonly #steps: Iterator<Step>;
   #handed = 0;
   #ended = false;
+  readonly #watchers = new Set<() => void>();
 
   constructor(spec: BodySpec) {
     this.#steps = spec.steps()[Symbol.iterator]();
@@ -97,6 +98,7 @@ export class Source {
       const step = this.#steps.next();
       if (step.done === true) {
         this.#ended = true;
+        this.changed();
         return undefined;
       }
       const value = step.value;
@@ -109,12 +111,27 @@ export class Source {
       await this.gate?.(this.#handed);
       this.#handed++;
       this.pulled += value.length;
+      this.changed();
       return value;
     }
   }
 
   stop(): void {
     this.stopped = true;
+    this.changed();
+  }
+
+  /** Calls `watcher` at each chunk handed out, at the end, and at `changed()`, until it returns true. */
+  watch(watcher: () => boolean): void {
+    const once = (): void => {
+      if (watcher()) this.#watchers.delete(once);
+    };
+    this.#watchers.add(once);
+    once();
+  }
+
+  changed(): void {
+    for (const watcher of [...this.#watchers]) watcher();
   }
 
   /** The source as an async iterable whose `return()` stops it (for `for await`, text-stream, RxJS). */
@@ -321,11 +338,26 @@ export interface Verdict {
   leftBehind?: string[];
   /** The verdict came over HTTP: `consumed` counts what the server read from the connection. */
   wire?: true;
+  /** Where the door's first error is, when it tells (an HTTP door: the error its app was handed). */
+  firstError?: ErrorPlace;
+}
+
+/** The code and byte offset of an error. */
+export interface ErrorPlace {
+  code?: unknown;
+  offset?: number;
+}
+
+/** Where the first of `errors` is. */
+export function placeOf(errors: readonly OutputUnit[] | undefined): ErrorPlace | undefined {
+  const first = errors?.[0];
+  if (first === undefined) return undefined;
+  return {code: first.params?.['code'], offset: first.offset};
 }
 
 /** The part of a verdict that must not depend on how the body was cut or what came before it. */
-export function comparable(verdict: Verdict): Omit<Verdict, 'consumed' | 'leftBehind' | 'wire'> {
-  const {consumed: _consumed, leftBehind: _leftBehind, wire: _wire, ...rest} = verdict;
+export function comparable(verdict: Verdict): Omit<Verdict, 'consumed' | 'leftBehind' | 'wire' | 'firstError'> {
+  const {consumed: _consumed, leftBehind: _leftBehind, wire: _wire, firstError: _firstError, ...rest} = verdict;
   return rest;
 }
 
@@ -376,8 +408,8 @@ export function refusalOfAnswer(status: number, code: unknown): Refusal {
 export function verdictOfRejection(thrown: unknown, consumed: number): Verdict {
   const {status, type, errors} = (typeof thrown === 'object' && thrown !== null ? thrown : {}) as {status?: unknown; type?: unknown; errors?: unknown};
   if (typeof status === 'number') {
-    const units = Array.isArray(errors) ? (errors as OutputUnit[]).map(unitDetail) : [];
-    return {accepted: false, refusal: refusalOfAnswer(status, type), detail: {status, type, errors: units}, consumed};
+    const units = Array.isArray(errors) ? (errors as OutputUnit[]) : [];
+    return {accepted: false, refusal: refusalOfAnswer(status, type), detail: {status, type, errors: units.map(unitDetail)}, consumed, firstError: placeOf(units)};
   }
   const message = thrown instanceof Error ? thrown.message : String(thrown);
   return {accepted: false, refusal: message.includes('sender went away') ? 'aborted' : 'internal', detail: {rejected: message}, consumed};
@@ -386,7 +418,7 @@ export function verdictOfRejection(thrown: unknown, consumed: number): Verdict {
 /** A validator's Result as a verdict. */
 export function verdictOfResult(result: {valid: boolean; errors: readonly OutputUnit[]; value?: unknown}, consumed: number, givesValue: boolean): Verdict {
   const detail = {errors: result.errors.map(unitDetail)};
-  if (!result.valid) return {accepted: false, refusal: refusalOfUnits(result.errors), detail, consumed};
+  if (!result.valid) return {accepted: false, refusal: refusalOfUnits(result.errors), detail, consumed, firstError: placeOf(result.errors)};
   return givesValue ? {accepted: true, value: result.value, detail, consumed} : {accepted: true, detail, consumed};
 }
 
@@ -425,4 +457,20 @@ export interface ServerFacet {
   bytesRead(localPort: number): number;
   /** Times a route handler ran: a refused or abandoned body never reaches one. */
   readonly handled: number;
+}
+
+/** What an HTTP row's app saw: its route handlers' runs, and the errors its error path was handed. */
+export interface AppRecord {
+  handled: number;
+  told: Array<{type: unknown; errors: OutputUnit[]}>;
+}
+
+export function newRecord(): AppRecord {
+  return {handled: 0, told: []};
+}
+
+/** Keeps what an app's error path was handed (an HttpError, or Fastify's error with its code). */
+export function tell(record: AppRecord, error: unknown): void {
+  const {type, code, errors} = (typeof error === 'object' && error !== null ? error : {}) as {type?: unknown; code?: unknown; errors?: unknown};
+  record.told.push({type: type ?? code, errors: Array.isArray(errors) ? (errors as OutputUnit[]) : []});
 }

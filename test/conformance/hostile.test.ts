@@ -55,6 +55,10 @@ function assertExpected(verdict: Verdict, expect: Expectation, label: string): v
   const bound = verdict.wire === true ? expect.readAtMost : expect.consumedAtMost;
   if (bound !== undefined) assert.ok(verdict.consumed >= 0 && verdict.consumed <= bound, `took ${verdict.consumed} bytes, more than ${bound}: ${said}`);
   if (expect.nothingLeftBehind === true && verdict.leftBehind !== undefined) assert.deepEqual(verdict.leftBehind, [], `left behind: ${said}`);
+  if (expect.errorAt !== undefined && verdict.firstError !== undefined) {
+    const {code, offset} = verdict.firstError;
+    assert.deepEqual({code, offset}, {code: expect.errorAt.code ?? code, offset: expect.errorAt.offset ?? offset}, `the first error elsewhere: ${said}`);
+  }
   if (expect.answerOmits !== undefined && verdict.answer !== undefined) {
     assert.ok(!verdict.answer.includes(expect.answerOmits), `the answer echoes the body (${verdict.answer.length} characters): ${said}`);
   }
@@ -108,14 +112,14 @@ async function runFresh(opened: Opened, testCase: FreshCase): Promise<void> {
  */
 function alternate(first: Source, second: Source): (done: Source) => void {
   const finished = new Set<Source>();
-  const waitFor = (other: Source, chunks: number) => async (): Promise<void> => {
-    for (let turns = 0; !finished.has(other) && !other.ended && other.handed < chunks && turns < 20_000; turns++) {
-      await new Promise((resolve) => setImmediate(resolve));
-    }
+  const waitFor = (other: Source, chunks: number): Promise<void> =>
+    new Promise((resolve) => other.watch(() => (finished.has(other) || other.ended || other.handed >= chunks ? (resolve(), true) : false)));
+  first.gate = (index) => waitFor(second, index);
+  second.gate = (index) => waitFor(first, index + 1);
+  return (done) => {
+    finished.add(done);
+    done.changed();
   };
-  first.gate = (index) => waitFor(second, index)();
-  second.gate = (index) => waitFor(first, index + 1)();
-  return (done) => void finished.add(done);
 }
 
 async function runInterleaved(opened: Opened, testCase: InterleavedCase): Promise<void> {
@@ -198,7 +202,47 @@ async function wireCloses(opened: Opened, server: ServerFacet, refusal: WireRefu
   connection.close();
   assert.equal(answer.status, server.statusOf(refusal.refusal), `${refusal.name}: ${answer.text}`);
   assert.ok(answer.closed, `${refusal.name}: answered ${answer.status}, then the server kept the connection open with the body unread`);
+  if (refusal.notBefore !== undefined) {
+    // setTimeout never fires early; the upper bound says the answer was not left to Node's own timeouts.
+    assert.ok(answer.answeredAfter >= refusal.notBefore - 5 && answer.answeredAfter < refusal.notBefore + 5000, `${refusal.name}: answered after ${answer.answeredAfter} ms`);
+  }
   await assertNextAnswered(opened, next, refusal.name);
+}
+
+/** The requests' bytes, announced, back to back. */
+function pipelinedBytes(server: ServerFacet, refusals: readonly WireRefusal[]): Uint8Array {
+  return concat(
+    refusals.map(({mount, body}) => {
+      const bytes = bytesOfBody(body);
+      const head = `POST ${server.path(mount)} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${bytes.length}\r\n\r\n`;
+      return concat([bytesOf(head), bytes]);
+    }),
+  );
+}
+
+async function wirePipelined(opened: Opened, server: ServerFacet, refusals: readonly WireRefusal[], next: Mount): Promise<void> {
+  const handledBefore = server.handled;
+  const connection = await Connection.open(server.port);
+  let received = '';
+  connection.socket.on('data', (data: Buffer) => (received += data.toString('latin1')));
+  connection.socket.write(pipelinedBytes(server, refusals));
+  for (let waited = 0; !connection.ended && waited < 3000; waited += 20) {
+    if ([...received.matchAll(/^HTTP\/1\.1 \d{3}/gm)].length === refusals.length) break;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  connection.close();
+  // A server may close after the first refusal, and answer no more; a handler that ran for any of them got a body it must not.
+  const statuses = [...received.matchAll(/^HTTP\/1\.1 (\d{3})/gm)].map((match) => Number(match[1]));
+  assert.ok(statuses.length > 0, 'no answer');
+  assert.deepEqual(statuses, refusals.slice(0, statuses.length).map((refusal) => server.statusOf(refusal.refusal)), received.slice(0, 400));
+  for (let waited = 0; waited < 200; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.equal(server.handled, handledBefore, 'a handler ran for a body that is refused');
+  for (const refusal of refusals) {
+    const text = bytesOfBody(refusal.body);
+    const alone = await judge(opened, refusal.mount, {steps: () => [text], length: text.length, announced: true, shown: refusal.name});
+    assert.equal(alone.refusal, refusal.refusal, `${refusal.name}, sent alone after: ${shown(alone)}`);
+  }
+  await assertNextAnswered(opened, next, 'the pipelined requests');
 }
 
 async function wireKeeps(server: ServerFacet, refusal: WireRefusal, next: Mount): Promise<void> {
@@ -234,12 +278,13 @@ async function wireFollowUps(server: ServerFacet, refusal: WireRefusal, next: Mo
 async function runWire(opened: Opened, testCase: WireCase, refusals: readonly WireRefusal[], next: Mount, t: TestContext): Promise<void> {
   const server = opened.server;
   assert.ok(server !== undefined, 'the door has no server: skip the case with a reason');
-  for (const refusal of refusals) {
+  for (const refusal of testCase.scenario === 'pipelined' ? [] : refusals) {
     if (testCase.scenario === 'early') await wireEarly(server, refusal, t);
     if (testCase.scenario === 'closes') await wireCloses(opened, server, refusal, next);
     if (testCase.scenario === 'keeps') await wireKeeps(server, refusal, next);
     if (testCase.scenario === 'follow-ups') await wireFollowUps(server, refusal, next);
   }
+  if (testCase.scenario === 'pipelined') await wirePipelined(opened, server, refusals, next);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -314,8 +359,11 @@ describe('the table', () => {
   });
 });
 
+/** `DOORS=Koa,CLI node scripts/test.mjs conformance` runs those rows alone. */
+const chosen = process.env['DOORS']?.split(',').map((name) => name.trim().toLowerCase());
+
 describe('hostile conformance: every case against every door', {concurrency: true}, () => {
-  for (const door of DOORS) {
+  for (const door of DOORS.filter((row) => chosen === undefined || chosen.some((name) => row.name.toLowerCase().includes(name)))) {
     // The cases of a row one after another: they share its servers and connections.
     describe(door.name, {...ROW_TIMEOUT, concurrency: 1}, () => {
       const styled = styler();

@@ -8,7 +8,7 @@ import {once} from 'node:events';
 import type {IncomingMessage, Server} from 'node:http';
 import {connect, type AddressInfo, type Socket} from 'node:net';
 
-import {refusalOfAnswer, sleep, Source, type BodySpec, type Mount, type Opened, type Refusal, type ServerFacet, type Verdict} from './harness.js';
+import {placeOf, refusalOfAnswer, sleep, Source, type AppRecord, type BodySpec, type Mount, type Opened, type Refusal, type ServerFacet, type Verdict} from './harness.js';
 
 export interface Answer {
   /** 0 when the server answered nothing. */
@@ -252,16 +252,16 @@ export class ServedDoor implements Opened, ServerFacet {
   readonly #sockets = new Map<number, Socket>();
   readonly #requests = new Map<number, IncomingMessage>();
   readonly #idle: Connection[] = [];
-  readonly #counter: {handled: number};
+  readonly #record: AppRecord;
   /** What mounting threw, for a mount the app could not take: the cases that use it fail with it. */
   readonly #failures: ReadonlyMap<Mount, unknown>;
 
-  constructor(app: ServedApp, paths: Map<Mount, string>, statuses: Readonly<Record<Refusal, number>>, counter: {handled: number}, failures: ReadonlyMap<Mount, unknown> = new Map()) {
+  constructor(app: ServedApp, paths: Map<Mount, string>, statuses: Readonly<Record<Refusal, number>>, record: AppRecord, failures: ReadonlyMap<Mount, unknown> = new Map()) {
     this.#app = app;
     this.#failures = failures;
     this.#paths = paths;
     this.#statuses = statuses;
-    this.#counter = counter;
+    this.#record = record;
     this.port = (app.server.address() as AddressInfo).port;
     app.server.on('connection', (socket: Socket) => this.#sockets.set(socket.remotePort ?? 0, socket));
     app.server.on('request', (req: IncomingMessage) => this.#requests.set(req.socket.remotePort ?? 0, req));
@@ -272,7 +272,7 @@ export class ServedDoor implements Opened, ServerFacet {
   }
 
   get handled(): number {
-    return this.#counter.handled;
+    return this.#record.handled;
   }
 
   path(mount: Mount): string {
@@ -292,25 +292,35 @@ export class ServedDoor implements Opened, ServerFacet {
 
   async judge(mount: Mount, body: BodySpec, source = new Source(body)): Promise<Verdict> {
     const connection = this.#idleConnection() ?? (await Connection.open(this.port));
-    const handledBefore = this.#counter.handled;
+    const handledBefore = this.#record.handled;
+    const toldBefore = this.#record.told.length;
     const answer = await connection.exchange(this.path(mount), body, source);
     const consumed = this.bytesRead(answer.localPort);
-    if (answer.abandoned) return this.#abandoned(answer.localPort, handledBefore, consumed);
+    if (answer.abandoned) return this.#abandoned(answer.localPort, handledBefore, toldBefore, consumed);
     if (answer.sentAll && !answer.closed && answer.headers['connection']?.toLowerCase() !== 'close') this.#idle.push(connection);
     else connection.close();
-    return verdictOfAnswer(answer, consumed);
+    const verdict = verdictOfAnswer(answer, consumed);
+    const told = this.#record.told[toldBefore];
+    return told === undefined ? verdict : {...verdict, firstError: placeOf(told.errors)};
   }
 
   /**
-   * The client hung up mid-body: no answer to read. The handler must not have run, and the
-   * request must let go of what it attached to the request stream.
+   * The client hung up mid-body: no answer to read. The verdict is what the app was told: its
+   * handler must not have run, its error path should hear `request.aborted`, and the request must
+   * let go of what it attached to the request stream.
    */
-  async #abandoned(localPort: number, handledBefore: number, consumed: number): Promise<Verdict> {
+  async #abandoned(localPort: number, handledBefore: number, toldBefore: number, consumed: number): Promise<Verdict> {
     const req = this.#requests.get(localPort);
     const attached = (): string[] => (req === undefined ? ['no request arrived'] : (['data', 'end', 'error'] as const).filter((event) => req.listenerCount(event) > 0).map((event) => `${event} listener`));
-    for (let waited = 0; attached().length > 0 && waited < 2000; waited += 20) await sleep(20);
-    const accepted = this.#counter.handled > handledBefore;
-    return {accepted, refusal: 'aborted', detail: {abandoned: true}, consumed, leftBehind: attached(), wire: true};
+    const settled = (): boolean => attached().length === 0 && (this.#record.told.length > toldBefore || this.#record.handled > handledBefore);
+    for (let waited = 0; !settled() && waited < 2000; waited += 20) await sleep(20);
+    const told = this.#record.told[toldBefore];
+    const detail = {abandoned: true, told: told?.type};
+    const leftBehind = attached();
+    if (this.#record.handled > handledBefore) return {accepted: true, detail, consumed, leftBehind, wire: true};
+    // An app that was told nothing has no refusal to show for it.
+    const refusal = told === undefined ? 'internal' : refusalOfAnswer(400, told.type);
+    return {accepted: false, refusal, detail, consumed, leftBehind, wire: true, firstError: placeOf(told?.errors)};
   }
 
   #idleConnection(): Connection | undefined {
