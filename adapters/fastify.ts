@@ -15,6 +15,10 @@
 // (`FST_ERR_VALIDATION`, `validation`, `validationContext: 'body'`), a custom
 // `schemaErrorFormatter` and `attachValidation` work as usual. The other refusals come from the
 // parser with the `FST_ERR_CTP_*` code Fastify gives the same condition.
+//
+// Fastify validates the body its lifecycle made, not the bytes: the parser's value, stripped of
+// poisoned keys, then changed by any `preValidation` hook (handle-request.js). The stream's
+// verdict is Fastify's only where that body is the one the bytes give; see JsonBodies#read.
 
 import type {IncomingMessage, ServerResponse} from 'node:http';
 import {createRequire} from 'node:module';
@@ -29,8 +33,10 @@ import type {
   HookHandlerDoneFunction,
 } from 'fastify';
 
+import {isValidator} from '../src/index.js';
 import type {OutputUnit, Validator} from '../src/types.js';
 import {BodyReader, HttpError, NO_BODY, contentLength, hasBody, internalError, parseLimit, type BodyOptions} from './http-body.js';
+import {refuseMediaType} from './http-errors.js';
 
 export {HttpError} from './http-body.js';
 
@@ -67,6 +73,9 @@ type ParserDone = (error: Error | null, body?: unknown) => void;
 /** Fastify's `onProtoPoisoning` / `onConstructorPoisoning`. */
 type PoisoningAction = 'error' | 'remove' | 'ignore';
 
+/** What the poisoning actions did to a parsed body. */
+type Poisoning = 'none' | 'removed' | 'refused';
+
 /** `application/*+json` (RFC 6839 §3.1), matched against Fastify's normalized Content-Type. */
 const JSON_SUFFIX_TYPE = /^application\/[^\s;/]+\+json(?:;|$)/;
 
@@ -80,7 +89,18 @@ const FASTIFY_CODES: Readonly<Record<string, string>> = {
   // Fastify's code for any 415; RFC 9110 §15.5.16 covers an unsupported content coding with it too.
   'charset.unsupported': 'FST_ERR_CTP_INVALID_MEDIA_TYPE',
   'encoding.unsupported': 'FST_ERR_CTP_INVALID_MEDIA_TYPE',
+  'entity.type.unsupported': 'FST_ERR_CTP_INVALID_MEDIA_TYPE',
 };
+
+/**
+ * A route whose `schema.body.content` does not list the request's media type. Fastify's
+ * validation step then judges nothing (validation.js picks the entry by exact media type), and
+ * Fastify itself takes no `application/*+json` body at all: it has no parser for it and answers
+ * 415 (content-type-parser.js, `run`). So the plugin, which parses those bodies, refuses them on
+ * such a route as Fastify would. `application/json` is not refused: Fastify parses it with its
+ * own parser and passes it on unjudged, and so does the plugin.
+ */
+const UNLISTED = Symbol('unlisted media type');
 
 /** Every body validation this module compiled, by the function Fastify keeps for the route. */
 const bodySchemas = new WeakMap<BodyValidation, BodySchema>();
@@ -116,10 +136,14 @@ class Readers {
   }
 }
 
-/** A route's `schema.body`, or one JSON entry of its `schema.body.content`. */
+/** A route's `schema.body`, or one entry of its `schema.body.content`. */
 class BodySchema {
   readonly readers: Readers;
-  /** Bodies the parser read and found valid, which Fastify's validation step then need not judge again. */
+  /**
+   * Bodies the parser handed over with the stream's verdict "valid", each taken out at its one
+   * validation. Only for routes where nothing can change the body on its way to Fastify's
+   * validation step (see JsonBodies#read), so the object itself stands for its verdict there.
+   */
   readonly #valid = new WeakSet<object>();
   readonly validation: BodyValidation;
 
@@ -128,8 +152,8 @@ class BodySchema {
     this.validation = (data) => {
       const refused = refusals.get(data as object);
       if (refused !== undefined) return {error: refused};
-      if (typeof data === 'object' && data !== null && this.#valid.has(data)) return true;
-      // A body another parser made, or a preValidation hook put there: judged in value mode.
+      if (typeof data === 'object' && data !== null && this.#valid.delete(data)) return true;
+      // A body another parser made, or one the lifecycle may have changed: judged as it is now.
       const result = readers.validator.validate(data);
       return result.valid ? true : {error: result.errors.map(toValidationError)};
     };
@@ -148,8 +172,10 @@ class JsonBodies {
   readonly #limit: number;
   /** The limit of a route without its own `bodyLimit`, for which each schema is compiled at start. */
   readonly #usualLimit: number;
-  /** For routes without a body schema of ours: well-formed JSON is all that is asked. */
+  /** For routes without a body schema of ours, or whose body Fastify judges later: well-formed JSON is all that is asked. */
   readonly #plain: Readers;
+  /** For a media type the route's `schema.body.content` does not list: refused from the head. */
+  readonly #unlisted: Readers;
   readonly #protoAction: PoisoningAction;
   readonly #constructorAction: PoisoningAction;
   /** Fastify's ajv builder for the other parts, loaded once the first of them is compiled. */
@@ -164,6 +190,7 @@ class JsonBodies {
     this.#limit = limit === undefined ? Infinity : parseLimit(limit);
     this.#usualLimit = Math.min(this.#limit, fastify.initialConfig.bodyLimit ?? DEFAULT_BODY_LIMIT);
     this.#plain = new Readers(true, this.#options, this.#usualLimit);
+    this.#unlisted = new Readers(true, {...this.#options, type: refuseEvery}, this.#usualLimit);
     this.#protoAction = fastify.initialConfig.onProtoPoisoning ?? 'error';
     this.#constructorAction = fastify.initialConfig.onConstructorPoisoning ?? 'error';
   }
@@ -181,11 +208,16 @@ class JsonBodies {
     let ajv: ValidatorCompiler | undefined;
     const options: BodyOptions = {...this.#options, schemas: {...externalSchemas, ...this.#options.schemas}};
     return (route) => {
-      if (route.httpPart !== 'body' || !isJsonMediaType(route.contentType)) {
+      const validator = isValidator(route.schema);
+      if (route.httpPart !== 'body' || (!validator && !isJsonMediaType(route.contentType))) {
+        // Fastify's ajv would read a validator as a schema (and overflow its stack on it).
+        if (validator) throw new TypeError(`a compiled validator checks the body; ${route.httpPart ?? 'this part'} stays with Fastify's ajv and takes a JSON Schema`);
         ajv ??= (this.#ajvBuilder ??= fastifyDefaultValidatorBuilder())(externalSchemas, ajvOptions);
         return ajv(route);
       }
-      return new BodySchema(new Readers(route.schema, options, this.#usualLimit)).validation;
+      // A validator resolved its references when it was compiled: Fastify's shared schemas are
+      // not for it, and the plugin's own compile options are a TypeError (validatorFor).
+      return new BodySchema(new Readers(route.schema, validator ? this.#options : options, this.#usualLimit)).validation;
     };
   };
 
@@ -202,6 +234,19 @@ class JsonBodies {
     }
   };
 
+  /**
+   * Which reader takes the body decides what the stream's verdict means. The body Fastify's
+   * validation step judges is the parser's value after two changes (handle-request.js: the
+   * parser's done, then the route's preValidation hooks, then validation):
+   * - poisoned keys removed: the parser removes them itself, so it knows when it did, and then
+   *   leaves the body to the validation step (#accept);
+   * - a preValidation hook may change the body in place or replace it, and nothing tells that it
+   *   did. On a route with one, the stream checks only well-formedness and limits, the hooks get
+   *   the whole body as without the plugin, and the validation step judges what they left, in
+   *   value mode. A route without one runs validation in the same synchronous call as the
+   *   parser's done (no hook runner, no await in between), so the object handed over is the
+   *   object validated, unchanged: the stream's verdict stands, and refuses at the first bad byte.
+   */
   #read(request: FastifyRequest, payload: IncomingMessage, done: ParserDone): void {
     const req = request.raw;
     const res = this.#responses.get(req);
@@ -210,36 +255,73 @@ class JsonBodies {
       // would judge the wrong body, and reading that stream would lose the early refusal.
       return done(internalError(new Error('a preParsing hook replaced the payload stream'), 'stream-schema reads the request body itself'));
     }
-    const schema = bodySchemaOf(request);
     const limit = Math.min(this.#limit, request.routeOptions.bodyLimit);
-    const reader = (schema?.readers ?? this.#plain).readerFor(limit);
+    const schema = bodySchemaOf(request);
+    if (schema === UNLISTED) return this.#refuseUnlisted(req, res, limit, done);
+    const streamed = schema !== undefined && !hasPreValidationHooks(request) ? schema : undefined;
+    const reader = (streamed?.readers ?? this.#plain).readerFor(limit);
     reader.read(req, res, (error, body) => {
-      if (error === null) return this.#accept(schema, body, done);
+      if (error === null) return this.#accept(streamed, body, done);
       // Fastify's validation step answers it (see BodySchema.validation).
-      if (schema !== undefined && error.type === 'entity.validation.failed') return done(null, refusedBody(error.errors));
+      if (streamed !== undefined && error.type === 'entity.validation.failed') return done(null, refusedBody(error.errors));
       done(withFastifyCode(error, req));
     });
   }
 
-  #accept(schema: BodySchema | undefined, body: unknown, done: ParserDone): void {
+  /** A 415 from the head, as Fastify's: before the body, even an empty one, and the body left unread. */
+  #refuseUnlisted(req: IncomingMessage, res: ServerResponse, limit: number, done: ParserDone): void {
+    if (!hasBody(req, contentLength(req))) return done(withFastifyCode(refuseMediaType(req.headers['content-type'], refuseEvery, req)!, req));
+    this.#unlisted.readerFor(limit).read(req, res, (error) => done(withFastifyCode(error!, req)));
+  }
+
+  /** `streamed`: the body schema whose stream verdict ("valid") this body has, if any. */
+  #accept(streamed: BodySchema | undefined, body: unknown, done: ParserDone): void {
     if (body === NO_BODY) return done(null, undefined);
-    if (!withoutPoisonedPrototypes(body, this.#protoAction, this.#constructorAction)) return done(prototypeRefused());
-    schema?.markValid(body);
+    const poisoning = withoutPoisonedPrototypes(body, this.#protoAction, this.#constructorAction);
+    if (poisoning === 'refused') return done(prototypeRefused());
+    // The stream judged the bytes with the keys just removed: the validation step judges the body without them.
+    if (poisoning === 'none') streamed?.markValid(body);
     done(null, body);
   }
 }
 
+/** The media type test of a reader that takes none. */
+const refuseEvery = (): boolean => false;
+
 /** Fastify's default `bodyLimit`. */
 const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
-/** The body schema of ours that Fastify's validation step will use for this request, if any. */
-function bodySchemaOf(request: FastifyRequest): BodySchema | undefined {
+/**
+ * The body schema of ours that Fastify's validation step will use for this request, if any;
+ * UNLISTED for a `schema.body.content` that does not list its media type (see UNLISTED).
+ */
+function bodySchemaOf(request: FastifyRequest): BodySchema | typeof UNLISTED | undefined {
   const validation: unknown = request.getValidationFunction('body');
   if (typeof validation === 'function') return bodySchemas.get(validation as BodyValidation);
+  if (typeof validation !== 'object' || validation === null) return undefined;
   // `schema.body.content`: one validation per media type, chosen as Fastify's validation step does.
   const mediaType = request.mediaType;
-  if (typeof validation !== 'object' || validation === null || mediaType === undefined || !Object.hasOwn(validation, mediaType)) return undefined;
+  if (mediaType === undefined || !Object.hasOwn(validation, mediaType)) return mediaType === 'application/json' ? undefined : UNLISTED;
   return bodySchemas.get((validation as Record<string, BodyValidation>)[mediaType]!);
+}
+
+/**
+ * Fastify's symbol for the route context it keeps on each request (lib/symbols.js), from the
+ * Fastify the plugin loads Fastify's ajv from. Fastify exposes no route's hooks otherwise:
+ * `request.routeOptions` leaves them out, and an `onRoute` hook sees only those given in the
+ * route's options, not the ones added with `addHook` around it.
+ */
+const ROUTE_CONTEXT = fastifySymbol('kRouteContext');
+
+/**
+ * Whether the request's route runs preValidation hooks. Fastify sets the route context's
+ * `preValidation` once all plugins are loaded: null for none, else the hooks (route.js,
+ * `preReady`). Anything else, as from a Fastify this plugin does not know, counts as hooks: the
+ * body is then judged after them, which is right whatever they are.
+ */
+function hasPreValidationHooks(request: FastifyRequest): boolean {
+  const context = ROUTE_CONTEXT === undefined ? undefined : (request as unknown as Record<symbol, {preValidation?: unknown} | undefined>)[ROUTE_CONTEXT];
+  return context?.preValidation !== null;
 }
 
 function isJsonMediaType(contentType: string | undefined): boolean {
@@ -272,27 +354,30 @@ function withFastifyCode(error: HttpError, req: IncomingMessage): FastifyBodyErr
 /**
  * Fastify's JSON parser refuses (or strips) a `__proto__` key and a `constructor` object with a
  * `prototype` key, which a later merge into another object would turn into prototype pollution.
- * JSON.parse makes them plain own properties, so the value is walked once here; false when one
- * is found and the action is 'error'.
+ * JSON.parse makes them plain own properties, so the value is walked once here, and says
+ * whether it found one to refuse, or removed one.
  */
-function withoutPoisonedPrototypes(value: unknown, protoAction: PoisoningAction, constructorAction: PoisoningAction): boolean {
-  if (protoAction === 'ignore' && constructorAction === 'ignore') return true;
+function withoutPoisonedPrototypes(value: unknown, protoAction: PoisoningAction, constructorAction: PoisoningAction): Poisoning {
+  if (protoAction === 'ignore' && constructorAction === 'ignore') return 'none';
+  let poisoning: Poisoning = 'none';
   const pending: unknown[] = [value];
   while (pending.length > 0) {
     const node = pending.pop();
     if (typeof node !== 'object' || node === null) continue;
     const object = node as Record<string, unknown>;
     if (protoAction !== 'ignore' && Object.hasOwn(object, '__proto__')) {
-      if (protoAction === 'error') return false;
+      if (protoAction === 'error') return 'refused';
       delete object['__proto__'];
+      poisoning = 'removed';
     }
     if (constructorAction !== 'ignore' && isPoisonedConstructor(object)) {
-      if (constructorAction === 'error') return false;
+      if (constructorAction === 'error') return 'refused';
       delete object['constructor'];
+      poisoning = 'removed';
     }
     for (const key in object) pending.push(object[key]);
   }
-  return true;
+  return poisoning;
 }
 
 function isPoisonedConstructor(object: Record<string, unknown>): boolean {
@@ -313,9 +398,22 @@ function prototypeRefused(): FastifyBodyError {
  * same options, as without the plugin.
  */
 function fastifyDefaultValidatorBuilder(): ValidatorBuilder {
-  const fromFastify = createRequire(createRequire(import.meta.url).resolve('fastify'));
-  const ajvCompiler = fromFastify('@fastify/ajv-compiler') as () => ValidatorBuilder;
+  const ajvCompiler = requireFromFastify('@fastify/ajv-compiler') as () => ValidatorBuilder;
   return ajvCompiler();
+}
+
+/** One of Fastify's internal symbols, or undefined where this Fastify has no such module or name. */
+function fastifySymbol(name: string): symbol | undefined {
+  try {
+    const symbol = (requireFromFastify('./lib/symbols.js') as Record<string, unknown>)[name];
+    return typeof symbol === 'symbol' ? symbol : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function requireFromFastify(id: string): unknown {
+  return createRequire(createRequire(import.meta.url).resolve('fastify'))(id);
 }
 
 function register(fastify: FastifyInstance, options: FastifyBodyOptions, done: (error?: Error) => void): void {
