@@ -310,10 +310,11 @@ const DEFAULT_TIMEOUT = {idle: 10_000, total: 30_000} as const;
 /** setTimeout's longest delay: Node fires a longer one after 1 ms. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
-export function parseTimeout(timeout: BodyTimeout | undefined): Required<BodyTimeout> {
-  if (timeout === undefined) return DEFAULT_TIMEOUT;
+/** The `timeout` option, each bound not given taken from `defaults` (a request body's by default). */
+export function parseTimeout(timeout: BodyTimeout | undefined, defaults: Required<BodyTimeout> = DEFAULT_TIMEOUT): Required<BodyTimeout> {
+  if (timeout === undefined) return defaults;
   if (typeof timeout !== 'object' || timeout === null) throw new TypeError('option timeout: expected {idle?, total?} in milliseconds');
-  return {idle: milliseconds(timeout.idle, DEFAULT_TIMEOUT.idle, 'idle'), total: milliseconds(timeout.total, DEFAULT_TIMEOUT.total, 'total')};
+  return {idle: milliseconds(timeout.idle, defaults.idle, 'idle'), total: milliseconds(timeout.total, defaults.total, 'total')};
 }
 
 function milliseconds(value: number | undefined, fallback: number, name: string): number {
