@@ -268,10 +268,12 @@ class JsonBodies {
     });
   }
 
-  /** A 415 from the head, as Fastify's: before the body, even an empty one, and the body left unread. */
+  /** A 415 from the head, as Fastify's: before any byte of the body, even of an empty one. */
   #refuseUnlisted(req: IncomingMessage, res: ServerResponse, limit: number, done: ParserDone): void {
-    if (!hasBody(req, contentLength(req))) return done(withFastifyCode(refuseMediaType(req.headers['content-type'], refuseEvery, req)!, req));
-    this.#unlisted.readerFor(limit).read(req, res, (error) => done(withFastifyCode(error!, req)));
+    const refusal = refuseMediaType(req.headers['content-type'], refuseEvery, req)!;
+    if (!hasBody(req, contentLength(req))) return done(withFastifyCode(refusal, req));
+    // The reader refuses it too, and leaves the connection fit for what follows the unread body.
+    this.#unlisted.readerFor(limit).read(req, res, (error) => done(withFastifyCode(error ?? refusal, req)));
   }
 
   /** `streamed`: the body schema whose stream verdict ("valid") this body has, if any. */
