@@ -73,9 +73,6 @@ type ParserDone = (error: Error | null, body?: unknown) => void;
 /** Fastify's `onProtoPoisoning` / `onConstructorPoisoning`. */
 type PoisoningAction = 'error' | 'remove' | 'ignore';
 
-/** What the poisoning actions did to a parsed body. */
-type Poisoning = 'none' | 'removed' | 'refused';
-
 /** `application/*+json` (RFC 6839 §3.1), matched against Fastify's normalized Content-Type. */
 const JSON_SUFFIX_TYPE = /^application\/[^\s;/]+\+json(?:;|$)/;
 
@@ -94,11 +91,10 @@ const FASTIFY_CODES: Readonly<Record<string, string>> = {
 
 /**
  * A route whose `schema.body.content` does not list the request's media type. Fastify's
- * validation step then judges nothing (validation.js picks the entry by exact media type), and
- * Fastify itself takes no `application/*+json` body at all: it has no parser for it and answers
- * 415 (content-type-parser.js, `run`). So the plugin, which parses those bodies, refuses them on
- * such a route as Fastify would. `application/json` is not refused: Fastify parses it with its
- * own parser and passes it on unjudged, and so does the plugin.
+ * validation step then judges nothing (validation.js picks the entry by exact media type):
+ * Fastify answers 415 for an `application/*+json` body only because it has no parser for it
+ * (content-type-parser.js, `run`), and passes an `application/json` body on unjudged. The plugin
+ * refuses both with Fastify's 415: a body that no schema of the route judges does not reach it.
  */
 const UNLISTED = Symbol('unlisted media type');
 
@@ -178,6 +174,12 @@ class JsonBodies {
   readonly #unlisted: Readers;
   readonly #protoAction: PoisoningAction;
   readonly #constructorAction: PoisoningAction;
+  /**
+   * Either action is 'remove': a body's bytes may then hold keys its value will not, and a verdict
+   * on the bytes (above all an early refusal, made before the key that would be removed is
+   * seen) is not a verdict on that value. Such a server's bodies are judged after the removal.
+   */
+  readonly #removesKeys: boolean;
   /** Fastify's ajv builder for the other parts, loaded once the first of them is compiled. */
   #ajvBuilder: ValidatorBuilder | undefined;
   /** The parser is given the request but not the reply, whose response an early refusal must close. */
@@ -193,6 +195,7 @@ class JsonBodies {
     this.#unlisted = new Readers(true, {...this.#options, type: refuseEvery}, this.#usualLimit);
     this.#protoAction = fastify.initialConfig.onProtoPoisoning ?? 'error';
     this.#constructorAction = fastify.initialConfig.onConstructorPoisoning ?? 'error';
+    this.#removesKeys = this.#protoAction === 'remove' || this.#constructorAction === 'remove';
   }
 
   install(fastify: FastifyInstance): void {
@@ -238,8 +241,9 @@ class JsonBodies {
    * Which reader takes the body decides what the stream's verdict means. The body Fastify's
    * validation step judges is the parser's value after two changes (handle-request.js: the
    * parser's done, then the route's preValidation hooks, then validation):
-   * - poisoned keys removed: the parser removes them itself, so it knows when it did, and then
-   *   leaves the body to the validation step (#accept);
+   * - poisoned keys removed: on a server that removes them (`'remove'`), the bytes are not the
+   *   value, so the stream checks only well-formedness and limits and the validation step judges
+   *   the value without them;
    * - a preValidation hook may change the body in place or replace it, and nothing tells that it
    *   did. On a route with one, the stream checks only well-formedness and limits, the hooks get
    *   the whole body as without the plugin, and the validation step judges what they left, in
@@ -258,7 +262,7 @@ class JsonBodies {
     const limit = Math.min(this.#limit, request.routeOptions.bodyLimit);
     const schema = bodySchemaOf(request);
     if (schema === UNLISTED) return this.#refuseUnlisted(req, res, limit, done);
-    const streamed = schema !== undefined && !hasPreValidationHooks(request) ? schema : undefined;
+    const streamed = schema !== undefined && !this.#removesKeys && !hasPreValidationHooks(request) ? schema : undefined;
     const reader = (streamed?.readers ?? this.#plain).readerFor(limit);
     reader.read(req, res, (error, body) => {
       if (error === null) return this.#accept(streamed, body, done);
@@ -279,10 +283,9 @@ class JsonBodies {
   /** `streamed`: the body schema whose stream verdict ("valid") this body has, if any. */
   #accept(streamed: BodySchema | undefined, body: unknown, done: ParserDone): void {
     if (body === NO_BODY) return done(null, undefined);
-    const poisoning = withoutPoisonedPrototypes(body, this.#protoAction, this.#constructorAction);
-    if (poisoning === 'refused') return done(prototypeRefused());
-    // The stream judged the bytes with the keys just removed: the validation step judges the body without them.
-    if (poisoning === 'none') streamed?.markValid(body);
+    if (!withoutPoisonedPrototypes(body, this.#protoAction, this.#constructorAction)) return done(prototypeRefused());
+    // `streamed` only where nothing is removed (#removesKeys): the value is the bytes the stream judged.
+    streamed?.markValid(body);
     done(null, body);
   }
 }
@@ -303,7 +306,7 @@ function bodySchemaOf(request: FastifyRequest): BodySchema | typeof UNLISTED | u
   if (typeof validation !== 'object' || validation === null) return undefined;
   // `schema.body.content`: one validation per media type, chosen as Fastify's validation step does.
   const mediaType = request.mediaType;
-  if (mediaType === undefined || !Object.hasOwn(validation, mediaType)) return mediaType === 'application/json' ? undefined : UNLISTED;
+  if (mediaType === undefined || !Object.hasOwn(validation, mediaType)) return UNLISTED;
   return bodySchemas.get((validation as Record<string, BodyValidation>)[mediaType]!);
 }
 
@@ -356,30 +359,27 @@ function withFastifyCode(error: HttpError, req: IncomingMessage): FastifyBodyErr
 /**
  * Fastify's JSON parser refuses (or strips) a `__proto__` key and a `constructor` object with a
  * `prototype` key, which a later merge into another object would turn into prototype pollution.
- * JSON.parse makes them plain own properties, so the value is walked once here, and says
- * whether it found one to refuse, or removed one.
+ * JSON.parse makes them plain own properties, so the value is walked once here; false when one
+ * is found and the action is 'error'.
  */
-function withoutPoisonedPrototypes(value: unknown, protoAction: PoisoningAction, constructorAction: PoisoningAction): Poisoning {
-  if (protoAction === 'ignore' && constructorAction === 'ignore') return 'none';
-  let poisoning: Poisoning = 'none';
+function withoutPoisonedPrototypes(value: unknown, protoAction: PoisoningAction, constructorAction: PoisoningAction): boolean {
+  if (protoAction === 'ignore' && constructorAction === 'ignore') return true;
   const pending: unknown[] = [value];
   while (pending.length > 0) {
     const node = pending.pop();
     if (typeof node !== 'object' || node === null) continue;
     const object = node as Record<string, unknown>;
     if (protoAction !== 'ignore' && Object.hasOwn(object, '__proto__')) {
-      if (protoAction === 'error') return 'refused';
+      if (protoAction === 'error') return false;
       delete object['__proto__'];
-      poisoning = 'removed';
     }
     if (constructorAction !== 'ignore' && isPoisonedConstructor(object)) {
-      if (constructorAction === 'error') return 'refused';
+      if (constructorAction === 'error') return false;
       delete object['constructor'];
-      poisoning = 'removed';
     }
     for (const key in object) pending.push(object[key]);
   }
-  return poisoning;
+  return true;
 }
 
 function isPoisonedConstructor(object: Record<string, unknown>): boolean {
