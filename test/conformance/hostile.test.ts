@@ -209,6 +209,9 @@ async function wireCloses(opened: Opened, server: ServerFacet, refusal: WireRefu
   await assertNextAnswered(opened, next, refusal.name);
 }
 
+/** An answer's status line; answers follow one another with nothing between (a body need not end in a line break). */
+const ANSWER_LINE = /HTTP\/1\.1 (\d{3}) /g;
+
 /** The requests' bytes, announced, back to back. */
 function pipelinedBytes(server: ServerFacet, refusals: readonly WireRefusal[]): Uint8Array {
   return concat(
@@ -227,12 +230,12 @@ async function wirePipelined(opened: Opened, server: ServerFacet, refusals: read
   connection.socket.on('data', (data: Buffer) => (received += data.toString('latin1')));
   connection.socket.write(pipelinedBytes(server, refusals));
   for (let waited = 0; !connection.ended && waited < 3000; waited += 20) {
-    if ([...received.matchAll(/^HTTP\/1\.1 \d{3}/gm)].length === refusals.length) break;
+    if ([...received.matchAll(ANSWER_LINE)].length === refusals.length) break;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   connection.close();
   // A server may close after the first refusal, and answer no more; a handler that ran for any of them got a body it must not.
-  const statuses = [...received.matchAll(/^HTTP\/1\.1 (\d{3})/gm)].map((match) => Number(match[1]));
+  const statuses = [...received.matchAll(ANSWER_LINE)].map((match) => Number(match[1]));
   assert.ok(statuses.length > 0, 'no answer');
   assert.deepEqual(statuses, refusals.slice(0, statuses.length).map((refusal) => server.statusOf(refusal.refusal)), received.slice(0, 400));
   for (let waited = 0; waited < 200; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
