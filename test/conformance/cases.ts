@@ -12,7 +12,6 @@ import {accountSchema, itemSchema, KiB, MiB, orderSchema, uploadSchema} from '..
 import {
   bytesOf,
   bytewise,
-  concat,
   cutAt,
   endless,
   failing,
@@ -162,7 +161,7 @@ function splitGroup(text: string | Uint8Array): BodySpec[] {
   return [whole(text), whole(text, {announced: false}), ...everySplit(text)];
 }
 
-const raw = (...parts: Array<string | number[]>): Uint8Array => concat(parts.map((part) => (typeof part === 'string' ? bytesOf(part) : Uint8Array.from(part))));
+const raw = (...parts: Array<string | number[]>): Uint8Array => Buffer.concat(parts.map((part) => (typeof part === 'string' ? bytesOf(part) : Uint8Array.from(part))));
 
 /** Invalid UTF-8 inside a string (each becomes U+FFFD) and outside one (a syntax error). */
 const invalidUtf8 = {

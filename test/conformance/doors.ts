@@ -34,18 +34,16 @@ import {from} from 'rxjs';
 
 import * as expressAdapter from '../../adapters/express.js';
 import streamSchema, {type FastifyBodyOptions} from '../../adapters/fastify.js';
-import type {BodyOptions} from '../../adapters/http-body.js';
 import * as koaAdapter from '../../adapters/koa.js';
 import {validateNdjson, type NdjsonRecord} from '../../adapters/rxjs.js';
 import {jsonValidator, ndjsonValidator} from '../../adapters/stream.js';
-import {validateTextStream, type TextStreamOptions} from '../../adapters/text-stream.js';
+import {validateTextStream} from '../../adapters/text-stream.js';
 import {validatorFor} from '../../adapters/validator-cache.js';
-import {problemResponse, validateRequest, validationSink, validationStream, type RequestOptions, type StreamOptions} from '../../adapters/web.js';
+import {problemResponse, validateRequest, validationSink, validationStream, type StreamOptions} from '../../adapters/web.js';
 import {serve} from '../../examples/web-server.js';
 import {isValidator} from '../../src/index.js';
 import type {OutputUnit, Result, SchemaOrValidator} from '../../src/types.js';
 import {
-  concat,
   newRecord,
   Source,
   tell,
@@ -56,6 +54,7 @@ import {
   type BodySpec,
   type Door,
   type Mount,
+  type Opened,
   type Refusal,
   type Verdict,
 } from './harness.js';
@@ -73,45 +72,50 @@ const FASTIFY_ONLY = 'no such framework feature: Fastify alone has per-media-typ
 const NDJSON_RECORD_AT_LINE_END =
   "an NDJSON record's verdict comes at its line's end; the rest of a failed line is skipped, not kept, but read, since the next record starts after it";
 
+/** The same reason for each of `cases`. */
+function skipping(reason: string, cases: readonly string[]): Record<string, string> {
+  return Object.fromEntries(cases.map((name) => [name, reason]));
+}
+
 /** The cases only Fastify can be asked. */
-const FASTIFY_CASES = {
-  'a media type the route schema.body.content does not list is 415': FASTIFY_ONLY,
-  'a body a preValidation hook changed is judged as changed': FASTIFY_ONLY,
-  "a body onProtoPoisoning 'remove' stripped is judged as stripped": FASTIFY_ONLY,
-};
+const FASTIFY_CASES = skipping(FASTIFY_ONLY, [
+  'a media type the route schema.body.content does not list is 415',
+  'a body a preValidation hook changed is judged as changed',
+  "a body onProtoPoisoning 'remove' stripped is judged as stripped",
+]);
 
 /** The cases about an HTTP connection. */
-const CONNECTION_CASES = {
-  'early refusal over the wire: answered after a bounded prefix, the connection closed': NO_SERVER,
-  'a refusal that leaves the body unread closes the connection, whoever answers it': NO_SERVER,
-  'a body of a media type the route does not take is refused unread, and the connection closed': NO_SERVER,
-  'a schema violation in a body read whole keeps the connection for the next request': NO_SERVER,
-  'a refusal of a body read whole or discarded keeps the connection for the next request': NO_SERVER,
-  'requests written at once on one connection: a cut-off body carries no state into the next, and no handler runs': NO_SERVER,
-  "after a refusal, the same fetch client's next requests each get their own answer": NO_SERVER,
-};
+const CONNECTION_CASES = skipping(NO_SERVER, [
+  'early refusal over the wire: answered after a bounded prefix, the connection closed',
+  'a refusal that leaves the body unread closes the connection, whoever answers it',
+  'a body of a media type the route does not take is refused unread, and the connection closed',
+  'a schema violation in a body read whole keeps the connection for the next request',
+  'a refusal of a body read whole or discarded keeps the connection for the next request',
+  'requests written at once on one connection: a cut-off body carries no state into the next, and no handler runs',
+  "after a refusal, the same fetch client's next requests each get their own answer",
+]);
 
 /** What every door without request headers cannot be asked. */
-const HEADER_CASES = {
-  'a gzip bomb is refused by the limit, having read a few KiB': NO_HEADERS,
-  'empty gzip members are refused once the bytes sent pass the limit': NO_HEADERS,
-  'a compressed body within the limit is decoded and judged': NO_HEADERS,
-  'a Content-Encoding named like an Object.prototype member is 415, never 500': NO_HEADERS,
-  'a body longer than its Content-Length is not judged by its first chunk alone': NO_HEADERS,
-  'a body announced over the limit is refused before a byte of it is read': NO_HEADERS,
-};
+const HEADER_CASES = skipping(NO_HEADERS, [
+  'a gzip bomb is refused by the limit, having read a few KiB',
+  'empty gzip members are refused once the bytes sent pass the limit',
+  'a compressed body within the limit is decoded and judged',
+  'a Content-Encoding named like an Object.prototype member is 415, never 500',
+  'a body longer than its Content-Length is not judged by its first chunk alone',
+  'a body announced over the limit is refused before a byte of it is read',
+]);
 
-const TIMEOUT_CASES = {
-  'a sender that stalls is refused at the idle timeout': NO_TIMEOUT,
-  'a sender that trickles past the total timeout is refused': NO_TIMEOUT,
-  'a body trickled within both timeouts is accepted': NO_TIMEOUT,
-};
+const TIMEOUT_CASES = skipping(NO_TIMEOUT, [
+  'a sender that stalls is refused at the idle timeout',
+  'a sender that trickles past the total timeout is refused',
+  'a body trickled within both timeouts is accepted',
+]);
 
-const LIMIT_CASES = {
-  'a body over the byte limit is refused': NO_LIMIT,
-  'a bad byte before the limit in the chunk that crosses it is the answer': NO_LIMIT,
-  'endless whitespace is refused by the byte limit': NO_LIMIT,
-};
+const LIMIT_CASES = skipping(NO_LIMIT, [
+  'a body over the byte limit is refused',
+  'a bad byte before the limit in the chunk that crosses it is the answer',
+  'endless whitespace is refused by the byte limit',
+]);
 
 /** Throws for a mount option this door has no way to honour. */
 function refuseOptions(door: string, mount: Mount, options: ReadonlyArray<keyof Mount>): void {
@@ -142,9 +146,12 @@ async function thrownBy(mounting: () => unknown): Promise<unknown> {
 // ---------------------------------------------------------------------------------------------
 // Express and Koa
 
-/** The middleware's BodyOptions for a mount; only what it sets, so a validator gets no compile option. */
-function middlewareOptions(mount: Mount): BodyOptions {
-  const options: BodyOptions = {};
+/**
+ * A mount's options as every door names them (`limit`, `timeout`, `limits`, body-parser's `strict`),
+ * only those it sets, so that a validator gets no compile option; each door takes what it has.
+ */
+function optionsOf(mount: Mount): {limit?: number; timeout?: Mount['timeout']; limits?: Mount['limits']; strict?: boolean} {
+  const options: ReturnType<typeof optionsOf> = {};
   const limit = mount.limit ?? mount.bodyRoom;
   if (limit !== undefined) options.limit = limit;
   if (mount.timeout !== undefined) options.timeout = mount.timeout;
@@ -188,7 +195,7 @@ const expressDoor: Door = {
     const failures = new Map<Mount, unknown>();
     mounts.forEach((mount, index) => {
       refuseOptions('Express', mount, NOT_FASTIFY);
-      const validate = mounted(failures, mount, () => expressAdapter.validateBody(mount.schema as SchemaOrValidator, middlewareOptions(mount)));
+      const validate = mounted(failures, mount, () => expressAdapter.validateBody(mount.schema as SchemaOrValidator, optionsOf(mount)));
       if (validate === undefined) return;
       const router = express.Router();
       router.post('/', validate, (req, res) => {
@@ -248,7 +255,7 @@ const koaDoor: Door = {
     const failures = new Map<Mount, unknown>();
     mounts.forEach((mount, index) => {
       refuseOptions('Koa', mount, NOT_FASTIFY);
-      const validate = mounted(failures, mount, () => koaAdapter.validateBody(mount.schema as SchemaOrValidator, middlewareOptions(mount)) as unknown as Koa.Middleware);
+      const validate = mounted(failures, mount, () => koaAdapter.validateBody(mount.schema as SchemaOrValidator, optionsOf(mount)) as unknown as Koa.Middleware);
       if (validate === undefined) return;
       paths.set(mount, `/m/${index}`);
       router.post(`/m/${index}`, ...styles[mount.style ?? 0]!, told, validate, (ctx) => {
@@ -269,10 +276,9 @@ const koaDoor: Door = {
 /** Fastify answers a schema violation from its own validation step: 400. */
 const FASTIFY_STATUSES: Readonly<Record<Refusal, number>> = {...MIDDLEWARE_STATUSES, validation: 400};
 
+/** The plugin's options: Fastify's route `bodyLimit` is the byte limit, and Fastify takes any JSON value. */
 function pluginOptions(mount: Mount): FastifyBodyOptions {
-  const options: FastifyBodyOptions = {};
-  if (mount.timeout !== undefined) options.timeout = mount.timeout;
-  if (mount.limits !== undefined) options.limits = mount.limits;
+  const {limit: _limit, strict: _strict, ...options} = optionsOf(mount);
   return options;
 }
 
@@ -390,23 +396,10 @@ function asFastifyTypeError(thrown: unknown, schema: unknown): unknown {
 // ---------------------------------------------------------------------------------------------
 // Web
 
-function requestOptions(mount: Mount): RequestOptions {
-  const options: RequestOptions = {};
-  const limit = mount.limit ?? mount.bodyRoom;
-  if (limit !== undefined) options.limit = limit;
-  if (mount.timeout !== undefined) options.timeout = mount.timeout;
-  if (mount.limits !== undefined) options.limits = mount.limits;
-  if (mount.scalars === true) options.strict = false;
-  return options;
-}
-
+/** validationStream's and validationSink's options: they have a byte limit, and take any JSON value. */
 function streamOptions(mount: Mount): StreamOptions {
-  refuseOptions('validationStream and validationSink', mount, [...NOT_FASTIFY, 'timeout']);
-  const options: StreamOptions = {};
-  const limit = mount.limit ?? mount.bodyRoom;
-  if (limit !== undefined) options.limit = limit;
-  if (mount.limits !== undefined) options.limits = mount.limits;
-  return options;
+  const {limit, limits} = optionsOf(mount);
+  return {...(limit === undefined ? {} : {limit}), ...(limits === undefined ? {} : {limits})};
 }
 
 /** A fetch Request carrying `source`, its headers as the body says. */
@@ -438,7 +431,7 @@ const webRequestDoor: Door = {
       const mount = byPath.get(new URL(request.url).pathname);
       if (mount === undefined) return new Response(null, {status: 404});
       try {
-        const received = await validateRequest(request, mount.schema as SchemaOrValidator, requestOptions(mount));
+        const received = await validateRequest(request, mount.schema as SchemaOrValidator, optionsOf(mount));
         record.handled++;
         return Response.json({received});
       } catch (error) {
@@ -455,7 +448,7 @@ const webRequestDoor: Door = {
       close: () => wire.close(),
       async judge(mount, body, source) {
         try {
-          const value = await validateRequest(requestOf(body, source), mount.schema as SchemaOrValidator, requestOptions(mount));
+          const value = await validateRequest(requestOf(body, source), mount.schema as SchemaOrValidator, optionsOf(mount));
           return {accepted: true, value, detail: {}, consumed: source.pulled};
         } catch (error) {
           return {...verdictOfRejection(error, source.pulled), answer: await problemResponse(error).text()};
@@ -476,6 +469,23 @@ function valueOfBytes(bytes: Uint8Array): unknown {
   }
 }
 
+/** An in-process door: nothing to set up but a check of the mounts' options; `judge` does the work. */
+function inProcess(door: string, refused: ReadonlyArray<keyof Mount>, judge: Opened['judge']): Door['open'] {
+  return async (mounts) => {
+    for (const mount of mounts) refuseOptions(door, mount, refused);
+    return {judge, close: async () => {}};
+  };
+}
+
+/** The verdict of a door that resolves to a Result, or rejects. */
+async function verdictOf(work: Promise<Result>, source: Source, givesValue: boolean): Promise<Verdict> {
+  try {
+    return verdictOfResult(await work, source.pulled, givesValue);
+  } catch (error) {
+    return verdictOfRejection(error, source.pulled);
+  }
+}
+
 const webStreamDoor: Door = {
   name: 'web validationStream',
   skip: {
@@ -485,45 +495,27 @@ const webStreamDoor: Door = {
     ...TIMEOUT_CASES,
     'a key of 5,000 characters is never echoed in the answer': NO_ANSWER,
   },
-  async open(mounts) {
-    for (const mount of mounts) streamOptions(mount);
-    return {
-      close: async () => {},
-      async judge(mount, _body, source) {
-        const passed: Uint8Array[] = [];
-        try {
-          for await (const chunk of source.stream().pipeThrough(validationStream(mount.schema as SchemaOrValidator, streamOptions(mount)))) passed.push(chunk);
-        } catch (error) {
-          return verdictOfRejection(error, source.pulled);
-        }
-        return {accepted: true, value: valueOfBytes(concat(passed)), detail: {}, consumed: source.pulled};
-      },
-    };
-  },
+  open: inProcess('validationStream', [...NOT_FASTIFY, 'timeout'], async (mount, _body, source) => {
+    const passed: Uint8Array[] = [];
+    try {
+      for await (const chunk of source.stream().pipeThrough(validationStream(mount.schema as SchemaOrValidator, streamOptions(mount)))) passed.push(chunk);
+    } catch (error) {
+      return verdictOfRejection(error, source.pulled);
+    }
+    return {accepted: true, value: valueOfBytes(Buffer.concat(passed)), detail: {}, consumed: source.pulled};
+  }),
   mountError: (schema) => thrownBy(() => validationStream(schema as SchemaOrValidator)),
 };
 
 const webSinkDoor: Door = {
   name: 'web validationSink',
-  skip: {
-    ...webStreamDoor.skip,
-  },
-  async open(mounts) {
-    for (const mount of mounts) streamOptions(mount);
-    return {
-      close: async () => {},
-      async judge(mount, _body, source) {
-        const sink = validationSink(mount.schema as SchemaOrValidator, streamOptions(mount));
-        // A refusal errors the pipe; the verdict is the sink's result either way.
-        await source.stream().pipeTo(sink).catch(() => undefined);
-        try {
-          return verdictOfResult(await sink.result, source.pulled, false);
-        } catch (error) {
-          return verdictOfRejection(error, source.pulled);
-        }
-      },
-    };
-  },
+  skip: webStreamDoor.skip,
+  open: inProcess('validationSink', [...NOT_FASTIFY, 'timeout'], async (mount, _body, source) => {
+    const sink = validationSink(mount.schema as SchemaOrValidator, streamOptions(mount));
+    // A refusal errors the pipe; the verdict is the sink's result either way.
+    await source.stream().pipeTo(sink).catch(() => undefined);
+    return verdictOf(sink.result, source, false);
+  }),
   mountError: (schema) => thrownBy(() => validationSink(schema as SchemaOrValidator)),
 };
 
@@ -538,24 +530,11 @@ const textStreamDoor: Door = {
     ...HEADER_CASES,
     'a key of 5,000 characters is never echoed in the answer': NO_ANSWER,
   },
-  async open(mounts) {
-    for (const mount of mounts) refuseOptions('validateTextStream', mount, NOT_FASTIFY);
-    return {
-      close: async () => {},
-      async judge(mount, _body, source) {
-        const options: TextStreamOptions = {parse: true};
-        const limit = mount.limit ?? mount.bodyRoom;
-        if (limit !== undefined) options.limit = limit;
-        if (mount.timeout !== undefined) options.timeout = mount.timeout;
-        if (mount.limits !== undefined) options.limits = mount.limits;
-        try {
-          return verdictOfResult(await validateTextStream(source.iterable(), mount.schema as SchemaOrValidator, options), source.pulled, true);
-        } catch (error) {
-          return verdictOfRejection(error, source.pulled);
-        }
-      },
-    };
-  },
+  open: inProcess('validateTextStream', NOT_FASTIFY, (mount, _body, source) => {
+    // Any JSON value is a document to it: there is no `strict` to turn off.
+    const {strict: _strict, ...options} = optionsOf(mount);
+    return verdictOf(validateTextStream(source.iterable(), mount.schema as SchemaOrValidator, {parse: true, ...options}), source, true);
+  }),
   mountError: (schema) => thrownBy(() => validateTextStream((async function* () {})(), schema as SchemaOrValidator)),
 };
 
@@ -573,10 +552,12 @@ async function writeInto(stream: NodeJS.WritableStream & {destroy(error?: Error)
   }
 }
 
+/** What the stream and RxJS doors have no option for: a byte limit, a timeout. */
 const NOT_HTTP: ReadonlyArray<keyof Mount> = [...NOT_FASTIFY, 'limit', 'timeout'];
 
-function limitsOf(mount: Mount): {limits?: Mount['limits']} {
-  return mount.limits === undefined ? {} : {limits: mount.limits};
+/** The compile options of a stream or RxJS door: the validator limits alone (its documents may be any JSON value). */
+function limitsOf(mount: Mount): {parse: true; limits?: Mount['limits']} {
+  return mount.limits === undefined ? {parse: true} : {parse: true, limits: mount.limits};
 }
 
 const STREAM_SKIPS = {
@@ -591,31 +572,22 @@ const STREAM_SKIPS = {
 const jsonValidatorDoor: Door = {
   name: 'stream jsonValidator',
   skip: STREAM_SKIPS,
-  async open(mounts) {
-    for (const mount of mounts) refuseOptions('jsonValidator', mount, NOT_HTTP);
-    return {
-      close: async () => {},
-      async judge(mount, _body, source) {
-        const validator = jsonValidator(mount.schema as SchemaOrValidator, {parse: true, ...limitsOf(mount)});
-        validator.on('error', () => undefined);
-        let concluded = false;
-        validator.once('result', () => (concluded = true));
-        await writeInto(validator, source, () => concluded);
-        try {
-          return verdictOfResult(await validator.result, source.pulled, true);
-        } catch (error) {
-          return verdictOfRejection(error, source.pulled);
-        }
-      },
-    };
-  },
+  open: inProcess('jsonValidator', NOT_HTTP, async (mount, _body, source) => {
+    const validator = jsonValidator(mount.schema as SchemaOrValidator, limitsOf(mount));
+    validator.on('error', () => undefined);
+    let concluded = false;
+    validator.once('result', () => (concluded = true));
+    await writeInto(validator, source, () => concluded);
+    return verdictOf(validator.result, source, true);
+  }),
   mountError: (schema) => thrownBy(() => jsonValidator(schema as SchemaOrValidator)),
 };
 
-/** One document through an NDJSON door: its one record's verdict. */
-function verdictOfRecords(records: readonly NdjsonRecord[], consumed: number): Verdict {
-  if (records.length !== 1) return {accepted: false, refusal: 'no document', detail: {records: records.map((record) => record.errors.map(unitDetail))}, consumed};
-  return verdictOfResult(records[0]!, consumed, true);
+/** One document through an NDJSON door: its one record's verdict, or what the door failed with. */
+function verdictOfRecords(records: readonly NdjsonRecord[], failure: unknown, source: Source): Verdict {
+  if (failure !== undefined) return verdictOfRejection(failure, source.pulled);
+  if (records.length !== 1) return {accepted: false, refusal: 'no document', detail: {records: records.map((record) => record.errors.map(unitDetail))}, consumed: source.pulled};
+  return verdictOfResult(records[0]!, source.pulled, true);
 }
 
 const NDJSON_SKIPS = {
@@ -627,47 +599,32 @@ const NDJSON_SKIPS = {
 const ndjsonValidatorDoor: Door = {
   name: 'stream ndjsonValidator',
   skip: NDJSON_SKIPS,
-  async open(mounts) {
-    for (const mount of mounts) refuseOptions('ndjsonValidator', mount, NOT_HTTP);
-    return {
-      close: async () => {},
-      async judge(mount, _body, source) {
-        const transform = ndjsonValidator(mount.schema as SchemaOrValidator, {parse: true, ...limitsOf(mount)});
-        const records: NdjsonRecord[] = [];
-        transform.on('data', (record: NdjsonRecord) => records.push(record));
-        const finished = new Promise<unknown>((resolve) => {
-          transform.on('end', () => resolve(undefined));
-          transform.on('error', resolve);
-        });
-        await writeInto(transform, source, () => false);
-        const failure = await finished;
-        if (failure !== undefined) return verdictOfRejection(failure, source.pulled);
-        return verdictOfRecords(records, source.pulled);
-      },
-    };
-  },
+  open: inProcess('ndjsonValidator', NOT_HTTP, async (mount, _body, source) => {
+    const transform = ndjsonValidator(mount.schema as SchemaOrValidator, limitsOf(mount));
+    const records: NdjsonRecord[] = [];
+    transform.on('data', (record: NdjsonRecord) => records.push(record));
+    const finished = new Promise<unknown>((resolve) => {
+      transform.on('end', () => resolve(undefined));
+      transform.on('error', resolve);
+    });
+    await writeInto(transform, source, () => false);
+    return verdictOfRecords(records, await finished, source);
+  }),
   mountError: (schema) => thrownBy(() => ndjsonValidator(schema as SchemaOrValidator)),
 };
 
 const rxjsDoor: Door = {
   name: 'rxjs validateNdjson',
   skip: NDJSON_SKIPS,
-  async open(mounts) {
-    for (const mount of mounts) refuseOptions('validateNdjson', mount, NOT_HTTP);
-    return {
-      close: async () => {},
-      async judge(mount, _body, source) {
-        const records: NdjsonRecord[] = [];
-        const failure = await new Promise<unknown>((resolve) => {
-          from(source.iterable())
-            .pipe(validateNdjson(mount.schema as SchemaOrValidator, {parse: true, ...limitsOf(mount)}))
-            .subscribe({next: (record) => records.push(record), error: resolve, complete: () => resolve(undefined)});
-        });
-        if (failure !== undefined) return verdictOfRejection(failure, source.pulled);
-        return verdictOfRecords(records, source.pulled);
-      },
-    };
-  },
+  open: inProcess('validateNdjson', NOT_HTTP, async (mount, _body, source) => {
+    const records: NdjsonRecord[] = [];
+    const failure = await new Promise<unknown>((resolve) => {
+      from(source.iterable())
+        .pipe(validateNdjson(mount.schema as SchemaOrValidator, limitsOf(mount)))
+        .subscribe({next: (record) => records.push(record), error: resolve, complete: () => resolve(undefined)});
+    });
+    return verdictOfRecords(records, failure, source);
+  }),
   mountError: (schema) => thrownBy(() => validateNdjson(schema as SchemaOrValidator)),
 };
 
@@ -716,7 +673,7 @@ function wholeBytes(body: BodySpec): Uint8Array {
     if (!(step instanceof Uint8Array)) throw new Error(`the CLI takes files, not a sender that pauses, stalls or goes away (${body.shown})`);
     chunks.push(step);
   }
-  return concat(chunks);
+  return Buffer.concat(chunks);
 }
 
 const cliDoor: Door = {

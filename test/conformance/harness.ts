@@ -188,7 +188,7 @@ export function pieces(parts: readonly (string | Uint8Array)[], options: BodyOpt
     length,
     headers: options.headers,
     announced: options.announced ?? chunks.length <= 1,
-    shown: options.shown ?? `${describeBytes(concat(chunks))} in ${chunks.length} piece${chunks.length === 1 ? '' : 's'}`,
+    shown: options.shown ?? `${describeBytes(Buffer.concat(chunks))} in ${chunks.length} piece${chunks.length === 1 ? '' : 's'}`,
   };
 }
 
@@ -301,16 +301,6 @@ export function failing(parts: readonly string[], options: BodyOptions = {}): Bo
     length: options.announced === true ? 5000 : undefined,
     shown: `${JSON.stringify(parts.join(''))}, then the sender goes away`,
   };
-}
-
-export function concat(chunks: readonly Uint8Array[]): Uint8Array {
-  const whole = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
-  let at = 0;
-  for (const chunk of chunks) {
-    whole.set(chunk, at);
-    at += chunk.length;
-  }
-  return whole;
 }
 
 export function sleep(ms: number): Promise<void> {

@@ -9,7 +9,7 @@ import {after, before, describe, it, type TestContext} from 'node:test';
 import {SOCKET_BUFFER} from '../support/http.js';
 import {CASES, type Case, type Expectation, type FreshCase, type InterleavedCase, type NeverAcceptedCase, type SameVerdictCase, type VerdictsCase, type WireCase, type WireRefusal} from './cases.js';
 import {DOORS} from './doors.js';
-import {bytesOf, comparable, concat, Source, type BodySpec, type Door, type Mount, type Opened, type ServerFacet, type Verdict} from './harness.js';
+import {bytesOf, comparable, Source, type BodySpec, type Door, type Mount, type Opened, type ServerFacet, type Verdict} from './harness.js';
 import {Connection} from './wire.js';
 
 /** A door that has not answered in this long never will: the case fails rather than hangs. */
@@ -167,7 +167,7 @@ const FOLLOW_UPS: ReadonlyArray<{text: string; refusal?: 'validation' | 'syntax'
 function bytesOfBody(body: BodySpec): Uint8Array {
   const chunks: Uint8Array[] = [];
   for (const step of body.steps()) if (step instanceof Uint8Array) chunks.push(step);
-  return concat(chunks);
+  return Buffer.concat(chunks);
 }
 
 async function post(server: ServerFacet, mount: Mount, body: RequestInit['body'], headers: Record<string, string> = {}): Promise<{status: number; text: string}> {
@@ -214,11 +214,11 @@ const ANSWER_LINE = /HTTP\/1\.1 (\d{3}) /g;
 
 /** The requests' bytes, announced, back to back. */
 function pipelinedBytes(server: ServerFacet, refusals: readonly WireRefusal[]): Uint8Array {
-  return concat(
+  return Buffer.concat(
     refusals.map(({mount, body}) => {
       const bytes = bytesOfBody(body);
       const head = `POST ${server.path(mount)} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${bytes.length}\r\n\r\n`;
-      return concat([bytesOf(head), bytes]);
+      return Buffer.concat([bytesOf(head), bytes]);
     }),
   );
 }
