@@ -167,7 +167,6 @@ async function served(server: Server): Promise<ServedApp> {
   if (!server.listening) await once(server, 'listening');
   return {
     server,
-    listen: async () => server,
     close: async () => {
       server.closeAllConnections();
       server.close();
@@ -368,7 +367,7 @@ async function startFastify(options: FastifyServerOptions, mounts: readonly Moun
     await app.close().catch(() => undefined);
     return error as Error;
   }
-  return new ServedDoor({server: app.server, listen: async () => app.server, close: () => closeFastify(app)}, paths, FASTIFY_STATUSES, record);
+  return new ServedDoor({server: app.server, close: () => closeFastify(app)}, paths, FASTIFY_STATUSES, record);
 }
 
 async function closeFastify(app: FastifyInstance): Promise<void> {

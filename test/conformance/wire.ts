@@ -222,11 +222,10 @@ function unchunk(data: Buffer): [Buffer, number] | undefined {
 // ---------------------------------------------------------------------------------------------
 // A served door
 
-/** How an HTTP row builds its app: one route per mount, at `paths.get(mount)`; `handled` counts handler runs. */
+/** An HTTP row's app, listening on 127.0.0.1: one route per mount. */
 export interface ServedApp {
   server: Server;
-  /** Starts listening on 127.0.0.1 (for apps that listen themselves); resolves with the server. */
-  listen(): Promise<Server>;
+  /** Closes the server and its connections. */
   close(): Promise<void>;
 }
 
