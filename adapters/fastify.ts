@@ -36,7 +36,7 @@ import type {
 import {isValidator} from '../src/index.js';
 import type {OutputUnit, Validator} from '../src/types.js';
 import {BodyReader, HttpError, NO_BODY, contentLength, hasBody, internalError, parseLimit, type BodyOptions} from './http-body.js';
-import {refuseMediaType} from './http-errors.js';
+import {refuseMediaType, shortDetail, shortPointer} from './http-errors.js';
 
 export {HttpError} from './http-body.js';
 
@@ -339,14 +339,18 @@ function refusedBody(errors: OutputUnit[]): object {
   return stand;
 }
 
-/** An output unit as Fastify's validation errors are shaped (ajv's): `schemaPath` is a URI fragment. */
+/**
+ * An output unit as Fastify's validation errors are shaped (ajv's): `schemaPath` is a URI
+ * fragment. Fastify's 400 message quotes `instancePath` and `message`, so both are cut as a
+ * problem document's are: the body is never echoed.
+ */
 function toValidationError(unit: OutputUnit): FastifySchemaValidationError {
   return {
     keyword: unit.keyword,
-    instancePath: unit.instanceLocation,
+    instancePath: shortPointer(unit.instanceLocation),
     schemaPath: '#' + unit.keywordLocation,
     params: unit.params ?? {},
-    message: unit.error,
+    message: shortDetail(unit.error),
   };
 }
 

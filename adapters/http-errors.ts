@@ -242,7 +242,12 @@ function isOutputUnit(unit: unknown): unit is OutputUnit {
 }
 
 function toProblemItem(unit: OutputUnit): ProblemItem {
-  return {pointer: toFragment(shortPointer(unit.instanceLocation)), detail: truncate(unit.error, MAX_DETAIL_LENGTH), keyword: unit.keyword};
+  return {pointer: toFragment(shortPointer(unit.instanceLocation)), detail: shortDetail(unit.error), keyword: unit.keyword};
+}
+
+/** An error's message as an answer may carry it: cut, since it may quote the body's keys and strings. */
+export function shortDetail(message: string): string {
+  return truncate(message, MAX_DETAIL_LENGTH);
 }
 
 /**
@@ -250,7 +255,7 @@ function toProblemItem(unit: OutputUnit): ProblemItem {
  * make megabytes long. A long name keeps its start and ends in `…`; a pointer still too long keeps
  * its first names and ends in the name `…`. A cut pointer points nowhere, and says so by that `…`.
  */
-function shortPointer(pointer: string): string {
+export function shortPointer(pointer: string): string {
   if (pointer.length <= MAX_POINTER_LENGTH) return pointer;
   let kept = '';
   for (const name of pointer.split('/').slice(1)) {
