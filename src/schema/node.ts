@@ -209,9 +209,10 @@ export interface KeywordDefinition<V = any> {
   /**
    * What this keyword makes of a property name, from the schema alone (e.g. which subschema it
    * selects); undefined when the keyword ignores that name, so its `key` hook is not even called.
-   * Cached per schema node and name (src/engine/keyPlan.ts): regexes and lookups run once per distinct key.
+   * Cached per schema node and name (src/engine/keyPlan.ts): regexes and lookups run once per
+   * distinct key. Its regular expressions run through `match`.
    */
-  classify?(keyword: CompiledKeyword<V>, name: string): unknown;
+  classify?(keyword: CompiledKeyword<V>, name: string, match: Matcher): unknown;
   /**
    * The keyword's verdict on a scalar value, without reporting: what its `begin`/`scalar`/`end`
    * hooks decide for a scalar, written once and used by those hooks. A scalar member checked only
@@ -247,10 +248,11 @@ export interface Outline {
    */
   kinds(mask: number): void;
   /**
-   * The subschemas that apply to the value of property `name` (none: undefined). `annotates`
-   * (default true): the names selected count as evaluated for `unevaluatedProperties`.
+   * The subschemas that apply to the value of property `name` (none: undefined), regular
+   * expressions run through `match`. `annotates` (default true): the names selected count as
+   * evaluated for `unevaluatedProperties`.
    */
-  members(nodesOf: (name: string) => readonly SchemaNode[] | undefined, annotates?: boolean): void;
+  members(nodesOf: (name: string, match: Matcher) => readonly SchemaNode[] | undefined, annotates?: boolean): void;
   /** Every property name, as a string, must satisfy `node`. */
   keyNames(node: SchemaNode): void;
   /** Every name in `names` must be present; with `trigger`, only when that property is present. */
@@ -316,6 +318,12 @@ export interface KeywordContext {
   readonly resource: Resource;
   /** Compile a JSON literal into a node that accepts exactly that value (for `enum`, `const`). */
   literal(value: unknown, relativePath: string): SchemaNode;
+  /**
+   * The regular expression `source` with the `u` flag, one per source in a compile: keywords that
+   * run one source (`patternProperties` and `additionalProperties` beside it) hold one RegExp, so a
+   * document runs it once per string (src/engine/patterns.ts). Throws SyntaxError.
+   */
+  regExp(source: string): RegExp;
   /** Throw a SchemaError at this keyword (or below it, with `relativePath`). */
   fail(reason: string, relativePath?: string): never;
 }
@@ -351,10 +359,21 @@ export interface DraftTable {
   readonly vocabularies?: ReadonlyMap<string, readonly string[]>;
 }
 
+/**
+ * A verdict on whether `pattern` (ECMA-262, unanchored) matches `text`, as the document runs its
+ * patterns: each once per string it applies to (src/engine/patterns.ts).
+ */
+export type Matcher = (pattern: RegExp, text: string) => boolean;
+
 /** The scalar being delivered, as a keyword reads it (`accepts`, and the hooks through Instance). */
 export interface Scalar {
   /** The string being delivered. */
   readonly text: string;
+  /**
+   * The string being delivered matches `pattern` (ECMA-262, unanchored). Asked of the document,
+   * which runs each pattern once per string whichever engine asks (src/engine/patterns.ts).
+   */
+  matches(pattern: RegExp): boolean;
   /** The boolean being delivered. */
   readonly booleanValue: boolean;
   /** The number being delivered, as a double. */

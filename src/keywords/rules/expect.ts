@@ -67,7 +67,7 @@ export function expectUniqueStrings(value: unknown, context: KeywordContext): st
 export function compilePattern(source: unknown, context: KeywordContext, relativePath = ''): RegExp {
   if (typeof source !== 'string') throw context.fail('must be a string (a regular expression)', relativePath);
   try {
-    return new RegExp(source, 'u');
+    return context.regExp(source);
   } catch (error) {
     return context.fail(`invalid regular expression /${source}/: ${(error as Error).message}`, relativePath);
   }
