@@ -24,7 +24,7 @@ const RECENT = 4;
  * Failures the checker logs per document, at most: the evaluator runs again those past it. Bounds
  * the log (two references an entry, and a set entry once indexed) whatever the document.
  */
-export const MAX_LOGGED = 65536;
+const MAX_LOGGED = 65536;
 
 export class PatternTests {
   private readonly recentPatterns: (RegExp | null)[] = new Array(RECENT).fill(null);

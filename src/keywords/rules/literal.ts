@@ -65,7 +65,8 @@ function pointerOfNonJson(value: unknown): string | undefined {
     const [current, path] = pending.pop()!;
     const kind = kindOf(current);
     if (kind === undefined) return path;
-    if (kind === ARRAY) (current as unknown[]).forEach((item, index) => pending.push([item, path + '/' + index]));
+    // By index: a hole in an array is no JSON value either.
+    if (kind === ARRAY) for (let index = 0; index < (current as unknown[]).length; index++) pending.push([(current as unknown[])[index], path + '/' + index]);
     else if (kind === OBJECT) for (const [key, member] of Object.entries(current as object)) pending.push([member, path + '/' + escapePointerToken(key)]);
   }
   return undefined;

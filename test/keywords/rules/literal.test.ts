@@ -8,7 +8,7 @@ import {ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING} from '../../../src/schema/
 import {compileSchema} from '../../../src/compile/compile.js';
 import {defaultLimits} from '../../../src/json/tokenizer.js';
 import {CompiledValidator} from '../../../src/session/validator.js';
-import {invalid, refusalByte, valid, verdictOfText} from '../check.js';
+import {invalid, refusalByte, schemaError, valid, verdictOfText} from '../check.js';
 
 describe('kindOf', () => {
   test('JSON kinds, and undefined for what JSON cannot hold', () => {
@@ -126,5 +126,13 @@ describe('compiling a literal is one pass over it', () => {
     assert.equal(validator.validateText(JSON.stringify(changed)).valid, false);
     const {k999: _dropped, ...missing} = literal;
     assert.equal(validator.validateText(JSON.stringify(missing)).valid, false);
+  });
+});
+
+describe('a literal holds JSON only', () => {
+  test('a hole in an array, NaN or undefined deep inside: a SchemaError that says where', () => {
+    assert.equal(schemaError({const: {a: [1, , 3]}}).schemaLocation, '/const/a/1');
+    assert.equal(schemaError({enum: [1, {b: [{c: Number.NaN}]}]}).schemaLocation, '/enum/1/b/0/c');
+    assert.equal(schemaError({const: {a: {b: undefined}}}).schemaLocation, '/const/a/b');
   });
 });
