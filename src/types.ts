@@ -78,6 +78,15 @@ export interface CompileOptions {
    * check asked for; `'ignore'` lets it pass unchecked, as the spec allows.
    */
   unknownFormats?: 'refuse' | 'ignore';
+  /**
+   * Refuse, as a SchemaError `schema.pattern.exponential`, a regular expression of `pattern` or
+   * `patternProperties` whose matching time can grow exponentially with the string's length on
+   * V8's backtracking engine (ReDoS): a repeated group whose iterations can be cut more than one
+   * way (`(a+)+`, `(a|ab)*`, `(\w+\s?)*`), or a backreference. The check is conservative (it
+   * refuses some safe patterns too) and does not refuse polynomial ones (`\d*\d*x`), which
+   * `limits.maxStringLength` bounds. Default false: every valid ECMA-262 pattern is taken.
+   */
+  refuseExponentialPatterns?: boolean;
   limits?: Limits;
   /**
    * Collect the annotations of the basic output format (2020-12 core §12.4.2) into

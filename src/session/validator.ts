@@ -64,8 +64,8 @@ export class CompiledValidator implements Validator {
     readonly draft: Draft,
     readonly allErrors: boolean,
     limits: Required<Limits>,
-    readonly warnings: readonly SchemaWarning[],
-    annotations: boolean,
+    readonly warnings: readonly SchemaWarning[] = [],
+    annotations = false,
   ) {
     const checkerCache = new CheckerCache();
     // Annotations come from the evaluator's runs: the checker, which makes none, cannot give them.
