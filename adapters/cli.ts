@@ -18,7 +18,7 @@ import { NdjsonRecordReader, type NdjsonRecord } from './ndjson-lines.js';
 
 const USAGE = `Usage:
   stream-schema validate --schema <schema.json> [options] [files... | -]
-  stream-schema check-schema <schema.json> [--draft <draft>] [--strict] [--formats assert] [--ref <schema.json>]...
+  stream-schema check-schema <schema.json> [--draft <draft>] [--strict] [--formats assert] [--custom-formats <module.js>] [--ref <schema.json>]...
   stream-schema --version
 
 Validate NDJSON files record by record (files ending in .ndjson, .jsonl or .ldjson, or every
@@ -33,7 +33,10 @@ Options:
                             "b.json#/x"} reads b.json beside it. Nothing is fetched
       --ref <file>          another schema document, found by its $id when referenced (repeatable)
       --formats <mode>      annotate (default: format only annotates, as the drafts say) or
-                            assert (format is checked)
+                            assert (format is checked; a format nobody knows is a schema error)
+      --custom-formats <module.js>
+                            an ES module whose default export (else its named exports) maps
+                            format names to RegExps or functions (value) => boolean
       --ndjson              read every input as NDJSON, stdin included
       --draft <draft>       draft4 | draft6 | draft7 | draft2019-09 | draft2020-12
                             (default: from $schema, else draft2020-12)
@@ -188,6 +191,7 @@ const OPTIONS = {
   'max-errors': { type: 'string' },
   strict: { type: 'boolean' },
   formats: { type: 'string' },
+  'custom-formats': { type: 'string' },
   format: { type: 'string' },
   'errors-only': { type: 'boolean' },
   quiet: { type: 'boolean', short: 'q' },
@@ -217,7 +221,7 @@ async function runValidate(args: string[]): Promise<number> {
   if (values.version) return printVersion();
   if (values.schema === undefined) throw new UsageError('cli.schema.missing', 'validate needs --schema <file>');
   const output = readOutput(values);
-  const schema = readSchemaInput(values, values.schema);
+  const schema = await readSchemaInput(values, values.schema);
   // A bad schema is reported on stderr, apart from the validation output.
   const validator = compileOrReport(schema, output.format, process.stderr, output.stderr);
   if (validator === undefined) return EXIT_ERROR;
@@ -245,7 +249,7 @@ async function runCheckSchema(args: string[]): Promise<number> {
   const schemaFile = values.schema ?? positionals[0];
   if (schemaFile === undefined) throw new UsageError('cli.schema.missing', 'check-schema needs a schema file');
   const output = readOutput(values);
-  const input = readSchemaInput(values, schemaFile);
+  const input = await readSchemaInput(values, schemaFile);
   // Every unknown keyword is listed, not only the first: as a warning, or with --strict as an error.
   const validator = compileOrReport({ ...input, options: { ...input.options, strict: false } }, output.format, process.stdout, output.stdout);
   if (validator === undefined) return EXIT_ERROR;
@@ -298,10 +302,27 @@ interface SchemaInput {
   maxFileSize: number;
 }
 
-function readSchemaInput(values: ParsedValues, file: string): SchemaInput {
+async function readSchemaInput(values: ParsedValues, file: string): Promise<SchemaInput> {
   const given = values['max-schema-size'];
   const maxFileSize = given === undefined ? DEFAULT_MAX_SCHEMA_SIZE : parseSize('--max-schema-size', given);
-  return { file, options: readCompileOptions(values, file, maxFileSize), maxFileSize };
+  const options = readCompileOptions(values, file, maxFileSize);
+  if (values['custom-formats'] !== undefined) options.customFormats = await readCustomFormats(values['custom-formats']);
+  return { file, options, maxFileSize };
+}
+
+/**
+ * --custom-formats: the module's default export, else its named exports, as compile's
+ * `customFormats` (compile refuses an entry that is neither a RegExp nor a function).
+ */
+async function readCustomFormats(file: string): Promise<CompileOptions['customFormats']> {
+  let module: Record<string, unknown>;
+  try {
+    module = (await import(pathToFileURL(resolve(file)).href)) as Record<string, unknown>;
+  } catch (error) {
+    throw new FileError('cli.module.unreadable', file, `--custom-formats: cannot load the module: ${(error as Error).message}`);
+  }
+  const named = Object.fromEntries(Object.entries(module).filter(([name]) => name !== 'default'));
+  return (module.default ?? named) as CompileOptions['customFormats'];
 }
 
 function readCompileOptions(values: ParsedValues, schemaFile: string, maxFileSize: number): CompileOptions {

@@ -61,6 +61,12 @@ const orderSchemaFile = join(directory, 'order.schema.json');
 writeFileSync(orderSchemaFile, JSON.stringify({ type: 'array', items: { $ref: 'https://example.com/item.json' } }));
 const strictSchemaFile = join(directory, 'strict.schema.json');
 writeFileSync(strictSchemaFile, JSON.stringify({ type: 'object', propertees: {} }));
+const phoneSchemaFile = join(directory, 'phone.schema.json');
+writeFileSync(phoneSchemaFile, JSON.stringify({ type: 'string', format: 'phone' }));
+const namedFormatsFile = join(directory, 'named-formats.mjs');
+writeFileSync(namedFormatsFile, 'export const phone = /^\\+[0-9]+$/;\n');
+const defaultFormatsFile = join(directory, 'default-formats.mjs');
+writeFileSync(defaultFormatsFile, 'export default { phone: (value) => value.startsWith("+") };\n');
 const typoSchemaFile = join(directory, 'typo.schema.json');
 writeFileSync(typoSchemaFile, JSON.stringify({ type: 'object', requird: ['id'], properties: { id: { tpye: 'integer' } } }));
 const notJsonFile = join(directory, 'not-json.json');
@@ -430,6 +436,28 @@ describe('stream-schema check-schema', { concurrency: 2 }, () => {
     assert.equal(asserted.code, 1, asserted.stderr);
     assert.match(asserted.stdout, /format "date"/);
     assert.equal((await run(['validate', '--schema', dateSchemaFile, '--formats', 'strict', '-'], '"x"')).code, 2);
+  });
+
+  it('asserts the formats of a --custom-formats module, and refuses an asserted format nobody knows', TEST_TIMEOUT, async () => {
+    const [named, namedBad, byDefault, unknown, annotated, checked, missing] = await Promise.all([
+      run(['validate', '--schema', phoneSchemaFile, '--formats', 'assert', '--custom-formats', namedFormatsFile, '-'], '"+4712"'),
+      run(['validate', '--schema', phoneSchemaFile, '--formats', 'assert', '--custom-formats', namedFormatsFile, '-'], '"4712"'),
+      run(['validate', '--schema', phoneSchemaFile, '--formats', 'assert', '--custom-formats', defaultFormatsFile, '-'], '"4712"'),
+      run(['validate', '--schema', phoneSchemaFile, '--formats', 'assert', '-'], '"+4712"'),
+      run(['validate', '--schema', phoneSchemaFile, '-'], '"4712"'),
+      run(['check-schema', '--formats', 'assert', '--custom-formats', namedFormatsFile, phoneSchemaFile]),
+      run(['check-schema', '--custom-formats', join(directory, 'no-such-module.mjs'), phoneSchemaFile]),
+    ]);
+    assert.equal(named.code, 0, named.stderr);
+    assert.equal(namedBad.code, 1, namedBad.stderr);
+    assert.match(namedBad.stdout, /format "phone"/);
+    assert.equal(byDefault.code, 1, byDefault.stderr);
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /unknown format "phone".*\[schema\.format\.unknown\]/);
+    assert.equal(annotated.code, 0, annotated.stderr);
+    assert.equal(checked.code, 0, checked.stdout);
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /--custom-formats: cannot load the module/);
   });
 
   it('rejects unknown keywords with --strict only', TEST_TIMEOUT, async () => {
