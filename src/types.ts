@@ -38,9 +38,17 @@ export type SchemaOrValidator = Schema | Validator;
 export type CustomFormat = RegExp | ((value: string) => boolean);
 
 export interface CompileOptions {
-  /** Dialect; default from `$schema`, else draft 2020-12. */
+  /**
+   * Dialect; default from `$schema`, else draft 2020-12. A `$schema` that names neither a draft's
+   * meta-schema nor a meta-schema in `schemas` is a SchemaError (`schema.dialect.unknown`) unless
+   * this option says how to read the schema.
+   */
   draft?: Draft;
-  /** Other schema documents by absolute URI, for `$ref`. Nothing is ever fetched. */
+  /**
+   * Other schema documents by absolute URI, for `$ref`. Each is found by its key and by every `$id`
+   * in it, those of the resources a bundle embeds too; two different schemas identified by one URI
+   * are a SchemaError (`schema.id.duplicate`). Nothing is ever fetched.
+   */
   schemas?: Record<string, unknown>;
   /**
    * The absolute URI the schema was retrieved from (e.g. its file's `file:` URL): relative
