@@ -57,6 +57,8 @@ export function compileSchema(schema: unknown, options: CompileOptions): Compile
 }
 
 const DRAFT_NAMES = new Set<string>(Object.keys(draftTables));
+/** How the drafts spell the keyword that identifies a schema (`id`, `$id`). */
+const ID_KEYWORDS = [...new Set(Object.values(draftTables).map((draft) => draft.identifiers.id))];
 
 class Compiler {
   /** The `draft` option, else what the root declares with `$schema` (known once it is read), else 2020-12. */
@@ -70,8 +72,8 @@ class Compiler {
   /** Documents given by the user (and the meta-schemas), by retrieval URI, scanned on first need. */
   private readonly documents = new Map<string, unknown>();
   private readonly scanned = new Set<string>();
-  /** Whether every registered document has been scanned for its `$id`s (see scanRegisteredDocuments). */
-  private registeredScan: 'not yet' | 'under way' | 'done' = 'not yet';
+  /** Every registered document has been scanned for its `$id`s (see scanRegisteredDocuments). */
+  private registeredScanned = false;
   private readonly formatsByDraft = new Map<Draft, ReadonlyMap<string, FormatCheck>>();
   private readonly customFormats: ReadonlyMap<string, FormatCheck>;
   private readonly touchedResources = new Set<ResourceRecord>();
@@ -129,7 +131,7 @@ class Compiler {
     if (known !== undefined) return draftTables[known];
     // A custom meta-schema: its own `$schema` names the draft it is written in.
     const metaSchemaUri = withoutFragment(resolveUri(uri, DEFAULT_BASE_URI) ?? uri);
-    const metaSchema = this.findDocument(metaSchemaUri);
+    const metaSchema = this.findMetaSchema(metaSchemaUri);
     if (metaSchema !== undefined && isObject(metaSchema) && metaSchema !== schema) return this.draftOf(metaSchema, fallback, metaSchemaUri + '#');
     if (this.options.draft !== undefined) return fallback;
     throw new SchemaError(
@@ -144,7 +146,7 @@ class Compiler {
     const uri = isObject(schema) ? schema[dialectKeywords.schema] : undefined;
     if (typeof uri !== 'string' || draft.vocabularies === undefined) return undefined;
     if (draftFromMetaSchema(uri) !== undefined) return undefined;
-    const metaSchema = this.findDocument(withoutFragment(resolveUri(uri, DEFAULT_BASE_URI) ?? uri));
+    const metaSchema = this.findMetaSchema(withoutFragment(resolveUri(uri, DEFAULT_BASE_URI) ?? uri));
     const declared = isObject(metaSchema) ? metaSchema[dialectKeywords.vocabulary] : undefined;
     if (!isObject(declared)) return undefined;
     // Core keywords cannot be turned off (2020-12 core §8.1.2.1).
@@ -155,26 +157,34 @@ class Compiler {
     return allowed;
   }
 
-  /** The document registered under `uri`, else the resource some registered document declares with that `$id`. */
-  private findDocument(uri: string): unknown {
+  /**
+   * The meta-schema a `$schema` names: registered under that URI, or identified by it with the
+   * `$id` (`id` in draft 4) at a registered document's root. Only roots: the drafts of the
+   * documents, which decide where an embedded `$id` is, are not known yet.
+   */
+  private findMetaSchema(uri: string): unknown {
     const document = this.documents.get(uri) ?? this.resources.get(uri)?.json;
     if (document !== undefined) return document;
-    return this.scanRegisteredDocuments() ? this.resources.get(uri)?.json : undefined;
+    for (const [key, candidate] of this.documents) {
+      if (!isObject(candidate)) continue;
+      for (const name of ID_KEYWORDS) {
+        const id = candidate[name];
+        if (typeof id === 'string' && withoutFragment(resolveUri(id, key) ?? '') === uri) return candidate;
+      }
+    }
+    return undefined;
   }
 
   /**
    * Scan every registered document not scanned yet, so that its `$id`s (embedded ones too) name
-   * it (2020-12 core §9.1.2: a schema is identified by its `$id`, whatever URI it was retrieved
-   * from). Done once, on the first URI that no key names: a reference to a key costs nothing more.
-   * False when there was nothing left to scan (or a scan is under way: a `$schema` met while
-   * scanning is looked up among what is known so far).
+   * it (2020-12 core §8.2.1: a schema is identified by its `$id`, whatever URI it was given under).
+   * Done once, on the first reference to a URI that no key names: a reference to a key costs
+   * nothing more.
    */
-  private scanRegisteredDocuments(): boolean {
-    if (this.registeredScan !== 'not yet') return false;
-    this.registeredScan = 'under way';
+  private scanRegisteredDocuments(): void {
+    if (this.registeredScanned) return;
+    this.registeredScanned = true;
     for (const [uri, document] of this.documents) this.scanRegisteredDocument(document, uri);
-    this.registeredScan = 'done';
-    return true;
   }
 
   // ---- scanning for resources and anchors ----
@@ -297,7 +307,7 @@ class Compiler {
   /** A reference that leads nowhere: what it tried, against which base, and what is there instead. */
   private unresolved(reference: string, uri: string, base: string, from: string): SchemaError {
     const {resource: resourceUri, fragment} = splitFragment(uri);
-    const document = this.resources.get(resourceUri)?.json ?? this.findDocument(resourceUri);
+    const document = this.resources.get(resourceUri)?.json ?? this.documents.get(resourceUri);
     let missing: string;
     let registered: string[];
     if (document === undefined) {
@@ -409,7 +419,7 @@ class Compiler {
   }
 
   /**
-   * Keywords the draft does not know are ignored, as the spec says (2020-12 core §6.5), but are
+   * Keywords the draft does not know are ignored, as the spec says (2020-12 core, "Extending JSON Schema"), but are
    * most often typos: each is a warning, and with `strict: true` a SchemaError.
    */
   private checkUnknownKeywords(schema: Record<string, unknown>, place: Place): void {
