@@ -1,7 +1,9 @@
 // The official suite's output tests (../shared/json-schema-test-suite/output-tests): each case's
 // result, as the basic output format, must satisfy the test's schema for `basic`. Compiled with
 // `annotations: true`, and judged in value mode, validateText, parseText and sessions fed random
-// chunks and 1-byte chunks. One loop, counts printed at the end.
+// chunks and 1-byte chunks. One loop, counts printed at the end. And the validation suite again
+// with `annotations: true`: collecting annotations changes no verdict, and value mode and text
+// report the same annotations.
 
 import assert from 'node:assert/strict';
 import {readFileSync, readdirSync} from 'node:fs';
@@ -10,7 +12,7 @@ import {after, describe, test} from 'node:test';
 import {compile} from '../src/index.js';
 import type {Result, Validator} from '../src/types.js';
 import {byteChunks, feed, random, randomChunks} from './support/chunks.js';
-import {requireSuite} from './support/suite.js';
+import {drafts, remotes, requireSuite, suiteFiles, suiteFormats, suiteSkips} from './support/suite.js';
 
 interface OutputTest {
   description: string;
@@ -94,6 +96,29 @@ for (const draft of readdirSync(root).filter((name) => name.startsWith('draft'))
     });
   }
 }
+
+test('annotations: true changes no verdict of the validation suite, and every mode reports the same annotations', () => {
+  const remoteSchemas = remotes();
+  const problems: string[] = [];
+  for (const draft of drafts) {
+    for (const optional of [false, true]) {
+      for (const file of suiteFiles(draft, optional)) {
+        for (const suiteCase of file.cases) {
+          const validator = compile(suiteCase.schema, {draft, schemas: remoteSchemas, ...suiteFormats(optional), annotations: true});
+          for (const suiteTest of suiteCase.tests) {
+            const id = `${draft}/${file.name}/${suiteCase.description}/${suiteTest.description}`;
+            if (suiteSkips.has(id) || suiteSkips.has(`${draft}/${file.name}`)) continue;
+            const value = validator.validate(suiteTest.data);
+            const text = validator.validateText(JSON.stringify(suiteTest.data));
+            if (value.valid !== suiteTest.valid || text.valid !== suiteTest.valid) problems.push(`verdict: ${id}`);
+            if (JSON.stringify(value.annotations) !== JSON.stringify(text.annotations)) problems.push(`annotations: ${id}`);
+          }
+        }
+      }
+    }
+  }
+  assert.deepEqual(problems, []);
+});
 
 after(() => {
   console.log(`Output tests (basic format, annotations: true), passed/failed per mode: ${modes.map((mode) => `${mode} ${counts[mode].passed}/${counts[mode].failed}`).join('  ')}`);
