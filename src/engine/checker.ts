@@ -23,6 +23,7 @@
 import {InputError} from '../output/errors.js';
 import {Hash, addToHash, hashScalar, hashValue, startHash} from './fingerprint.js';
 import {KeySet} from './keySet.js';
+import {NameBudget, copyName} from './nameCache.js';
 import {HeldScalar} from './scalar.js';
 import {ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, acts, type CompiledKeyword, type Kind, type KeywordDefinition, type Outline, type Resource, type SchemaNode} from '../schema/node.js';
 import {Tokenizer} from '../json/tokenizer.js';
@@ -70,7 +71,10 @@ function masksOf(bits: readonly number[]): number[] {
 }
 /** In-place applications deeper than this (a `$ref` cycle that never descends): the evaluator decides. */
 const MAX_IN_PLACE = 200;
-/** Names and indices remembered per shape; past these, members are worked out afresh each time. */
+/**
+ * Names and indices remembered per shape; past these, or past the budget of the schema's kept
+ * names (CheckerCache.budget), members are worked out afresh each time.
+ */
 const MAX_NAMES = 1024;
 const MAX_INDICES = 256;
 /** Key positions remembered per shape (see Shape.names). */
@@ -298,6 +302,8 @@ class Decision {
 class Member {
   /** The shape for the value when it is an object or array (made on first need). */
   shape: Shape | undefined = undefined;
+  /** The property name this member is kept under in its shape's `members` (a copy), or null. */
+  name: string | null = null;
   /**
    * When every node judges scalars by `accepts` alone (the common leaf), those predicates in one
    * list, each with its node's target: a scalar value is one loop. Null otherwise.
@@ -440,13 +446,15 @@ class Shape {
   /** Words of flags and of presence bits a container of this shape needs (set once built). */
   flagWords = 0;
   presenceWords = 0;
+  /** Members by property name: copies, within the cache's budget (src/engine/nameCache.ts). */
   readonly members = new Map<string, Member>();
   /**
    * The name met at each key position, and its member: objects of one shape tend to list their
    * keys in one order, and comparing with the name met there last is cheaper than hashing a fresh
-   * key for the map (as in src/engine/keyPlan.ts).
+   * key for the map (as in src/engine/keyPlan.ts). Only names kept in `members`, as kept there;
+   * null at a position no kept name has held, which no name equals.
    */
-  readonly names: string[] = [];
+  readonly names: (string | null)[] = [];
   readonly membersAt: Member[] = [];
   readonly items: Member[] = [];
 
@@ -742,6 +750,8 @@ export class CheckerCache {
   /** False once the schema turned out to have a keyword the checker cannot ask: stop trying. */
   usable = true;
   readonly shapes = new Map<string, Shape>();
+  /** What the property names kept by the shapes' members may still take. */
+  readonly budget = new NameBudget();
   readonly scalarPlans = new ScalarPlans();
   /** Members for values judged apart (beginValue): by their one node, or by their nodes' ids. */
   readonly valuesOfNode = new Map<SchemaNode, Member>();
@@ -1010,13 +1020,14 @@ export class TextChecker implements TokenSink {
     return (member.shape = shape);
   }
 
-  /** The member a property name selects in `shape`, remembered for the key's position. */
+  /** The member a property name selects in `shape`, remembered for the key's position when kept. */
   private memberNamed(shape: Shape, name: string, position: number): Member {
     const member = shape.members.get(name) ?? this.newMember(shape, name);
-    if (position < MAX_POSITIONS) {
+    const kept = member.name;
+    if (kept !== null && position < MAX_POSITIONS) {
       const {names, membersAt} = shape;
-      while (names.length < position) (names.push(''), membersAt.push(member));
-      names[position] = copyOf(name);
+      while (names.length < position) (names.push(null), membersAt.push(member));
+      names[position] = kept;
       membersAt[position] = member;
     }
     return member;
@@ -1025,8 +1036,10 @@ export class TextChecker implements TokenSink {
   private newMember(shape: Shape, name: string): Member {
     const bit = shape.presenceBits.get(name);
     const member = shape.memberSources.select(name, bit === undefined ? -1 : bit, this.cache.scalarPlans);
-    // Names are slices of a document: kept, they would keep it alive. A copy is kept instead.
-    if (shape.members.size < MAX_NAMES) shape.members.set(copyOf(name), member);
+    if (shape.members.size < MAX_NAMES && this.cache.budget.take(name)) {
+      member.name = copyName(name);
+      shape.members.set(member.name, member);
+    }
     return member;
   }
 
@@ -1378,14 +1391,6 @@ export class TextChecker implements TokenSink {
     this.held.holdScalar(BOOLEAN, false);
     this.scalar(BOOLEAN);
   }
-}
-
-/**
- * A copy of a string that does not point into the one it came from (V8 slices strings of 13
- * characters and more). Through JSON, which keeps lone surrogates, unlike a UTF-8 round trip.
- */
-function copyOf(text: string): string {
-  return text.length < 13 ? text : (JSON.parse(JSON.stringify(text)) as string);
 }
 
 /** Someone gave Object.prototype an enumerable property: `for...in` would list it on every object. */

@@ -1,11 +1,16 @@
 // Key plans: for a schema node and a property name, which `key` hooks act and what each made of
 // the name (KeywordDefinition.classify). Property names repeat from object to object, so regex
-// tests and map lookups run once per distinct name instead of once per key per keyword.
+// tests and map lookups run once per distinct name instead of once per key per keyword. The plans
+// outlive the documents whose names they keep: those names are copies, within a budget in bytes
+// (src/engine/nameCache.ts).
 
 import type {CompiledKeyword, SchemaNode} from '../schema/node.js';
+import {NameBudget, copyName} from './nameCache.js';
 
 /** The `key` hooks that act on one property name in one schema node, with their classifications. */
 export interface KeyPlan {
+  /** The name, a copy that shares nothing with the document it came in. */
+  readonly name: string;
   readonly keywords: readonly CompiledKeyword[];
   readonly data: readonly unknown[];
 }
@@ -15,8 +20,11 @@ class NodePlans {
   readonly byName = new Map<string, KeyPlan>();
   /** False once the node has met too many distinct names to cache plans for (see MAX_PLANS). */
   planning = true;
-  /** The name last met at each key position, and its plan. */
-  readonly names: string[] = [];
+  /**
+   * The name last met at each key position (the plan's own copy), and its plan; null at a
+   * position whose name had no plan, which no name equals.
+   */
+  readonly names: (string | null)[] = [];
   readonly plans: KeyPlan[] = [];
 }
 
@@ -27,6 +35,8 @@ class NodePlans {
  */
 export class KeyPlans {
   private readonly byNode: (NodePlans | undefined)[] = [];
+  /** What the names kept by every node's plans may still take. */
+  readonly budget = new NameBudget();
 
   of(node: SchemaNode): NodePlans {
     return (this.byNode[node.id] ??= new NodePlans());
@@ -35,7 +45,7 @@ export class KeyPlans {
 
 /**
  * Past this many distinct names a node stops caching plans (the names do not repeat: a map keyed by
- * ids, say), and its keywords classify every key afresh. Memory stays bounded either way.
+ * ids, say), and its keywords classify every key afresh; its names' bytes go back to the budget.
  */
 const MAX_PLANS = 4096;
 
@@ -57,18 +67,18 @@ export function classifyName(keyword: CompiledKeyword, name: string): unknown {
 /**
  * The plan for `name`, or undefined when this node has stopped caching (see MAX_PLANS): then the
  * plans are dropped and not even looked up again (a miss in a full map cost 7% of the time on an
- * object with 200,000 distinct keys).
+ * object with 200,000 distinct keys). Undefined too for a name the budget has no room for.
  */
-function keyPlan(node: SchemaNode, nodePlans: NodePlans, name: string): KeyPlan | undefined {
+function keyPlan(table: KeyPlans, node: SchemaNode, nodePlans: NodePlans, name: string): KeyPlan | undefined {
   if (!nodePlans.planning) return undefined;
   const plans = nodePlans.byName;
-  let plan = plans.get(name);
+  const plan = plans.get(name);
   if (plan !== undefined) return plan;
   if (plans.size >= MAX_PLANS) {
-    nodePlans.planning = false;
-    plans.clear();
+    stopPlanning(table, nodePlans);
     return undefined;
   }
+  if (!table.budget.take(name)) return undefined;
   const keywords = [];
   const data = [];
   for (const keyword of node.key) {
@@ -77,9 +87,18 @@ function keyPlan(node: SchemaNode, nodePlans: NodePlans, name: string): KeyPlan 
     keywords.push(keyword);
     data.push(datum);
   }
-  plan = {keywords, data};
-  plans.set(name, plan);
-  return plan;
+  const copy = copyName(name);
+  const made = {name: copy, keywords, data};
+  plans.set(copy, made);
+  return made;
+}
+
+function stopPlanning(table: KeyPlans, nodePlans: NodePlans): void {
+  nodePlans.planning = false;
+  for (const name of nodePlans.byName.keys()) table.budget.give(name);
+  nodePlans.byName.clear();
+  nodePlans.names.length = 0;
+  nodePlans.plans.length = 0;
 }
 
 /** Positions remembered per node (see keyPlanAt): objects wider than this look the rest up by name. */
@@ -95,16 +114,16 @@ export function keyPlanAt(table: KeyPlans, node: SchemaNode, name: string, posit
   const nodePlans = table.of(node);
   const names = nodePlans.names;
   if (position < names.length && names[position] === name) return nodePlans.plans[position];
-  const plan = keyPlan(node, nodePlans, name);
+  const plan = keyPlan(table, node, nodePlans, name);
   if (plan !== undefined && position < MAX_POSITIONS) {
     while (names.length < position) {
-      names.push('');
+      names.push(null);
       nodePlans.plans.push(EMPTY_PLAN);
     }
-    names[position] = name;
+    names[position] = plan.name;
     nodePlans.plans[position] = plan;
   }
   return plan;
 }
 
-const EMPTY_PLAN: KeyPlan = {keywords: [], data: []};
+const EMPTY_PLAN: KeyPlan = {name: '', keywords: [], data: []};

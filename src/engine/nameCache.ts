@@ -1,0 +1,58 @@
+// Property names that outlive the document that sent them: the caches that make a repeated name
+// cheap (key plans, src/engine/keyPlan.ts; the checker's members, src/engine/checker.ts) keep
+// them for the life of the validator. Two rules keep what clients send from piling up there:
+//
+// - A kept name is a copy. The tokenizer's keys are slices of the text they came in, and V8 keeps
+//   a slice's whole parent alive: one kept 13-character name pinned its chunk of up to 64 KiB.
+// - A validator's names cost at most NAME_CACHE_BYTES per cache, counted in bytes (two per code
+//   unit, as V8 stores a string with any unit past U+00FF, and ENTRY_BYTES for the entry beside
+//   it), not only in entries: 1,024 names of 64 Ki units are 128 MiB.
+
+/** What a cache of one validator may keep, in bytes (see NameBudget). */
+export const NAME_CACHE_BYTES = 2 * 1024 * 1024;
+
+/**
+ * Longer names are never kept: they are rare in documents a schema describes, each would take a
+ * large share of the budget, and working out what such a name selects costs time in proportion
+ * to its length anyway.
+ */
+export const MAX_CACHED_NAME_LENGTH = 256;
+
+/**
+ * What one cached name costs beside its characters: the map entry, the string's header and what
+ * the cache keeps for the name (a key plan, a member). An estimate on the high side of what
+ * benchmarks/name-cache-memory.ts measures, so the budget holds.
+ */
+const ENTRY_BYTES = 256;
+
+/** The bytes that keeping `name` in a cache costs (see ENTRY_BYTES). */
+export const nameCost = (name: string): number => ENTRY_BYTES + 2 * name.length;
+
+/**
+ * A copy of `name` that shares no memory with the text it was read from. V8 copies substrings of
+ * fewer than 13 units (SlicedString::kMinLength) already. JSON.stringify writes a fresh string and
+ * JSON.parse reads a fresh one out of it, code unit for code unit (lone surrogates are escaped and
+ * come back); test/name-cache.test.ts checks with a heap measurement that the text is released.
+ */
+export function copyName(name: string): string {
+  return name.length < 13 ? name : (JSON.parse(JSON.stringify(name)) as string);
+}
+
+/** The bytes a validator's cache of names may still take. */
+export class NameBudget {
+  private left = NAME_CACHE_BYTES;
+
+  /** Room for `name`: its cost is taken. False for a name too long to keep, or when the budget is spent. */
+  take(name: string): boolean {
+    if (name.length > MAX_CACHED_NAME_LENGTH) return false;
+    const cost = nameCost(name);
+    if (cost > this.left) return false;
+    this.left -= cost;
+    return true;
+  }
+
+  /** `name` was dropped from the cache: its cost comes back. */
+  give(name: string): void {
+    this.left += nameCost(name);
+  }
+}
