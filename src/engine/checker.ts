@@ -23,7 +23,7 @@
 import {InputError} from '../output/errors.js';
 import {Hash, addToHash, hashScalar, hashValue, startHash} from './fingerprint.js';
 import {KeySet} from './keySet.js';
-import {NameBudget, copyName} from './nameCache.js';
+import {NameBudget, copyName, isKeepable} from './nameCache.js';
 import {HeldScalar} from './scalar.js';
 import {ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, acts, type CompiledKeyword, type Kind, type KeywordDefinition, type Outline, type Resource, type SchemaNode} from '../schema/node.js';
 import {Tokenizer} from '../json/tokenizer.js';
@@ -77,6 +77,8 @@ const MAX_IN_PLACE = 200;
  */
 const MAX_NAMES = 1024;
 const MAX_INDICES = 256;
+/** What a kept member costs beside its name's characters (measured: ~1,650 bytes). */
+const MEMBER_BYTES = 1792;
 /** Key positions remembered per shape (see Shape.names). */
 const MAX_POSITIONS = 64;
 /** Shapes kept per schema; past this, shapes are built afresh for each container. */
@@ -751,7 +753,7 @@ export class CheckerCache {
   usable = true;
   readonly shapes = new Map<string, Shape>();
   /** What the property names kept by the shapes' members may still take. */
-  readonly budget = new NameBudget();
+  readonly budget = new NameBudget(MEMBER_BYTES);
   readonly scalarPlans = new ScalarPlans();
   /** Members for values judged apart (beginValue): by their one node, or by their nodes' ids. */
   readonly valuesOfNode = new Map<SchemaNode, Member>();
@@ -1036,7 +1038,7 @@ export class TextChecker implements TokenSink {
   private newMember(shape: Shape, name: string): Member {
     const bit = shape.presenceBits.get(name);
     const member = shape.memberSources.select(name, bit === undefined ? -1 : bit, this.cache.scalarPlans);
-    if (shape.members.size < MAX_NAMES && this.cache.budget.take(name)) {
+    if (shape.members.size < MAX_NAMES && isKeepable(name) && this.cache.budget.take(name)) {
       member.name = copyName(name);
       shape.members.set(member.name, member);
     }

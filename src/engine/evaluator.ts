@@ -637,6 +637,18 @@ export class Evaluator extends HeldScalar implements TokenSink, Instance {
     this.releaseScalar();
   }
 
+  /**
+   * `release`, and every run of the document too, once its verdict is taken: runs' errors and
+   * annotations quote the document's keys, which an evaluator kept for the next document (the
+   * validator's pooled one) would keep alive.
+   */
+  forget(): void {
+    // Runs a frame deferred leaves to, and the scratch run, outlive their document otherwise.
+    for (const frame of this.frames) if (frame.leaves !== null) clear(frame.leaves.parents);
+    this.scratch = new Run(this, this.node, null, null, 0, '', 0, false);
+    this.reset(null);
+  }
+
   /** True once the document is certainly invalid. */
   get failed(): boolean {
     return this.root.failed;

@@ -5,7 +5,7 @@
 // (src/engine/nameCache.ts).
 
 import type {CompiledKeyword, SchemaNode} from '../schema/node.js';
-import {NameBudget, copyName} from './nameCache.js';
+import {NameBudget, copyName, isKeepable} from './nameCache.js';
 
 /** The `key` hooks that act on one property name in one schema node, with their classifications. */
 export interface KeyPlan {
@@ -14,6 +14,9 @@ export interface KeyPlan {
   readonly keywords: readonly CompiledKeyword[];
   readonly data: readonly unknown[];
 }
+
+/** What a plan costs beside its name's characters (measured: ~500 bytes for a 31-character name). */
+const PLAN_BYTES = 512;
 
 /** One node's plans: per distinct name, and by key position (see keyPlanAt). */
 class NodePlans {
@@ -36,7 +39,7 @@ class NodePlans {
 export class KeyPlans {
   private readonly byNode: (NodePlans | undefined)[] = [];
   /** What the names kept by every node's plans may still take. */
-  readonly budget = new NameBudget();
+  readonly budget = new NameBudget(PLAN_BYTES);
 
   of(node: SchemaNode): NodePlans {
     return (this.byNode[node.id] ??= new NodePlans());
@@ -44,8 +47,9 @@ export class KeyPlans {
 }
 
 /**
- * Past this many distinct names a node stops caching plans (the names do not repeat: a map keyed by
- * ids, say), and its keywords classify every key afresh; its names' bytes go back to the budget.
+ * Past this many distinct names, or once the names of all nodes have spent the budget, a node
+ * stops caching plans (its names do not repeat: a map keyed by ids, say), and its keywords
+ * classify every key afresh; its names' bytes go back to the budget for the other nodes.
  */
 const MAX_PLANS = 4096;
 
@@ -67,7 +71,7 @@ export function classifyName(keyword: CompiledKeyword, name: string): unknown {
 /**
  * The plan for `name`, or undefined when this node has stopped caching (see MAX_PLANS): then the
  * plans are dropped and not even looked up again (a miss in a full map cost 7% of the time on an
- * object with 200,000 distinct keys). Undefined too for a name the budget has no room for.
+ * object with 200,000 distinct keys). Undefined too for a name too long to keep (isKeepable).
  */
 function keyPlan(table: KeyPlans, node: SchemaNode, nodePlans: NodePlans, name: string): KeyPlan | undefined {
   if (!nodePlans.planning) return undefined;
@@ -78,7 +82,11 @@ function keyPlan(table: KeyPlans, node: SchemaNode, nodePlans: NodePlans, name: 
     stopPlanning(table, nodePlans);
     return undefined;
   }
-  if (!table.budget.take(name)) return undefined;
+  if (!isKeepable(name)) return undefined;
+  if (!table.budget.take(name)) {
+    stopPlanning(table, nodePlans);
+    return undefined;
+  }
   const keywords = [];
   const data = [];
   for (const keyword of node.key) {

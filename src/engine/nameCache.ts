@@ -4,9 +4,8 @@
 //
 // - A kept name is a copy. The tokenizer's keys are slices of the text they came in, and V8 keeps
 //   a slice's whole parent alive: one kept 13-character name pinned its chunk of up to 64 KiB.
-// - A validator's names cost at most NAME_CACHE_BYTES per cache, counted in bytes (two per code
-//   unit, as V8 stores a string with any unit past U+00FF, and ENTRY_BYTES for the entry beside
-//   it), not only in entries: 1,024 names of 64 Ki units are 128 MiB.
+// - A validator's names cost at most NAME_CACHE_BYTES per cache, counted in bytes (see
+//   NameBudget), not only in entries: 1,024 names of 64 Ki units are 128 MiB.
 
 /** What a cache of one validator may keep, in bytes (see NameBudget). */
 export const NAME_CACHE_BYTES = 2 * 1024 * 1024;
@@ -16,17 +15,10 @@ export const NAME_CACHE_BYTES = 2 * 1024 * 1024;
  * large share of the budget, and working out what such a name selects costs time in proportion
  * to its length anyway.
  */
-export const MAX_CACHED_NAME_LENGTH = 256;
+const MAX_KEPT_NAME_LENGTH = 256;
 
-/**
- * What one cached name costs beside its characters: the map entry, the string's header and what
- * the cache keeps for the name (a key plan, a member). An estimate on the high side of what
- * benchmarks/name-cache-memory.ts measures, so the budget holds.
- */
-const ENTRY_BYTES = 256;
-
-/** The bytes that keeping `name` in a cache costs (see ENTRY_BYTES). */
-export const nameCost = (name: string): number => ENTRY_BYTES + 2 * name.length;
+/** `name` is short enough to keep (see MAX_KEPT_NAME_LENGTH). */
+export const isKeepable = (name: string): boolean => name.length <= MAX_KEPT_NAME_LENGTH;
 
 /**
  * A copy of `name` that shares no memory with the text it was read from. V8 copies substrings of
@@ -38,14 +30,20 @@ export function copyName(name: string): string {
   return name.length < 13 ? name : (JSON.parse(JSON.stringify(name)) as string);
 }
 
-/** The bytes a validator's cache of names may still take. */
+/**
+ * The bytes a validator's cache of names may still take. Each name costs two bytes per code unit
+ * and `entryBytes` for what the cache keeps beside it: the map entry, the string's header and the
+ * cache's own record of the name (benchmarks/name-cache-memory.ts measures them), so that the
+ * budget is a bound on the heap the cache holds, not only on its characters.
+ */
 export class NameBudget {
   private left = NAME_CACHE_BYTES;
 
-  /** Room for `name`: its cost is taken. False for a name too long to keep, or when the budget is spent. */
+  constructor(private readonly entryBytes: number) {}
+
+  /** Room for `name` (a keepable one): its cost is taken. False when the budget is spent. */
   take(name: string): boolean {
-    if (name.length > MAX_CACHED_NAME_LENGTH) return false;
-    const cost = nameCost(name);
+    const cost = this.costOf(name);
     if (cost > this.left) return false;
     this.left -= cost;
     return true;
@@ -53,6 +51,15 @@ export class NameBudget {
 
   /** `name` was dropped from the cache: its cost comes back. */
   give(name: string): void {
-    this.left += nameCost(name);
+    this.left += this.costOf(name);
+  }
+
+  /** What is left, in bytes. */
+  get bytesLeft(): number {
+    return this.left;
+  }
+
+  private costOf(name: string): number {
+    return this.entryBytes + 2 * name.length;
   }
 }
