@@ -2,14 +2,18 @@
 // decoded from them. A stream of empty gzip members decodes to nothing however long it is, and a
 // bomb decodes to far more than it sends: each is answered 413 once one count passes the limit,
 // with the server having read little more than the limit. On Express 5 and Koa 3, over a raw
-// socket (counting what the server read) and with fetch's keep-alive pool.
+// socket (counting what the server read) and with fetch's keep-alive pool. And the validator's own
+// limit on what a body makes it keep, `uniqueItems`'s, is a 413 too, on Fastify as well.
 
 import assert from 'node:assert/strict';
-import {describe, it} from 'node:test';
+import type {AddressInfo} from 'node:net';
+import {after, before, describe, it} from 'node:test';
 import {gzipSync} from 'node:zlib';
+import Fastify, {type FastifyInstance} from 'fastify';
 
+import streamSchema from '../adapters/fastify.js';
 import {KiB, MiB, rawUpload, type Harness} from './support/http.js';
-import {ITEMS_ROUTE, assertFollowUpsAnswered, serving, errorStyles, itemSchema, streamOf, streamedInit, warmUp} from './support/servers.js';
+import {ITEMS_ROUTE, assertFollowUpsAnswered, serving, errorStyles, itemSchema, post, streamOf, streamedInit, warmUp} from './support/servers.js';
 
 const SUITE_TIMEOUT = {timeout: 120_000};
 
@@ -107,3 +111,41 @@ for (const server of errorStyles([ITEMS_ROUTE, GZIP_ROUTE])) {
     });
   });
 }
+
+/** `uniqueItems` keeps a fingerprint per item: past limits.maxUniqueItems the body is too large. */
+const TAGS_ROUTE = {path: '/tags', schema: {type: 'array', uniqueItems: true}, options: {limits: {maxUniqueItems: 100}}};
+const tags = (count: number): string => JSON.stringify(Array.from({length: count}, (_, i) => `tag ${i}`));
+
+/** 100 items pass and 101 are a 413: what the 413 says. */
+async function refusalPastUniqueItemsLimit(origin: string): Promise<string> {
+  const within = await post(origin, TAGS_ROUTE.path, tags(100));
+  assert.equal(within.status, 201, within.text);
+  const past = await post(origin, TAGS_ROUTE.path, tags(101));
+  assert.equal(past.status, 413, past.text);
+  return past.text;
+}
+
+for (const server of errorStyles([TAGS_ROUTE]).filter((style) => style.name.endsWith('problemHandler()'))) {
+  describe(`an array past limits.maxUniqueItems, ${server.name}`, SUITE_TIMEOUT, () => {
+    const served = serving(server.app);
+    it('101 distinct items under maxUniqueItems 100: 413 naming the limit; 100 items pass', async () => {
+      assert.match(await refusalPastUniqueItemsLimit(served.origin), /maxUniqueItems \(100\)/);
+    });
+  });
+}
+
+describe('an array past limits.maxUniqueItems, Fastify', SUITE_TIMEOUT, () => {
+  let app: FastifyInstance;
+  let origin = '';
+  before(async () => {
+    app = Fastify();
+    await app.register(streamSchema, {limits: TAGS_ROUTE.options.limits});
+    app.post(TAGS_ROUTE.path, {schema: {body: TAGS_ROUTE.schema}}, async (_request, reply) => reply.code(201).send('stored'));
+    await app.listen({port: 0, host: '127.0.0.1'});
+    origin = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  });
+  after(() => app.close());
+  it('101 distinct items under maxUniqueItems 100: 413 (in the shape of Fastify\'s own); 100 items pass', async () => {
+    assert.match(await refusalPastUniqueItemsLimit(origin), /FST_ERR_CTP_BODY_TOO_LARGE/);
+  });
+});

@@ -22,6 +22,7 @@
 
 import {InputError} from '../output/errors.js';
 import {Hash, addToHash, hashScalar, hashValue, startHash} from './fingerprint.js';
+import {ItemFingerprints} from './itemFingerprints.js';
 import {KeySet} from './keySet.js';
 import {NameBudget, copyName, isKeepable} from './nameCache.js';
 import {HeldScalar} from './scalar.js';
@@ -790,7 +791,7 @@ export class TextChecker implements TokenSink {
    * of two different items fails here and goes to the evaluator, which reports the same false
    * duplicate (docs/keywords.md, uniqueItems).
    */
-  private readonly distinct: Set<number>[] = [];
+  private readonly distinct: ItemFingerprints[] = [];
   /** The counts of the open arrays' tallies (Shape.tallyBits), by depth. */
   private readonly tallies: number[][] = [];
   /**
@@ -1157,13 +1158,17 @@ export class TextChecker implements TokenSink {
     if (this.kinds[level] === ARRAY && this.open[level]!.distinctTargets.length > 0) this.distinctItemEnded(level, hashValue(hash));
   }
 
-  /** An item of the `uniqueItems` array at `level` ended, with this fingerprint: is it new? */
+  /**
+   * An item of the `uniqueItems` array at `level` ended, with this fingerprint: is it new? Past
+   * limits.maxUniqueItems the evaluator decides, and refuses the document.
+   */
   private distinctItemEnded(level: number, fingerprint: number): void {
     const seen = this.distinct[level]!;
-    if (!seen.has(fingerprint)) {
-      seen.add(fingerprint);
+    if (seen.size >= this.limits.maxUniqueItems) {
+      this.giveUp('input');
       return;
     }
+    if (seen.add(fingerprint) < 0) return;
     const targets = this.open[level]!.distinctTargets;
     for (let i = 0; i < targets.length; i++) this.fail(targets[i]!, level);
   }
@@ -1206,7 +1211,7 @@ export class TextChecker implements TokenSink {
     } else {
       if (shape.distinctTargets.length > 0) {
         let seen = this.distinct[level];
-        if (seen === undefined) this.distinct[level] = seen = new Set();
+        if (seen === undefined) this.distinct[level] = seen = new ItemFingerprints();
         else seen.clear();
         if (level >= this.usedLevels) this.usedLevels = level + 1;
       }

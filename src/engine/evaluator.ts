@@ -681,6 +681,17 @@ export class Evaluator extends HeldScalar implements TokenSink, Instance {
     return pointer;
   }
 
+  limitError(code: string, message: string, depth: number): InputError {
+    return this.inputError('limit', code, message, depth);
+  }
+
+  /** An input error at the current position, for the value at instance depth `depth`. */
+  private inputError(kind: 'syntax' | 'limit', code: string, message: string, depth: number): InputError {
+    const error = new InputError(kind, code, message, this.position());
+    error.instanceLocation = this.pointer(depth);
+    return error;
+  }
+
   /** The key of the member at `depth` (default: the innermost open object's current key). */
   currentKey(depth: number = this.depth): string {
     return this.frames[depth - 1].key;
@@ -895,11 +906,7 @@ export class Evaluator extends HeldScalar implements TokenSink, Instance {
     const frame = this.frames[this.depth - 1];
     frame.key = key;
     // A parsed value cannot repeat a key: only text needs the check.
-    if (this.fromText && !frame.keys!.add(key)) {
-      const error = new InputError('syntax', 'syntax.duplicateKey', `Duplicate key "${key}" in one object (RFC 7493 §2.3)`, this.position());
-      error.instanceLocation = this.pointer(this.depth);
-      throw error;
-    }
+    if (this.fromText && !frame.keys!.add(key)) throw this.inputError('syntax', 'syntax.duplicateKey', `Duplicate key "${key}" in one object (RFC 7493 §2.3)`, this.depth);
     frame.count++;
     const stack = this.stack;
     for (let i = frame.start; i < frame.end; i++) {

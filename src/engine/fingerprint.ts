@@ -19,7 +19,8 @@ export function mixString(seed: number, multiplier: number, text: string): numbe
   return finalize(h ^ text.length);
 }
 
-function finalize(h: number): number {
+/** Murmur3's finalizer: every bit of `h` reaches every bit of the result. */
+export function finalize(h: number): number {
   h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
   h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
   return (h ^ (h >>> 16)) >>> 0;
