@@ -1,10 +1,11 @@
-// src/engine/nameCache.ts: the copies the caches keep are the same names, code unit for code unit,
-// and the budget counts each name's bytes. That a copy keeps nothing of the text it was cut from
+// src/engine/nameCache.ts: the copies the caches keep are the same names, code unit for code unit;
+// the budget counts each name's bytes, and once it is spent the keeper with the most names is the
+// one that forgets them. That a copy keeps nothing of the text it was cut from
 // is measured on the heap in test/request-memory.test.ts.
 
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
-import {NAME_CACHE_BYTES, NameBudget, copyName, isKeepable} from '../src/engine/nameCache.js';
+import {NAME_CACHE_BYTES, NameBudget, copyName, isKeepable, type NameKeeper} from '../src/engine/nameCache.js';
 
 describe('copyName', () => {
   test('gives back the same name, whatever its characters', () => {
@@ -17,17 +18,69 @@ describe('copyName', () => {
   });
 });
 
+/** A keeper of names as the caches are: a set of them, and whether it still keeps any. */
+class Keeper implements NameKeeper {
+  readonly names = new Set<string>();
+  keeps = true;
+
+  constructor(private readonly budget: NameBudget) {}
+
+  keep(name: string): boolean {
+    if (!this.keeps || !this.budget.take(this, name)) return false;
+    this.names.add(name);
+    return true;
+  }
+
+  get keptNames(): number {
+    return this.names.size;
+  }
+
+  forgetNames(give: (name: string) => void): void {
+    this.keeps = false;
+    for (const name of this.names) give(name);
+    this.names.clear();
+  }
+}
+
 describe('NameBudget', () => {
-  test('takes names until their bytes would pass the budget, and takes back what it gives', () => {
+  const nameOf = (i: number): string => `name ${i}`.padEnd(50, '.');
+  const perName = 100 + 2 * 50;
+  const fits = Math.floor(NAME_CACHE_BYTES / perName);
+
+  test('takes names until their bytes would pass the budget; then the keeper with the most names forgets them all', () => {
     const budget = new NameBudget(100);
-    const name = 'n'.repeat(50);
-    let taken = 0;
-    while (budget.take(name)) taken++;
-    assert.equal(taken, Math.floor(NAME_CACHE_BYTES / (100 + 2 * name.length)));
-    assert.ok(budget.bytesLeft < 100 + 2 * name.length);
-    budget.give(name);
-    assert.equal(budget.take(name), true);
-    assert.equal(budget.take(name), false);
+    const large = new Keeper(budget);
+    const small = new Keeper(budget);
+    for (let i = 0; i < 10; i++) assert.equal(small.keep(nameOf(i)), true);
+    let i = 10;
+    while (large.keep(nameOf(i))) i++;
+    // The large keeper asked when the budget was spent: it is the largest, so it is the one retired.
+    assert.equal(i, fits);
+    assert.equal(large.keeps, false);
+    assert.equal(large.keptNames, 0);
+    assert.equal(budget.bytesLeft, NAME_CACHE_BYTES - 10 * perName);
+    // The names that repeat stay, and there is room again.
+    assert.equal(small.keptNames, 10);
+    assert.equal(small.keep(nameOf(-1)), true);
+  });
+
+  test('a keeper that asks when another holds the most names keeps its own, once that one is retired', () => {
+    const budget = new NameBudget(100);
+    const large = new Keeper(budget);
+    const small = new Keeper(budget);
+    for (let i = 0; i < fits; i++) assert.equal(large.keep(nameOf(i)), true);
+    assert.equal(small.keep(nameOf(-1)), true);
+    assert.equal(large.keeps, false);
+    assert.equal(budget.bytesLeft, NAME_CACHE_BYTES - perName);
+  });
+
+  test('retire gives back every byte of what a keeper kept', () => {
+    const budget = new NameBudget(100);
+    const keeper = new Keeper(budget);
+    for (let i = 0; i < 20; i++) keeper.keep(nameOf(i));
+    budget.retire(keeper);
+    assert.equal(budget.bytesLeft, NAME_CACHE_BYTES);
+    assert.equal(keeper.keep('again'), false);
   });
 
   test('names past 256 code units are never kept', () => {

@@ -24,7 +24,7 @@ import {InputError} from '../output/errors.js';
 import {Hash, addToHash, hashScalar, hashValue, startHash} from './fingerprint.js';
 import {ItemFingerprints} from './itemFingerprints.js';
 import {KeySet} from './keySet.js';
-import {NameBudget, copyName, isKeepable} from './nameCache.js';
+import {NameBudget, copyName, isKeepable, type NameKeeper} from './nameCache.js';
 import {HeldScalar} from './scalar.js';
 import {ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, acts, type CompiledKeyword, type Kind, type KeywordDefinition, type Outline, type Resource, type SchemaNode} from '../schema/node.js';
 import {Tokenizer} from '../json/tokenizer.js';
@@ -78,8 +78,8 @@ const MAX_IN_PLACE = 200;
  */
 const MAX_NAMES = 1024;
 const MAX_INDICES = 256;
-/** What a kept member costs beside its name's characters (measured: ~1,650 bytes). */
-const MEMBER_BYTES = 1792;
+/** What a kept member costs beside its name's characters (~1,400-1,700 bytes: benchmarks/name-cache-memory.ts). */
+const MEMBER_BYTES = 2048;
 /** Key positions remembered per shape (see Shape.names). */
 const MAX_POSITIONS = 64;
 /** Shapes kept per schema; past this, shapes are built afresh for each container. */
@@ -397,7 +397,7 @@ class Sources<K> {
 }
 
 /** Everything the schema asks of the objects and arrays at one location. */
-class Shape {
+class Shape implements NameKeeper {
   /** A keyword here cannot be judged by the checker. */
   unsure = false;
   readonly objectFails: Target[] = [];
@@ -451,6 +451,8 @@ class Shape {
   presenceWords = 0;
   /** Members by property name: copies, within the cache's budget (src/engine/nameCache.ts). */
   readonly members = new Map<string, Member>();
+  /** False once the budget retired this shape's names: its members are worked out afresh. */
+  keepsNames = true;
   /**
    * The name met at each key position, and its member: objects of one shape tend to list their
    * keys in one order, and comparing with the name met there last is cheaper than hashing a fresh
@@ -460,6 +462,18 @@ class Shape {
   readonly names: (string | null)[] = [];
   readonly membersAt: Member[] = [];
   readonly items: Member[] = [];
+
+  get keptNames(): number {
+    return this.members.size;
+  }
+
+  forgetNames(give: (name: string) => void): void {
+    this.keepsNames = false;
+    for (const name of this.members.keys()) give(name);
+    this.members.clear();
+    this.names.length = 0;
+    this.membersAt.length = 0;
+  }
 
   bitOf(name: string): number {
     let bit = this.presenceBits.get(name);
@@ -1039,7 +1053,7 @@ export class TextChecker implements TokenSink {
   private newMember(shape: Shape, name: string): Member {
     const bit = shape.presenceBits.get(name);
     const member = shape.memberSources.select(name, bit === undefined ? -1 : bit, this.cache.scalarPlans);
-    if (shape.members.size < MAX_NAMES && isKeepable(name) && this.cache.budget.take(name)) {
+    if (shape.keepsNames && shape.members.size < MAX_NAMES && isKeepable(name) && this.cache.budget.take(shape, name)) {
       member.name = copyName(name);
       shape.members.set(member.name, member);
     }

@@ -5,7 +5,7 @@
 // (src/engine/nameCache.ts).
 
 import type {CompiledKeyword, SchemaNode} from '../schema/node.js';
-import {NameBudget, copyName, isKeepable} from './nameCache.js';
+import {NameBudget, copyName, isKeepable, type NameKeeper} from './nameCache.js';
 
 /** The `key` hooks that act on one property name in one schema node, with their classifications. */
 export interface KeyPlan {
@@ -15,11 +15,11 @@ export interface KeyPlan {
   readonly data: readonly unknown[];
 }
 
-/** What a plan costs beside its name's characters (measured: ~500 bytes for a 31-character name). */
-const PLAN_BYTES = 512;
+/** What a plan costs beside its name's characters (~870 bytes: benchmarks/name-cache-memory.ts). */
+const PLAN_BYTES = 1024;
 
 /** One node's plans: per distinct name, and by key position (see keyPlanAt). */
-class NodePlans {
+class NodePlans implements NameKeeper {
   readonly byName = new Map<string, KeyPlan>();
   /** False once the node has met too many distinct names to cache plans for (see MAX_PLANS). */
   planning = true;
@@ -29,6 +29,18 @@ class NodePlans {
    */
   readonly names: (string | null)[] = [];
   readonly plans: KeyPlan[] = [];
+
+  get keptNames(): number {
+    return this.byName.size;
+  }
+
+  forgetNames(give: (name: string) => void): void {
+    this.planning = false;
+    for (const name of this.byName.keys()) give(name);
+    this.byName.clear();
+    this.names.length = 0;
+    this.plans.length = 0;
+  }
 }
 
 /**
@@ -47,9 +59,9 @@ export class KeyPlans {
 }
 
 /**
- * Past this many distinct names, or once the names of all nodes have spent the budget, a node
- * stops caching plans (its names do not repeat: a map keyed by ids, say), and its keywords
- * classify every key afresh; its names' bytes go back to the budget for the other nodes.
+ * Past this many distinct names a node stops caching plans (its names do not repeat: a map keyed
+ * by ids, say), as it does when it holds the most names once the budget is spent, and its
+ * keywords classify every key afresh; its names' bytes go back to the budget.
  */
 const MAX_PLANS = 4096;
 
@@ -71,7 +83,7 @@ export function classifyName(keyword: CompiledKeyword, name: string): unknown {
 /**
  * The plan for `name`, or undefined when this node has stopped caching (see MAX_PLANS): then the
  * plans are dropped and not even looked up again (a miss in a full map cost 7% of the time on an
- * object with 200,000 distinct keys). Undefined too for a name too long to keep (isKeepable).
+ * object with 200,000 distinct keys). Undefined too for a name the budget does not keep.
  */
 function keyPlan(table: KeyPlans, node: SchemaNode, nodePlans: NodePlans, name: string): KeyPlan | undefined {
   if (!nodePlans.planning) return undefined;
@@ -79,14 +91,10 @@ function keyPlan(table: KeyPlans, node: SchemaNode, nodePlans: NodePlans, name: 
   const plan = plans.get(name);
   if (plan !== undefined) return plan;
   if (plans.size >= MAX_PLANS) {
-    stopPlanning(table, nodePlans);
+    table.budget.retire(nodePlans);
     return undefined;
   }
-  if (!isKeepable(name)) return undefined;
-  if (!table.budget.take(name)) {
-    stopPlanning(table, nodePlans);
-    return undefined;
-  }
+  if (!isKeepable(name) || !table.budget.take(nodePlans, name)) return undefined;
   const keywords = [];
   const data = [];
   for (const keyword of node.key) {
@@ -99,14 +107,6 @@ function keyPlan(table: KeyPlans, node: SchemaNode, nodePlans: NodePlans, name: 
   const made = {name: copy, keywords, data};
   plans.set(copy, made);
   return made;
-}
-
-function stopPlanning(table: KeyPlans, nodePlans: NodePlans): void {
-  nodePlans.planning = false;
-  for (const name of nodePlans.byName.keys()) table.budget.give(name);
-  nodePlans.byName.clear();
-  nodePlans.names.length = 0;
-  nodePlans.plans.length = 0;
 }
 
 /** Positions remembered per node (see keyPlanAt): objects wider than this look the rest up by name. */

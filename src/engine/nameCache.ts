@@ -30,33 +30,65 @@ export function copyName(name: string): string {
   return name.length < 13 ? name : (JSON.parse(JSON.stringify(name)) as string);
 }
 
+/** A part of a cache that keeps names: a node's key plans, a checker shape's members. */
+export interface NameKeeper {
+  /** How many names it keeps. */
+  readonly keptNames: number;
+  /** Forget every name kept, for good: each goes back through `give`. */
+  forgetNames(give: (name: string) => void): void;
+}
+
 /**
  * The bytes a validator's cache of names may still take. Each name costs two bytes per code unit
  * and `entryBytes` for what the cache keeps beside it: the map entry, the string's header and the
  * cache's own record of the name (benchmarks/name-cache-memory.ts measures them), so that the
  * budget is a bound on the heap the cache holds, not only on its characters.
+ *
+ * Once the budget is spent, the keeper with the most names forgets them all and keeps no more:
+ * names that do not repeat (a map keyed by ids, or a client sending new keys each time) pile up
+ * in one place, and the budget goes back to the places whose names do repeat. Each keeper is
+ * retired once at most, so this happens at most once per schema location.
  */
 export class NameBudget {
   private left = NAME_CACHE_BYTES;
+  /** Every keeper that keeps a name. */
+  private readonly keepers: NameKeeper[] = [];
 
   constructor(private readonly entryBytes: number) {}
 
-  /** Room for `name` (a keepable one): its cost is taken. False when the budget is spent. */
-  take(name: string): boolean {
+  /**
+   * Room for `name` (a keepable one) in `keeper`: its cost is taken. False when there is none even
+   * after the largest keeper is retired, or when `keeper` is the one retired.
+   */
+  take(keeper: NameKeeper, name: string): boolean {
     const cost = this.costOf(name);
-    if (cost > this.left) return false;
+    while (cost > this.left) {
+      const largest = this.largestKeeper();
+      if (largest === undefined) return false;
+      this.retire(largest);
+      if (largest === keeper) return false;
+    }
+    if (keeper.keptNames === 0) this.keepers.push(keeper);
     this.left -= cost;
     return true;
   }
 
-  /** `name` was dropped from the cache: its cost comes back. */
-  give(name: string): void {
-    this.left += this.costOf(name);
+  /** `keeper` forgets its names and keeps no more; their bytes come back. */
+  retire(keeper: NameKeeper): void {
+    const at = this.keepers.indexOf(keeper);
+    if (at >= 0) this.keepers.splice(at, 1);
+    keeper.forgetNames((name) => (this.left += this.costOf(name)));
   }
 
   /** What is left, in bytes. */
   get bytesLeft(): number {
     return this.left;
+  }
+
+  private largestKeeper(): NameKeeper | undefined {
+    let largest: NameKeeper | undefined;
+    for (const keeper of this.keepers) if (largest === undefined || keeper.keptNames > largest.keptNames) largest = keeper;
+    return largest;
   }
 
   private costOf(name: string): number {
