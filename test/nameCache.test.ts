@@ -5,7 +5,7 @@
 
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
-import {NAME_CACHE_BYTES, NameBudget, copyName, isKeepable, type NameKeeper} from '../src/engine/nameCache.js';
+import {NAME_CACHE_BYTES, NameBudget, NameTable, copyName, isKeepable} from '../src/engine/nameCache.js';
 
 describe('copyName', () => {
   test('gives back the same name, whatever its characters', () => {
@@ -18,27 +18,12 @@ describe('copyName', () => {
   });
 });
 
-/** A keeper of names as the caches are: a set of them, and whether it still keeps any. */
-class Keeper implements NameKeeper {
-  readonly names = new Set<string>();
-  keeps = true;
-
-  constructor(private readonly budget: NameBudget) {}
-
+/** A table keeping a name when the budget admits it, as the caches do. */
+class Keeper extends NameTable<number> {
   keep(name: string): boolean {
-    if (!this.keeps || !this.budget.take(this, name)) return false;
-    this.names.add(name);
+    if (!this.admits(name)) return false;
+    this.set(name, name.length);
     return true;
-  }
-
-  get keptNames(): number {
-    return this.names.size;
-  }
-
-  forgetNames(give: (name: string) => void): void {
-    this.keeps = false;
-    for (const name of this.names) give(name);
-    this.names.clear();
   }
 }
 
@@ -58,6 +43,7 @@ describe('NameBudget', () => {
     assert.equal(i, fits);
     assert.equal(large.keeps, false);
     assert.equal(large.keptNames, 0);
+    assert.deepEqual([large.names, large.values], [[], []]);
     assert.equal(budget.bytesLeft, NAME_CACHE_BYTES - 10 * perName);
     // The names that repeat stay, and there is room again.
     assert.equal(small.keptNames, 10);
@@ -78,7 +64,7 @@ describe('NameBudget', () => {
     const budget = new NameBudget(100);
     const keeper = new Keeper(budget);
     for (let i = 0; i < 20; i++) keeper.keep(nameOf(i));
-    budget.retire(keeper);
+    keeper.retire();
     assert.equal(budget.bytesLeft, NAME_CACHE_BYTES);
     assert.equal(keeper.keep('again'), false);
   });
@@ -86,5 +72,22 @@ describe('NameBudget', () => {
   test('names past 256 code units are never kept', () => {
     assert.equal(isKeepable('k'.repeat(256)), true);
     assert.equal(isKeepable('k'.repeat(257)), false);
+    assert.equal(new Keeper(new NameBudget(100)).keep('k'.repeat(257)), false);
+  });
+});
+
+describe('NameTable.place', () => {
+  test('a position no kept name has held matches no name, the empty one included', () => {
+    const table = new NameTable<string>(new NameBudget(100));
+    table.place(3, 'kept', 'value');
+    assert.deepEqual(table.names, [null, null, null, 'kept']);
+    assert.equal(table.names.indexOf(''), -1);
+    assert.equal(table.values[3], 'value');
+  });
+
+  test('positions past 64 are not remembered', () => {
+    const table = new NameTable<string>(new NameBudget(100));
+    table.place(64, 'kept', 'value');
+    assert.equal(table.names.length, 0);
   });
 });

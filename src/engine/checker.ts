@@ -24,7 +24,7 @@ import {InputError} from '../output/errors.js';
 import {Hash, addToHash, hashScalar, hashValue, startHash} from './fingerprint.js';
 import {ItemFingerprints} from './itemFingerprints.js';
 import {KeySet} from './keySet.js';
-import {NameBudget, copyName, isKeepable, type NameKeeper} from './nameCache.js';
+import {NameBudget, NameTable} from './nameCache.js';
 import {HeldScalar} from './scalar.js';
 import {ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, acts, type CompiledKeyword, type Kind, type KeywordDefinition, type Outline, type Resource, type SchemaNode} from '../schema/node.js';
 import {Tokenizer} from '../json/tokenizer.js';
@@ -80,8 +80,6 @@ const MAX_NAMES = 1024;
 const MAX_INDICES = 256;
 /** What a kept member costs beside its name's characters (~1,400-1,700 bytes: benchmarks/name-cache-memory.ts). */
 const MEMBER_BYTES = 2048;
-/** Key positions remembered per shape (see Shape.names). */
-const MAX_POSITIONS = 64;
 /** Shapes kept per schema; past this, shapes are built afresh for each container. */
 const MAX_SHAPES = 4096;
 /**
@@ -397,7 +395,7 @@ class Sources<K> {
 }
 
 /** Everything the schema asks of the objects and arrays at one location. */
-class Shape implements NameKeeper {
+class Shape {
   /** A keyword here cannot be judged by the checker. */
   unsure = false;
   readonly objectFails: Target[] = [];
@@ -449,30 +447,15 @@ class Shape implements NameKeeper {
   /** Words of flags and of presence bits a container of this shape needs (set once built). */
   flagWords = 0;
   presenceWords = 0;
-  /** Members by property name: copies, within the cache's budget (src/engine/nameCache.ts). */
-  readonly members = new Map<string, Member>();
-  /** False once the budget retired this shape's names: its members are worked out afresh. */
-  keepsNames = true;
   /**
-   * The name met at each key position, and its member: objects of one shape tend to list their
-   * keys in one order, and comparing with the name met there last is cheaper than hashing a fresh
-   * key for the map (as in src/engine/keyPlan.ts). Only names kept in `members`, as kept there;
-   * null at a position no kept name has held, which no name equals.
+   * The members by property name, and at each key position the member of the name met there last
+   * (src/engine/nameCache.ts): names of the document, kept as copies within the cache's budget.
    */
-  readonly names: (string | null)[] = [];
-  readonly membersAt: Member[] = [];
+  readonly named: NameTable<Member>;
   readonly items: Member[] = [];
 
-  get keptNames(): number {
-    return this.members.size;
-  }
-
-  forgetNames(give: (name: string) => void): void {
-    this.keepsNames = false;
-    for (const name of this.members.keys()) give(name);
-    this.members.clear();
-    this.names.length = 0;
-    this.membersAt.length = 0;
+  constructor(budget: NameBudget) {
+    this.named = new NameTable(budget);
   }
 
   bitOf(name: string): number {
@@ -1026,7 +1009,7 @@ export class TextChecker implements TokenSink {
     const {shapes} = this.cache;
     let shape = shapes.get(signature);
     if (shape === undefined) {
-      shape = new Shape();
+      shape = new Shape(this.cache.budget);
       const builder = new ShapeBuilder(shape, () => (this.cache.usable = false));
       for (let i = 0; i < nodes.length; i++) builder.apply(nodes[i]!, targets[i]!, scopes[i]!);
       shape.flagWords = wordsFor(shape.flags);
@@ -1039,24 +1022,16 @@ export class TextChecker implements TokenSink {
 
   /** The member a property name selects in `shape`, remembered for the key's position when kept. */
   private memberNamed(shape: Shape, name: string, position: number): Member {
-    const member = shape.members.get(name) ?? this.newMember(shape, name);
-    const kept = member.name;
-    if (kept !== null && position < MAX_POSITIONS) {
-      const {names, membersAt} = shape;
-      while (names.length < position) (names.push(null), membersAt.push(member));
-      names[position] = kept;
-      membersAt[position] = member;
-    }
+    const member = shape.named.byName.get(name) ?? this.newMember(shape, name);
+    if (member.name !== null) shape.named.place(position, member.name, member);
     return member;
   }
 
   private newMember(shape: Shape, name: string): Member {
     const bit = shape.presenceBits.get(name);
     const member = shape.memberSources.select(name, bit === undefined ? -1 : bit, this.cache.scalarPlans);
-    if (shape.keepsNames && shape.members.size < MAX_NAMES && isKeepable(name) && this.cache.budget.take(shape, name)) {
-      member.name = copyName(name);
-      shape.members.set(member.name, member);
-    }
+    const {named} = shape;
+    if (named.keptNames < MAX_NAMES && named.admits(name)) member.name = named.set(name, member);
     return member;
   }
 
@@ -1373,7 +1348,8 @@ export class TextChecker implements TokenSink {
     const level = this.depth - 1;
     const position = this.counts[level]!++;
     const shape = this.open[level]!;
-    const member = position < shape.names.length && shape.names[position] === key ? shape.membersAt[position]! : this.memberNamed(shape, key, position);
+    const {names} = shape.named;
+    const member = position < names.length && names[position] === key ? shape.named.values[position]! : this.memberNamed(shape, key, position);
     const bit = member.presence;
     if (bit >= 0) this.seen[level]![bit >> 5]! |= 1 << (bit & 31);
     this.pending = member;

@@ -5,7 +5,7 @@
 // (src/engine/nameCache.ts).
 
 import type {CompiledKeyword, SchemaNode} from '../schema/node.js';
-import {NameBudget, copyName, isKeepable, type NameKeeper} from './nameCache.js';
+import {NameBudget, NameTable} from './nameCache.js';
 
 /** The `key` hooks that act on one property name in one schema node, with their classifications. */
 export interface KeyPlan {
@@ -18,43 +18,18 @@ export interface KeyPlan {
 /** What a plan costs beside its name's characters (~870 bytes: benchmarks/name-cache-memory.ts). */
 const PLAN_BYTES = 1024;
 
-/** One node's plans: per distinct name, and by key position (see keyPlanAt). */
-class NodePlans implements NameKeeper {
-  readonly byName = new Map<string, KeyPlan>();
-  /** False once the node has met too many distinct names to cache plans for (see MAX_PLANS). */
-  planning = true;
-  /**
-   * The name last met at each key position (the plan's own copy), and its plan; null at a
-   * position whose name had no plan, which no name equals.
-   */
-  readonly names: (string | null)[] = [];
-  readonly plans: KeyPlan[] = [];
-
-  get keptNames(): number {
-    return this.byName.size;
-  }
-
-  forgetNames(give: (name: string) => void): void {
-    this.planning = false;
-    for (const name of this.byName.keys()) give(name);
-    this.byName.clear();
-    this.names.length = 0;
-    this.plans.length = 0;
-  }
-}
-
 /**
  * The key plans of one compiled schema, by node id: shared by every evaluator of one validator.
  * They depend on the schema alone; they are kept here, not on the nodes, so that a compiled node
  * holds nothing an engine writes.
  */
 export class KeyPlans {
-  private readonly byNode: (NodePlans | undefined)[] = [];
+  private readonly byNode: (NameTable<KeyPlan> | undefined)[] = [];
   /** What the names kept by every node's plans may still take. */
-  readonly budget = new NameBudget(PLAN_BYTES);
+  private readonly budget = new NameBudget(PLAN_BYTES);
 
-  of(node: SchemaNode): NodePlans {
-    return (this.byNode[node.id] ??= new NodePlans());
+  of(node: SchemaNode): NameTable<KeyPlan> {
+    return (this.byNode[node.id] ??= new NameTable(this.budget));
   }
 }
 
@@ -85,16 +60,15 @@ export function classifyName(keyword: CompiledKeyword, name: string): unknown {
  * plans are dropped and not even looked up again (a miss in a full map cost 7% of the time on an
  * object with 200,000 distinct keys). Undefined too for a name the budget does not keep.
  */
-function keyPlan(table: KeyPlans, node: SchemaNode, nodePlans: NodePlans, name: string): KeyPlan | undefined {
-  if (!nodePlans.planning) return undefined;
-  const plans = nodePlans.byName;
-  const plan = plans.get(name);
+function keyPlan(node: SchemaNode, plans: NameTable<KeyPlan>, name: string): KeyPlan | undefined {
+  if (!plans.keeps) return undefined;
+  const plan = plans.byName.get(name);
   if (plan !== undefined) return plan;
-  if (plans.size >= MAX_PLANS) {
-    table.budget.retire(nodePlans);
+  if (plans.keptNames >= MAX_PLANS) {
+    plans.retire();
     return undefined;
   }
-  if (!isKeepable(name) || !table.budget.take(nodePlans, name)) return undefined;
+  if (!plans.admits(name)) return undefined;
   const keywords = [];
   const data = [];
   for (const keyword of node.key) {
@@ -103,35 +77,20 @@ function keyPlan(table: KeyPlans, node: SchemaNode, nodePlans: NodePlans, name: 
     keywords.push(keyword);
     data.push(datum);
   }
-  const copy = copyName(name);
-  const made = {name: copy, keywords, data};
-  plans.set(copy, made);
+  const made = {name, keywords, data};
+  made.name = plans.set(name, made);
   return made;
 }
 
-/** Positions remembered per node (see keyPlanAt): objects wider than this look the rest up by name. */
-const MAX_POSITIONS = 64;
-
 /**
- * `keyPlan` for the key at `position` (0-based) in its object. Objects of one schema tend to list
- * their keys in the same order, so each node remembers the name and plan it last met at each
- * position: the same name there again costs a string comparison instead of a map lookup (on the
- * engine benchmark's records, 35 lookups per record in value mode).
+ * `keyPlan` for the key at `position` (0-based) in its object: the plan met at that position last
+ * time when the name is the same (NameTable.place).
  */
 export function keyPlanAt(table: KeyPlans, node: SchemaNode, name: string, position: number): KeyPlan | undefined {
-  const nodePlans = table.of(node);
-  const names = nodePlans.names;
-  if (position < names.length && names[position] === name) return nodePlans.plans[position];
-  const plan = keyPlan(table, node, nodePlans, name);
-  if (plan !== undefined && position < MAX_POSITIONS) {
-    while (names.length < position) {
-      names.push(null);
-      nodePlans.plans.push(EMPTY_PLAN);
-    }
-    names[position] = plan.name;
-    nodePlans.plans[position] = plan;
-  }
+  const plans = table.of(node);
+  const names = plans.names;
+  if (position < names.length && names[position] === name) return plans.values[position];
+  const plan = keyPlan(node, plans, name);
+  if (plan !== undefined) plans.place(position, plan.name, plan);
   return plan;
 }
-
-const EMPTY_PLAN: KeyPlan = {name: '', keywords: [], data: []};
