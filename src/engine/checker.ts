@@ -22,7 +22,7 @@
 
 import {InputError} from '../output/errors.js';
 import {Hash, addToHash, hashScalar, hashValue, startHash} from './fingerprint.js';
-import {ItemFingerprints} from './itemFingerprints.js';
+import {ItemFingerprints} from '../keywords/rules/itemFingerprints.js';
 import {KeySet} from './keySet.js';
 import {NameBudget, NameTable} from './nameCache.js';
 import {HeldScalar} from './scalar.js';

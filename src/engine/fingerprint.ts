@@ -19,8 +19,7 @@ export function mixString(seed: number, multiplier: number, text: string): numbe
   return finalize(h ^ text.length);
 }
 
-/** Murmur3's finalizer: every bit of `h` reaches every bit of the result. */
-export function finalize(h: number): number {
+function finalize(h: number): number {
   h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
   h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
   return (h ^ (h >>> 16)) >>> 0;

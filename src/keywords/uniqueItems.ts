@@ -3,13 +3,13 @@
 // (src/engine/fingerprint.ts), in the evaluator as in the text checker (its outline's
 // `distinctItems`). The evaluator hashes each item bottom-up as it streams
 // (Instance.fingerprintItem); only one 53-bit fingerprint per item is kept, packed with an index
-// to find it (src/engine/itemFingerprints.ts: 13-16 bytes an item). This is the one keyword whose
+// to find it (rules/itemFingerprints.ts: 13-16 bytes an item). This is the one keyword whose
 // memory grows with the array, so it has a limit of its own (limits.maxUniqueItems): past it the
 // document is refused as input past a bound (RFC 8259 §9 lets a parser limit what it takes),
 // before memory runs out. Two different items collide with a probability around n²/2^54, which
 // reports a false duplicate, never misses a real one (docs/keywords.md).
 
-import {ItemFingerprints} from '../engine/itemFingerprints.js';
+import {ItemFingerprints} from './rules/itemFingerprints.js';
 import {defaultLimits} from '../json/tokenizer.js';
 import type {CompiledKeyword, KeywordDefinition, Run, FingerprintListener} from '../schema/node.js';
 

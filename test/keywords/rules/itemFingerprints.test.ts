@@ -1,12 +1,12 @@
-// src/engine/itemFingerprints.ts: every repeat is found, at the earliest item with its fingerprint,
+// src/keywords/rules/itemFingerprints.ts: every repeat is found, at the earliest item with its fingerprint,
 // through the scan of short arrays and each growth of the table; different fingerprints are never
 // taken for one another; and a cleared set starts afresh.
 
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
 import fc from 'fast-check';
-import {ItemFingerprints} from '../src/engine/itemFingerprints.js';
-import {property} from './support/property.js';
+import {ItemFingerprints} from '../../../src/keywords/rules/itemFingerprints.js';
+import {property} from '../../support/property.js';
 
 /** Distinct 53-bit fingerprints, spread as hashValue's are, with those next to 0 and 2^53 among them. */
 function distinctFingerprints(count: number): number[] {

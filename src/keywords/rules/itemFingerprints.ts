@@ -1,13 +1,12 @@
 // The fingerprints of the items of one array under `uniqueItems` (src/engine/fingerprint.ts), for
-// both engines: which earlier item, if any, an item repeats. This is the one keyword state that
+// both engines (the keyword's evaluator hook, the checker's distinctItems): which earlier item, if
+// any, an item repeats. This is the one keyword state that
 // grows with the input, so it is packed: the fingerprints in arrival order, in Float64Array chunks
 // (8 bytes an item; an item's position is its index), and an open-addressing table of positions
 // (4 bytes a slot, kept 53-80% full by growing it by half), 13-16 bytes an item in all. A Map of
 // the fingerprints took ~46 bytes an item, and a Set ~37 (benchmarks/unique-items-memory.ts).
 // Slots are found by a hash of the fingerprint seeded per process, so nobody can choose items
 // that pile up in one run of slots (hash flooding) without knowing the seeds.
-
-import {finalize} from './fingerprint.js';
 
 const [SEED_LOW, SEED_HIGH] = crypto.getRandomValues(new Int32Array(2));
 
@@ -20,11 +19,18 @@ const SCAN = 8;
 /** The table grows by half before it would be fuller than this. */
 const MAX_LOAD = 0.8;
 
+/** Murmur3's finalizer: every bit of `h` reaches every bit of the result. */
+function mix(h: number): number {
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
+}
+
 /** Which slot of `capacity` a fingerprint's probe starts at: a seeded hash of its 53 bits, scaled. */
 function homeSlot(fingerprint: number, capacity: number): number {
   const low = fingerprint >>> 0;
   const high = (fingerprint - low) / 0x100000000;
-  const hash = finalize(Math.imul(low ^ SEED_LOW, 0x9e3779b1) + finalize(high ^ SEED_HIGH));
+  const hash = mix(Math.imul(low ^ SEED_LOW, 0x9e3779b1) + mix(high ^ SEED_HIGH));
   // hash × capacity / 2^32, the one rounding of the product staying below capacity.
   return Math.floor(hash * capacity * 2.3283064365386963e-10);
 }
