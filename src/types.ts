@@ -16,6 +16,12 @@ export interface Limits {
   /** Longest number literal, in characters (default 4096). */
   maxNumberLength?: number;
   /**
+   * Most items of one array that `uniqueItems` applies to (default 8 Mi): `uniqueItems` keeps a
+   * fingerprint of every item, 13-16 bytes each (up to 128 MiB at the default), where every other
+   * keyword keeps nothing per item. Past it the document is a `limit.uniqueItems` error.
+   */
+  maxUniqueItems?: number;
+  /**
    * `'reject'`: a number whose double, as `JSON.parse` reads it, is not the value judged in kind
    * (±Infinity beyond the double range, or 0 for a text that is not zero) is a
    * `limit.number.inexact` error; RFC 8259 §6 allows limits on the range of numbers. Rounding

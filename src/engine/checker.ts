@@ -22,7 +22,9 @@
 
 import {InputError} from '../output/errors.js';
 import {Hash, addToHash, hashScalar, hashValue, startHash} from './fingerprint.js';
+import {ItemFingerprints} from '../keywords/rules/itemFingerprints.js';
 import {KeySet} from './keySet.js';
+import {NameBudget, NameTable} from './nameCache.js';
 import {HeldScalar} from './scalar.js';
 import {ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, acts, type CompiledKeyword, type Kind, type KeywordDefinition, type Matcher, type Outline, type Resource, type SchemaNode} from '../schema/node.js';
 import {PatternTests} from './patterns.js';
@@ -71,11 +73,14 @@ function masksOf(bits: readonly number[]): number[] {
 }
 /** In-place applications deeper than this (a `$ref` cycle that never descends): the evaluator decides. */
 const MAX_IN_PLACE = 200;
-/** Names and indices remembered per shape; past these, members are worked out afresh each time. */
+/**
+ * Names and indices remembered per shape; past these, or past the budget of the schema's kept
+ * names (CheckerCache.budget), members are worked out afresh each time.
+ */
 const MAX_NAMES = 1024;
 const MAX_INDICES = 256;
-/** Key positions remembered per shape (see Shape.names). */
-const MAX_POSITIONS = 64;
+/** What a kept member costs beside its name's characters (~1,400-1,700 bytes: benchmarks/name-cache-memory.ts). */
+const MEMBER_BYTES = 2048;
 /** Shapes kept per schema; past this, shapes are built afresh for each container. */
 const MAX_SHAPES = 4096;
 /**
@@ -299,6 +304,8 @@ class Decision {
 class Member {
   /** The shape for the value when it is an object or array (made on first need). */
   shape: Shape | undefined = undefined;
+  /** The property name this member is kept under in its shape's `members` (a copy), or null. */
+  name: string | null = null;
   /**
    * When every node judges scalars by `accepts` alone (the common leaf), those predicates in one
    * list, each with its node's target: a scalar value is one loop. Null otherwise.
@@ -444,15 +451,16 @@ class Shape {
   /** Words of flags and of presence bits a container of this shape needs (set once built). */
   flagWords = 0;
   presenceWords = 0;
-  readonly members = new Map<string, Member>();
   /**
-   * The name met at each key position, and its member: objects of one shape tend to list their
-   * keys in one order, and comparing with the name met there last is cheaper than hashing a fresh
-   * key for the map (as in src/engine/keyPlan.ts).
+   * The members by property name, and at each key position the member of the name met there last
+   * (src/engine/nameCache.ts): names of the document, kept as copies within the cache's budget.
    */
-  readonly names: string[] = [];
-  readonly membersAt: Member[] = [];
+  readonly named: NameTable<Member>;
   readonly items: Member[] = [];
+
+  constructor(budget: NameBudget) {
+    this.named = new NameTable(budget);
+  }
 
   bitOf(name: string): number {
     let bit = this.presenceBits.get(name);
@@ -746,6 +754,8 @@ export class CheckerCache {
   /** False once the schema turned out to have a keyword the checker cannot ask: stop trying. */
   usable = true;
   readonly shapes = new Map<string, Shape>();
+  /** What the property names kept by the shapes' members may still take. */
+  readonly budget = new NameBudget(MEMBER_BYTES);
   readonly scalarPlans = new ScalarPlans();
   /** Members for values judged apart (beginValue): by their one node, or by their nodes' ids. */
   readonly valuesOfNode = new Map<SchemaNode, Member>();
@@ -782,7 +792,7 @@ export class TextChecker implements TokenSink {
    * of two different items fails here and goes to the evaluator, which reports the same false
    * duplicate (docs/keywords.md, uniqueItems).
    */
-  private readonly distinct: Set<number>[] = [];
+  private readonly distinct: ItemFingerprints[] = [];
   /** The counts of the open arrays' tallies (Shape.tallyBits), by depth. */
   private readonly tallies: number[][] = [];
   /**
@@ -1008,7 +1018,7 @@ export class TextChecker implements TokenSink {
     const {shapes} = this.cache;
     let shape = shapes.get(signature);
     if (shape === undefined) {
-      shape = new Shape();
+      shape = new Shape(this.cache.budget);
       const builder = new ShapeBuilder(shape, () => (this.cache.usable = false));
       for (let i = 0; i < nodes.length; i++) builder.apply(nodes[i]!, targets[i]!, scopes[i]!);
       shape.flagWords = wordsFor(shape.flags);
@@ -1019,23 +1029,18 @@ export class TextChecker implements TokenSink {
     return (member.shape = shape);
   }
 
-  /** The member a property name selects in `shape`, remembered for the key's position. */
+  /** The member a property name selects in `shape`, remembered for the key's position when kept. */
   private memberNamed(shape: Shape, name: string, position: number): Member {
-    const member = shape.members.get(name) ?? this.newMember(shape, name);
-    if (position < MAX_POSITIONS) {
-      const {names, membersAt} = shape;
-      while (names.length < position) (names.push(''), membersAt.push(member));
-      names[position] = copyOf(name);
-      membersAt[position] = member;
-    }
+    const member = shape.named.byName.get(name) ?? this.newMember(shape, name);
+    if (member.name !== null) shape.named.place(position, member.name, member);
     return member;
   }
 
   private newMember(shape: Shape, name: string): Member {
     const bit = shape.presenceBits.get(name);
     const member = shape.memberSources.select(name, bit === undefined ? -1 : bit, this.cache.scalarPlans, this.held.match);
-    // Names are slices of a document: kept, they would keep it alive. A copy is kept instead.
-    if (shape.members.size < MAX_NAMES) shape.members.set(copyOf(name), member);
+    const {named} = shape;
+    if (named.keptNames < MAX_NAMES && named.admits(name)) member.name = named.set(name, member);
     return member;
   }
 
@@ -1151,13 +1156,17 @@ export class TextChecker implements TokenSink {
     if (this.kinds[level] === ARRAY && this.open[level]!.distinctTargets.length > 0) this.distinctItemEnded(level, hashValue(hash));
   }
 
-  /** An item of the `uniqueItems` array at `level` ended, with this fingerprint: is it new? */
+  /**
+   * An item of the `uniqueItems` array at `level` ended, with this fingerprint: is it new? Past
+   * limits.maxUniqueItems the evaluator decides, and refuses the document.
+   */
   private distinctItemEnded(level: number, fingerprint: number): void {
     const seen = this.distinct[level]!;
-    if (!seen.has(fingerprint)) {
-      seen.add(fingerprint);
+    if (seen.size >= this.limits.maxUniqueItems) {
+      this.giveUp('input');
       return;
     }
+    if (seen.add(fingerprint) < 0) return;
     const targets = this.open[level]!.distinctTargets;
     for (let i = 0; i < targets.length; i++) this.fail(targets[i]!, level);
   }
@@ -1200,7 +1209,7 @@ export class TextChecker implements TokenSink {
     } else {
       if (shape.distinctTargets.length > 0) {
         let seen = this.distinct[level];
-        if (seen === undefined) this.distinct[level] = seen = new Set();
+        if (seen === undefined) this.distinct[level] = seen = new ItemFingerprints();
         else seen.clear();
         if (level >= this.usedLevels) this.usedLevels = level + 1;
       }
@@ -1348,7 +1357,8 @@ export class TextChecker implements TokenSink {
     const level = this.depth - 1;
     const position = this.counts[level]!++;
     const shape = this.open[level]!;
-    const member = position < shape.names.length && shape.names[position] === key ? shape.membersAt[position]! : this.memberNamed(shape, key, position);
+    const {names} = shape.named;
+    const member = position < names.length && names[position] === key ? shape.named.values[position]! : this.memberNamed(shape, key, position);
     const bit = member.presence;
     if (bit >= 0) this.seen[level]![bit >> 5]! |= 1 << (bit & 31);
     this.pending = member;
@@ -1387,14 +1397,6 @@ export class TextChecker implements TokenSink {
     this.held.holdScalar(BOOLEAN, false);
     this.scalar(BOOLEAN);
   }
-}
-
-/**
- * A copy of a string that does not point into the one it came from (V8 slices strings of 13
- * characters and more). Through JSON, which keeps lone surrogates, unlike a UTF-8 round trip.
- */
-function copyOf(text: string): string {
-  return text.length < 13 ? text : (JSON.parse(JSON.stringify(text)) as string);
 }
 
 /** Someone gave Object.prototype an enumerable property: `for...in` would list it on every object. */

@@ -663,6 +663,18 @@ export class Evaluator extends HeldScalar implements TokenSink, Instance {
     this.releaseScalar();
   }
 
+  /**
+   * `release`, and every run of the document too, once its verdict is taken: runs' errors and
+   * annotations quote the document's keys, which an evaluator kept for the next document (the
+   * validator's pooled one) would keep alive.
+   */
+  forget(): void {
+    // Runs a frame deferred leaves to, and the scratch run, outlive their document otherwise.
+    for (const frame of this.frames) if (frame.leaves !== null) clear(frame.leaves.parents);
+    this.scratch = new Run(this, this.node, null, null, 0, '', 0, false);
+    this.reset(null);
+  }
+
   /** True once the document is certainly invalid. */
   get failed(): boolean {
     return this.root.failed;
@@ -693,6 +705,17 @@ export class Evaluator extends HeldScalar implements TokenSink, Instance {
       pointer += '/' + (frame.kind === OBJECT ? escapePointerToken(frame.key) : String(frame.index));
     }
     return pointer;
+  }
+
+  limitError(code: string, message: string, depth: number): InputError {
+    return this.inputError('limit', code, message, depth);
+  }
+
+  /** An input error at the current position, for the value at instance depth `depth`. */
+  private inputError(kind: 'syntax' | 'limit', code: string, message: string, depth: number): InputError {
+    const error = new InputError(kind, code, message, this.position());
+    error.instanceLocation = this.pointer(depth);
+    return error;
   }
 
   /** The key of the member at `depth` (default: the innermost open object's current key). */
@@ -909,11 +932,7 @@ export class Evaluator extends HeldScalar implements TokenSink, Instance {
     const frame = this.frames[this.depth - 1];
     frame.key = key;
     // A parsed value cannot repeat a key: only text needs the check.
-    if (this.fromText && !frame.keys!.add(key)) {
-      const error = new InputError('syntax', 'syntax.duplicateKey', `Duplicate key "${key}" in one object (RFC 7493 §2.3)`, this.position());
-      error.instanceLocation = this.pointer(this.depth);
-      throw error;
-    }
+    if (this.fromText && !frame.keys!.add(key)) throw this.inputError('syntax', 'syntax.duplicateKey', `Duplicate key "${key}" in one object (RFC 7493 §2.3)`, this.depth);
     frame.count++;
     const stack = this.stack;
     for (let i = frame.start; i < frame.end; i++) {

@@ -1,24 +1,22 @@
 // Key plans: for a schema node and a property name, which `key` hooks act and what each made of
 // the name (KeywordDefinition.classify). Property names repeat from object to object, so regex
-// tests and map lookups run once per distinct name instead of once per key per keyword.
+// tests and map lookups run once per distinct name instead of once per key per keyword. The plans
+// outlive the documents whose names they keep: those names are copies, within a budget in bytes
+// (src/engine/nameCache.ts).
 
 import type {CompiledKeyword, Matcher, SchemaNode} from '../schema/node.js';
+import {NameBudget, NameTable} from './nameCache.js';
 
 /** The `key` hooks that act on one property name in one schema node, with their classifications. */
 export interface KeyPlan {
+  /** The name, a copy that shares nothing with the document it came in. */
+  readonly name: string;
   readonly keywords: readonly CompiledKeyword[];
   readonly data: readonly unknown[];
 }
 
-/** One node's plans: per distinct name, and by key position (see keyPlanAt). */
-class NodePlans {
-  readonly byName = new Map<string, KeyPlan>();
-  /** False once the node has met too many distinct names to cache plans for (see MAX_PLANS). */
-  planning = true;
-  /** The name last met at each key position, and its plan. */
-  readonly names: string[] = [];
-  readonly plans: KeyPlan[] = [];
-}
+/** What a plan costs beside its name's characters (~870 bytes: benchmarks/name-cache-memory.ts). */
+const PLAN_BYTES = 1024;
 
 /**
  * The key plans of one compiled schema, by node id: shared by every evaluator of one validator.
@@ -26,16 +24,19 @@ class NodePlans {
  * holds nothing an engine writes.
  */
 export class KeyPlans {
-  private readonly byNode: (NodePlans | undefined)[] = [];
+  private readonly byNode: (NameTable<KeyPlan> | undefined)[] = [];
+  /** What the names kept by every node's plans may still take. */
+  private readonly budget = new NameBudget(PLAN_BYTES);
 
-  of(node: SchemaNode): NodePlans {
-    return (this.byNode[node.id] ??= new NodePlans());
+  of(node: SchemaNode): NameTable<KeyPlan> {
+    return (this.byNode[node.id] ??= new NameTable(this.budget));
   }
 }
 
 /**
- * Past this many distinct names a node stops caching plans (the names do not repeat: a map keyed by
- * ids, say), and its keywords classify every key afresh. Memory stays bounded either way.
+ * Past this many distinct names a node stops caching plans (its names do not repeat: a map keyed
+ * by ids, say), as it does when it holds the most names once the budget is spent, and its
+ * keywords classify every key afresh; its names' bytes go back to the budget.
  */
 const MAX_PLANS = 4096;
 
@@ -57,18 +58,17 @@ export function classifyName(keyword: CompiledKeyword, name: string, match: Matc
 /**
  * The plan for `name`, or undefined when this node has stopped caching (see MAX_PLANS): then the
  * plans are dropped and not even looked up again (a miss in a full map cost 7% of the time on an
- * object with 200,000 distinct keys).
+ * object with 200,000 distinct keys). Undefined too for a name the budget does not keep.
  */
-function keyPlan(node: SchemaNode, nodePlans: NodePlans, name: string, match: Matcher): KeyPlan | undefined {
-  if (!nodePlans.planning) return undefined;
-  const plans = nodePlans.byName;
-  let plan = plans.get(name);
+function keyPlan(node: SchemaNode, plans: NameTable<KeyPlan>, name: string, match: Matcher): KeyPlan | undefined {
+  if (!plans.keeps) return undefined;
+  const plan = plans.byName.get(name);
   if (plan !== undefined) return plan;
-  if (plans.size >= MAX_PLANS) {
-    nodePlans.planning = false;
-    plans.clear();
+  if (plans.keptNames >= MAX_PLANS) {
+    plans.retire();
     return undefined;
   }
+  if (!plans.admits(name)) return undefined;
   const keywords = [];
   const data = [];
   for (const keyword of node.key) {
@@ -77,34 +77,20 @@ function keyPlan(node: SchemaNode, nodePlans: NodePlans, name: string, match: Ma
     keywords.push(keyword);
     data.push(datum);
   }
-  plan = {keywords, data};
-  plans.set(name, plan);
-  return plan;
+  const made = {name, keywords, data};
+  made.name = plans.set(name, made);
+  return made;
 }
-
-/** Positions remembered per node (see keyPlanAt): objects wider than this look the rest up by name. */
-const MAX_POSITIONS = 64;
 
 /**
- * `keyPlan` for the key at `position` (0-based) in its object. Objects of one schema tend to list
- * their keys in the same order, so each node remembers the name and plan it last met at each
- * position: the same name there again costs a string comparison instead of a map lookup (on the
- * engine benchmark's records, 35 lookups per record in value mode).
+ * `keyPlan` for the key at `position` (0-based) in its object: the plan met at that position last
+ * time when the name is the same (NameTable.place).
  */
 export function keyPlanAt(table: KeyPlans, node: SchemaNode, name: string, position: number, match: Matcher): KeyPlan | undefined {
-  const nodePlans = table.of(node);
-  const names = nodePlans.names;
-  if (position < names.length && names[position] === name) return nodePlans.plans[position];
-  const plan = keyPlan(node, nodePlans, name, match);
-  if (plan !== undefined && position < MAX_POSITIONS) {
-    while (names.length < position) {
-      names.push('');
-      nodePlans.plans.push(EMPTY_PLAN);
-    }
-    names[position] = name;
-    nodePlans.plans[position] = plan;
-  }
+  const plans = table.of(node);
+  const names = plans.names;
+  if (position < names.length && names[position] === name) return plans.values[position];
+  const plan = keyPlan(node, plans, name, match);
+  if (plan !== undefined) plans.place(position, plan.name, plan);
   return plan;
 }
-
-const EMPTY_PLAN: KeyPlan = {keywords: [], data: []};

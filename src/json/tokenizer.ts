@@ -17,6 +17,7 @@ export const defaultLimits: Required<Limits> = {
   maxKeyLength: 65536,
   maxProperties: 1 << 20,
   maxNumberLength: 4096,
+  maxUniqueItems: 1 << 23,
   inexactNumbers: 'allow'
 };
 

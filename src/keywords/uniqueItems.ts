@@ -2,57 +2,36 @@
 // value, objects regardless of key order). Two items are equal when their fingerprints are
 // (src/engine/fingerprint.ts), in the evaluator as in the text checker (its outline's
 // `distinctItems`). The evaluator hashes each item bottom-up as it streams
-// (Instance.fingerprintItem); only one 53-bit fingerprint per item is kept
-// (a Map entry, ~46 bytes measured). This is the one keyword whose memory grows with the array.
-// Two different items collide with a probability around n²/2^54, which reports a false
-// duplicate, never misses a real one (docs/keywords.md).
+// (Instance.fingerprintItem); only one 53-bit fingerprint per item is kept, packed with an index
+// to find it (rules/itemFingerprints.ts: 13-16 bytes an item). This is the one keyword whose
+// memory grows with the array, so it has a limit of its own (limits.maxUniqueItems): past it the
+// document is refused as input past a bound (RFC 8259 §9 lets a parser limit what it takes),
+// before memory runs out. Two different items collide with a probability around n²/2^54, which
+// reports a false duplicate, never misses a real one (docs/keywords.md).
 
+import {ItemFingerprints} from './rules/itemFingerprints.js';
+import {defaultLimits} from '../json/tokenizer.js';
 import type {CompiledKeyword, KeywordDefinition, Run, FingerprintListener} from '../schema/node.js';
 
-/**
- * The fingerprints of the items seen so far, with their indices. The first is kept apart and the
- * Map made at the second: an empty Map costs ~200 bytes, and a deep document of nested arrays
- * under a recursive `uniqueItems` has an array of one item per level.
- */
-class Seen {
-  firstFingerprint = -1;
-  firstIndex = -1;
-  rest: Map<number, number> | null = null;
-
-  /** The index of the item with this fingerprint, if one was seen. */
-  indexOf(fingerprint: number): number | undefined {
-    if (fingerprint === this.firstFingerprint) return this.firstIndex;
-    return this.rest === null ? undefined : this.rest.get(fingerprint);
-  }
-
-  add(fingerprint: number, index: number): void {
-    if (this.firstIndex < 0) {
-      this.firstFingerprint = fingerprint;
-      this.firstIndex = index;
-    } else (this.rest ??= new Map()).set(fingerprint, index);
-  }
-}
-
-const newSeen = (): Seen => new Seen();
+const newSeen = (): ItemFingerprints => new ItemFingerprints();
 
 /** Each item's fingerprint: new, or the item repeats an earlier one. */
 const distinctItems: FingerprintListener = {
-  fingerprinted(run: Run, keyword: CompiledKeyword, index: number, fingerprint: number) {
+  fingerprinted(run: Run, keyword: CompiledKeyword<number>, index: number, fingerprint: number) {
     const seen = run.state(keyword, newSeen);
-    const earlier = seen.indexOf(fingerprint);
-    if (earlier !== undefined) {
-      run.fail(keyword, `must NOT have duplicate items (items ${earlier} and ${index} are identical)`, {i: earlier, j: index});
-      return;
-    }
-    seen.add(fingerprint, index);
+    const max = keyword.value;
+    if (seen.size >= max) throw run.evaluator.limitError('limit.uniqueItems', `More than maxUniqueItems (${max}) items in one array under uniqueItems`, run.depth);
+    const earlier = seen.add(fingerprint);
+    if (earlier >= 0) run.fail(keyword, `must NOT have duplicate items (items ${earlier} and ${index} are identical)`, {i: earlier, j: index});
   },
 };
 
-export const uniqueItems: KeywordDefinition<true> = {
+/** Compiled: the most items an array may have (limits.maxUniqueItems). */
+export const uniqueItems: KeywordDefinition<number> = {
   name: 'uniqueItems',
   compile(value, context) {
     if (typeof value !== 'boolean') throw context.fail('must be a boolean');
-    return value ? true : undefined;
+    return value ? (context.options.limits?.maxUniqueItems ?? defaultLimits.maxUniqueItems) : undefined;
   },
   outline: (_keyword, outline) => outline.distinctItems(),
   item(run, keyword) {

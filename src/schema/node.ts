@@ -7,6 +7,7 @@
 import type {AnnotationUnit, CompileOptions} from '../types.js';
 import type {FormatCheck} from '../formats/index.js';
 import type {Decimal} from '../json/numbers.js';
+import type {InputError} from '../output/errors.js';
 
 /** Instance kinds as bits, so a `type` keyword is one mask test. */
 export const OBJECT = 1;
@@ -407,6 +408,11 @@ export interface Instance extends Scalar {
   applyToString(parent: Run, node: SchemaNode, keyword: CompiledKeyword, text: string, viaPath: string): void;
   /** Hash each item of the array at `run`'s location and tell `listener` its fingerprint (`uniqueItems`). */
   fingerprintItem(run: Run, keyword: CompiledKeyword, listener: FingerprintListener): void;
+  /**
+   * The error to throw for input past a limit a keyword keeps (`uniqueItems`): a `limit` error at
+   * the current position, for the value at instance depth `depth`. It ends the document.
+   */
+  limitError(code: string, message: string, depth: number): InputError;
 }
 
 /** Told each item's fingerprint (Instance.fingerprintItem): equal JSON values, equal fingerprints. */

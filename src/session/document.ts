@@ -83,14 +83,14 @@ export class Document implements Session {
     evaluator.reset(null);
     try {
       if (!evaluator.stopped) walkValue(value, evaluator, this.parts.limits);
+      return verdict(evaluator, undefined);
     } catch (error) {
       if (!(error instanceof InputError)) throw error;
       return verdict(evaluator, error);
     } finally {
-      // The walk's keys and strings are the caller's; the frames must not keep them alive.
-      evaluator.release();
+      // The walk's keys and strings are the caller's: the pooled document must not keep them alive.
+      evaluator.forget();
     }
-    return verdict(evaluator, undefined);
   }
 
   /** validateText(): a whole document as text or bytes. */
@@ -123,10 +123,26 @@ export class Document implements Session {
   private evaluateText(text: string | Uint8Array): Result {
     // Not begun afresh: what the checker found in this same text is recalled, not run again.
     this.startText(false, false);
-    this.write(text);
-    const result = this.end();
-    this.evaluator.release();
-    return result;
+    try {
+      this.write(text);
+      return this.end();
+    } finally {
+      this.forgetText();
+    }
+  }
+
+  /**
+   * Drop the input and the verdict of a whole text: this document goes back to the validator's
+   * pool, and its tokenizer holds the last chunk, its errors quote the keys (slices of the text).
+   */
+  private forgetText(): void {
+    this.tokenizer = null;
+    this.decoder = null;
+    this.assembler = undefined;
+    this.members = null;
+    this.inputError = undefined;
+    this.result = undefined;
+    this.evaluator.forget();
   }
 
   // ---- a document as a stream (Session) ----

@@ -1,10 +1,11 @@
 // src/keywords/uniqueItems.ts: no two items equal (numbers by value, objects regardless of key
-// order); one fingerprint kept per item; a duplicate fails at the item that repeats.
+// order); one fingerprint kept per item, up to limits.maxUniqueItems; a duplicate fails at the
+// item that repeats.
 
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
 import {compile} from '../../src/index.js';
-import {invalid, onlyError, refusalByte, schemaError, summary, valid, verdictOfText} from './check.js';
+import {invalid, onlyError, refusalByte, run, schemaError, summary, valid, verdictOfText} from './check.js';
 
 const unique = {uniqueItems: true};
 
@@ -99,6 +100,55 @@ describe('uniqueItems', () => {
     assert.equal(shared.validate([[1, unreadable]]).errors[0]?.params?.code, 'value.unreadable');
     // The last document's inner array saw 1 first: hearing 1 again, it would fail and stop this one.
     assert.deepEqual(shared.validate([[1], [2, 2]]), compile({items: {uniqueItems: true}}).validate([[1], [2, 2]]));
+  });
+
+  test('with allErrors, every repeat names its earliest item, after other repeats too', () => {
+    const {errors} = invalid(unique, ['x', 'y', 'x', 'z', 'y', 'x'], {allErrors: true});
+    assert.deepEqual(
+      errors.map((unit) => unit.params),
+      [
+        {i: 0, j: 2},
+        {i: 1, j: 4},
+        {i: 0, j: 5},
+      ],
+    );
+  });
+
+  test('long arrays: a repeat is found at its earliest item, numbers by value and strings alike', () => {
+    const count = 5000;
+    for (const repeated of [0, 7, 8, 4095, 4096, count - 1]) {
+      const numbers = Array.from({length: count}, (_, i) => String(i * 3));
+      const strings = numbers.map((number) => JSON.stringify(`item ${number}`));
+      const cases: Array<[string, string]> = [
+        [numbers.join(','), `${repeated * 3}.0`],
+        [strings.join(','), strings[repeated]!],
+      ];
+      for (const [items, again] of cases) {
+        const outcome = run(unique, `[${items},${again}]`);
+        assert.deepEqual(outcome.errors[0]?.params, {i: repeated, j: count}, `item ${repeated} again`);
+      }
+    }
+    valid(unique, Array.from({length: count}, (_, i) => i));
+  });
+
+  test('limits.maxUniqueItems: the item past it is a limit.uniqueItems error in every mode; up to it, items are judged', () => {
+    const options = {limits: {maxUniqueItems: 3}};
+    const nested = {properties: {a: unique}};
+    const past = run(nested, '{"a": [1, 2, 3, 4]}', options);
+    assert.deepEqual(summary(past.errors[0]!), {
+      keyword: 'limit',
+      keywordLocation: '',
+      instanceLocation: '/a',
+      params: {code: 'limit.uniqueItems'},
+      error: 'More than maxUniqueItems (3) items in one array under uniqueItems',
+    });
+    assert.equal(past.streamed[0]!.kind, 'limit');
+    assert.equal(past.streamed[0]!.offset, '{"a": [1, 2, 3, 4'.length - 1);
+    assert.equal(run(nested, '{"a": [1, 2, 3]}', options).valid, true);
+    // A repeat within the limit fails first, as a schema violation.
+    assert.equal(run(nested, '{"a": [1, 1, 2, 3, 4]}', options).errors[0]!.keyword, 'uniqueItems');
+    // Arrays without uniqueItems are not counted.
+    assert.equal(run({properties: {b: {type: 'array'}}}, '{"b": [1, 2, 3, 4, 5]}', options).valid, true);
   });
 
   test('compile: a boolean', () => {

@@ -287,6 +287,7 @@ const smallLimitsArbitrary: fc.Arbitrary<Required<Limits>> = fc.record({
   maxKeyLength: fc.integer({min: 2, max: 12}),
   maxProperties: fc.integer({min: 2, max: 8}),
   maxNumberLength: fc.integer({min: 3, max: 24}),
+  maxUniqueItems: fc.integer({min: 2, max: 8}),
   // 'reject' refuses a number that a double cannot hold exactly (100000000000000000001 in the pools).
   inexactNumbers: fc.constantFrom<'allow' | 'reject'>('allow', 'allow', 'reject'),
 });
