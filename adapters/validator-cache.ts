@@ -28,6 +28,9 @@ const COMPILE_OPTION_NAMES = Object.keys({
   strict: true,
   formats: true,
   limits: true,
+  coerceTypes: true,
+  useDefaults: true,
+  removeAdditional: true,
 } satisfies Record<keyof CompileOptions, true>) as ReadonlyArray<keyof CompileOptions>;
 
 /**

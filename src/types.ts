@@ -52,6 +52,41 @@ export interface CompileOptions {
   /** `'annotate'` (default, as the spec says) or `'assert'`: formats are checked. */
   formats?: 'annotate' | 'assert';
   limits?: Limits;
+  /**
+   * As ajv's option of that name: where a schema object's `type` does not list the value's type,
+   * the value becomes one of the listed types if ajv's table allows, tried in the order written
+   * (string → number or integer when `+s` is a finite number of that kind, and boolean from
+   * `"true"`/`"false"`, null from `""`; number and boolean → string; boolean and null → number;
+   * 0/1 → boolean; `""`/0/false → null). `'array'` also wraps a scalar into an array when `type`
+   * lists `array`, and takes the item out of a one-item array when it does not. Every keyword
+   * judges the coerced value, and it is the value handed on (`validate` changes the value in
+   * place). Not followed into `anyOf`, `oneOf`, `not`, `if`/`then`/`else`, `dependentSchemas`,
+   * `contains`, `unevaluated*` or dynamic references, where ajv's result depends on which branch it
+   * happened to try first: there a value is judged as it came. A string whose number is not finite
+   * (`"1e999"`) is not coerced. Default false.
+   */
+  coerceTypes?: boolean | 'array';
+  /**
+   * As ajv's option of that name: a property missing from an object gets the `default` written in
+   * its `properties` subschema, and an item missing from an array the `default` of its array-form
+   * `items` subschema (drafts before 2020-12), before any keyword judges the object; `'empty'`: a
+   * property or item whose value is null or `""` gets it too. Not inside `anyOf`, `oneOf`, `not`,
+   * `if`/`then`/`else`, `dependentSchemas`, `contains` or `propertyNames`, as in ajv. The default
+   * is added as if it had been sent: coerced, given defaults of its own, judged. Default false.
+   */
+  useDefaults?: boolean | 'empty';
+  /**
+   * As ajv's option of that name: properties that a schema object's `properties` and
+   * `patternProperties` do not list are taken out of the value before any keyword judges it —
+   * `true`: where that object has `additionalProperties: false`; `'all'`: where it has
+   * `additionalProperties` (any value) or `properties`; `'failing'`: where `additionalProperties`
+   * is false or the property's value fails it. In streaming, such a member is skipped as it
+   * arrives, never assembled (`'failing'` holds its tokens until its value has been judged). Not
+   * inside `anyOf`, `oneOf`, `not`, `if`/`then`/`else` or `dependentSchemas`, where ajv removes
+   * whatever a branch it merely tried would. A repeated key is refused even where it is removed.
+   * Default false.
+   */
+  removeAdditional?: boolean | 'all' | 'failing';
 }
 
 /**

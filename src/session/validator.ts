@@ -1,6 +1,7 @@
 // compile() and the Validator it returns: value mode, text, and sessions over one compiled schema.
 
 import {compileSchema} from '../compile/compile.js';
+import {AmendPlans} from '../engine/amender.js';
 import {KeyPlans} from '../engine/keyPlan.js';
 import type {SchemaNode} from '../schema/node.js';
 import {CheckerCache} from '../engine/checker.js';
@@ -29,7 +30,12 @@ export function isValidator(candidate: unknown): candidate is Validator {
 export function compile(schema: unknown, options: CompileOptions = {}): Validator {
   assertSchemaValue(schema);
   const {root, draft} = compileSchema(schema, options);
-  return new CompiledValidator(root, draft, options.allErrors ?? false, {...defaultLimits, ...options.limits});
+  return new CompiledValidator(root, draft, options.allErrors ?? false, {...defaultLimits, ...options.limits}, amendsValues(options));
+}
+
+/** Some value option is on: documents go through the amender (src/engine/amender.ts). */
+function amendsValues({coerceTypes, useDefaults, removeAdditional}: CompileOptions): boolean {
+  return (coerceTypes !== undefined && coerceTypes !== false) || (useDefaults !== undefined && useDefaults !== false) || (removeAdditional !== undefined && removeAdditional !== false);
 }
 
 /** A JSON Schema is a boolean or an object (2020-12 core §4.3.1); one that JSON can hold, here. */
@@ -63,8 +69,10 @@ export class CompiledValidator implements Validator {
     readonly draft: Draft,
     readonly allErrors: boolean,
     limits: Required<Limits>,
+    amends: boolean,
   ) {
-    this.parts = {root, allErrors, limits, keyPlans: new KeyPlans(), checkerCache: new CheckerCache()};
+    const keyPlans = new KeyPlans();
+    this.parts = {root, allErrors, limits, keyPlans, checkerCache: new CheckerCache(), amendPlans: amends ? new AmendPlans(root, keyPlans) : null};
   }
 
   /** A document for one whole-document call: the idle one, or a new one while that is in use. */
