@@ -294,19 +294,27 @@ function numberTextOf(value: number): string {
   return Object.is(value, -0) ? '-0' : String(value);
 }
 
-/** An array's first item, held until the next token says whether the array had only that one. */
+/**
+ * An array that a coercion may unwrap (`'array'`), held until its first item and the token after
+ * it say whether it is one scalar alone. ajv finds no type on an unwrapped object or array item
+ * (see `Coercion.acceptsUnwrapped`): an array whose first item is a container goes on as it is.
+ */
 interface Unwrapping {
   readonly plan: Plan;
   /** The coercion that asks for the item alone. */
   readonly from: number;
-  readonly item: Recording;
+  /** The first item, once it came: a scalar's token. */
+  op: Op | -1;
+  text: string;
 }
 
-/** What the next value is, when not the next member's or item's: a default, or an array's item. */
+/** What the next value is, when not the next member's or item's: a default, an unwrapped item, a judged member. */
 interface Forced {
   readonly plan: Plan;
-  /** The coercions to apply start here. */
+  /** The coercions to apply start here... */
   readonly from: number;
+  /** ...with the first of them judging an unwrapped item. */
+  readonly unwrapped: boolean;
 }
 
 interface AmendFrame {
@@ -341,7 +349,7 @@ export class Amender implements TokenSink {
   private readonly held = new HeldScalar();
   /** A removed member's value is being skipped: how deep inside it, with its objects' names. */
   private skipping = false;
-  private readonly skipped: KeySet[] = [];
+  private readonly skipped: (KeySet | undefined)[] = [];
   private skippedDepth = 0;
   /** A member held to be judged (`'failing'`), and what judges it. */
   private recording: Recording | null = null;
@@ -349,7 +357,6 @@ export class Amender implements TokenSink {
   private judges: readonly SchemaNode[] = [];
   /** A one-item array may become its item: held until the token after that item. */
   private unwrapping: Unwrapping | null = null;
-  private unwrapRecording: Unwrapping | null = null;
 
   constructor(
     private readonly plans: AmendPlans,
@@ -375,7 +382,6 @@ export class Amender implements TokenSink {
     this.skippedDepth = 0;
     this.recording = null;
     this.unwrapping = null;
-    this.unwrapRecording = null;
     return this;
   }
 
@@ -386,12 +392,11 @@ export class Amender implements TokenSink {
       frame.key = '';
       frame.names.clear();
     }
-    for (const names of this.skipped) names.clear();
+    for (const names of this.skipped) names?.clear();
     this.held.releaseScalar();
     this.recording = null;
     this.recordingName = '';
     this.unwrapping = null;
-    this.unwrapRecording = null;
     this.out = this;
     this.input = null;
   }
@@ -460,22 +465,7 @@ export class Amender implements TokenSink {
 
   /** True when the token is someone else's: a held value's, a skipped value's, or an unwrapping's. */
   private intercept(op: Op, text: string): boolean {
-    if (this.unwrapping !== null) return this.decideUnwrap(op);
-    const unwrap = this.unwrapRecording;
-    if (unwrap !== null) {
-      if (op === Op.EndArray && unwrap.item.ops.length === 0) {
-        // An empty array: nothing to unwrap.
-        this.unwrapRecording = null;
-        this.openContainer(ARRAY, unwrap.plan);
-        this.closeArray();
-        return true;
-      }
-      if (unwrap.item.add(op, text)) {
-        this.unwrapRecording = null;
-        this.unwrapping = unwrap;
-      }
-      return true;
-    }
+    if (this.unwrapping !== null) return this.unwrap(op, text);
     const recording = this.recording;
     if (recording !== null) {
       if (recording.add(op, text)) {
@@ -517,17 +507,24 @@ export class Amender implements TokenSink {
     if (op !== Op.StartArray && this.skippedDepth === 0) this.skipping = false;
   }
 
-  /** The token after an array's first item: the end (the item alone goes on), or more items. */
-  private decideUnwrap(op: Op): boolean {
-    const {plan, from, item} = this.unwrapping!;
-    this.unwrapping = null;
-    if (op === Op.EndArray) {
-      this.forced = {plan, from};
-      item.replay(this);
+  /** A token of an array that may be unwrapped: true when it is held or taken here. */
+  private unwrap(op: Op, text: string): boolean {
+    const unwrapping = this.unwrapping!;
+    const first = unwrapping.op === -1;
+    if (first && op !== Op.StartObject && op !== Op.StartArray && op !== Op.EndArray) {
+      unwrapping.op = op;
+      unwrapping.text = text;
       return true;
     }
-    this.openContainer(ARRAY, plan);
-    item.replay(this);
+    this.unwrapping = null;
+    if (op === Op.EndArray && !first) {
+      // One scalar alone: it stands for the array.
+      this.forced = {plan: unwrapping.plan, from: unwrapping.from, unwrapped: true};
+      deliver(this, unwrapping.op as Op, unwrapping.text);
+      return true;
+    }
+    this.openContainer(ARRAY, unwrapping.plan);
+    if (!first) deliver(this, unwrapping.op as Op, unwrapping.text);
     return false;
   }
 
@@ -541,7 +538,7 @@ export class Amender implements TokenSink {
     const frame = this.frames[this.depth - 1]!;
     this.out.keyValue(name);
     // ajv judges it as a composite rule, and keeps what that judgement changed: no defaults in it.
-    this.forced = {plan: this.plans.of(frame.plan.memberNodes(name), true), from: 0};
+    this.forced = {plan: this.plans.of(frame.plan.memberNodes(name), true), from: 0, unwrapped: false};
     recording.replay(this);
   }
 
@@ -578,15 +575,19 @@ export class Amender implements TokenSink {
     const empty = this.nextDefault;
     this.nextDefault = NONE;
     if (empty !== NONE && (kind === NULL || (kind === STRING && this.held.text === ''))) {
-      this.forced = {plan, from: 0};
+      this.forced = {plan, from: 0, unwrapped: false};
       this.emitValue(empty, 0);
       return;
     }
-    this.deliverScalar(kind, numberText, plan, forced === null ? 0 : forced.from);
+    if (forced === null) this.deliverScalar(kind, numberText, plan, 0, -1);
+    else this.deliverScalar(kind, numberText, plan, forced.from, forced.unwrapped ? forced.from : -1);
   }
 
-  /** A scalar coerced by the plan's coercions from `from` on, then delivered (in an array, if one wraps it). */
-  private deliverScalar(kind: Kind, numberText: string | undefined, plan: Plan, from: number): void {
+  /**
+   * A scalar coerced by the plan's coercions from `from` on, then delivered (in an array, if one
+   * wraps it); `unwrappedAt`: the coercion that took it out of an array, or -1.
+   */
+  private deliverScalar(kind: Kind, numberText: string | undefined, plan: Plan, from: number, unwrappedAt: number): void {
     const coercions = plan.coercions;
     let wrapped = false;
     for (let i = from; i < coercions.length; i++) {
@@ -594,10 +595,15 @@ export class Amender implements TokenSink {
       if (wrapped) {
         if (coercion.accepts(ARRAY, this.held) || !coercion.unwraps) continue;
         wrapped = false;
+        unwrappedAt = i;
       }
-      if (coercion.accepts(kind, this.held)) continue;
+      if (i === unwrappedAt ? coercion.acceptsUnwrapped(kind, this.held) : coercion.accepts(kind, this.held)) continue;
       const coerced = coercion.coerce(kind, this.held);
-      if (coerced === undefined) continue;
+      if (coerced === undefined) {
+        // ajv reports the type error and leaves the array where it was.
+        if (i === unwrappedAt) wrapped = true;
+        continue;
+      }
       if (coerced === WRAP_IN_ARRAY) wrapped = true;
       else {
         kind = this.hold(coerced);
@@ -649,12 +655,11 @@ export class Amender implements TokenSink {
       this.openContainer(OBJECT, plan);
       return;
     }
-    // An unwrapped item that is an array again is not unwrapped by the same coercion (ajv takes one item out, once).
     const coercions = plan.coercions;
-    for (let i = forced === null ? 0 : forced.from + 1; i < coercions.length; i++) {
+    for (let i = 0; i < coercions.length; i++) {
       const coercion = coercions[i]!;
       if (coercion.unwraps && !coercion.accepts(ARRAY, this.held)) {
-        this.unwrapRecording = {plan, from: i, item: new Recording()};
+        this.unwrapping = {plan, from: i, op: -1, text: ''};
         return;
       }
     }

@@ -76,8 +76,13 @@ function coercionOf(names: readonly string[], mask: number, mode: boolean | 'arr
   const targets = names.filter((name) => coercible.has(name) || (mode === 'array' && name === 'array'));
   // ajv coerces nothing, and unwraps nothing, where no listed type is one it coerces to.
   if (targets.length === 0) return null;
+  // ajv checks an unwrapped item against the listed types all at once (`checkDataTypes` joins
+  // them with "and", `number` standing for `integer`): with more than one, no item has them all,
+  // and only the table's rows can keep it.
+  const itemTypes = names.includes('number') ? names.filter((name) => name !== 'integer') : names;
   return {
     accepts: (kind, scalar) => hasType(mask, kind, scalar),
+    acceptsUnwrapped: (kind, scalar) => itemTypes.length === 1 && hasType(mask, kind, scalar),
     coerce(kind, scalar) {
       for (const name of targets) {
         const coerced = coerceTo(name, kind, scalar);

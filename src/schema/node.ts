@@ -299,6 +299,8 @@ export interface Coercion {
   coerce(kind: Kind, scalar: Scalar): Coerced;
   /** An array of one item that has none of the types becomes its item (`coerceTypes: 'array'`). */
   readonly unwraps: boolean;
+  /** The item taken out of such an array has one of the types: it stays as it is (else `coerce` tries). */
+  acceptsUnwrapped(kind: Kind, scalar: Scalar): boolean;
 }
 
 /** Additional properties that `removeAdditional` takes out of an object. */
