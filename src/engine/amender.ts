@@ -28,6 +28,20 @@ import type {KeyPlans} from './keyPlan.js';
 import {KeySet} from './keySet.js';
 import {HeldScalar} from './scalar.js';
 
+/** Where an amender between documents sends what it is given: nowhere. */
+const NOWHERE: TokenSink = {
+  startObject() {},
+  endObject() {},
+  startArray() {},
+  endArray() {},
+  keyValue() {},
+  stringValue() {},
+  numberValue() {},
+  nullValue() {},
+  trueValue() {},
+  falseValue() {},
+};
+
 /** No default for the value about to start. */
 const NONE: unique symbol = Symbol('no default');
 
@@ -255,23 +269,41 @@ const enum Op {
 class Recording {
   readonly ops: Op[] = [];
   readonly texts: string[] = [];
-  /** Containers open inside the value. */
-  depth = 0;
 
-  /** Add a token; true once the value is complete. */
-  add(op: Op, text: string): boolean {
+  add(op: Op, text: string): void {
     this.ops.push(op);
     this.texts.push(text);
-    if (op === Op.StartObject || op === Op.StartArray) this.depth++;
-    else if (op === Op.EndObject || op === Op.EndArray) this.depth--;
-    else if (op === Op.Key) return false;
-    return this.depth === 0;
   }
 
   replay(sink: TokenSink): void {
     const {ops, texts} = this;
     for (let i = 0; i < ops.length; i++) deliver(sink, ops[i]!, texts[i]!);
   }
+}
+
+/** The depth inside a value after `op`, from `depth` before it; 0 after a scalar or an end at the top: the value is whole. */
+function depthAfter(op: Op, depth: number): number {
+  if (op === Op.StartObject || op === Op.StartArray) return depth + 1;
+  if (op === Op.EndObject || op === Op.EndArray) return depth - 1;
+  return depth;
+}
+
+/** An evaluator of one `additionalProperties` subschema, and the amender in front of it. */
+interface Judge {
+  readonly amender: Amender;
+  readonly evaluator: Evaluator;
+}
+
+/**
+ * A member that `'failing'` removes if its value fails a judge. Its tokens go to the judges as they
+ * come, and are held until the value ends, unless a judge fails it first: from then on nothing is
+ * held, only judged (the judges still see the keys, and refuse a repeated one).
+ */
+interface Judging {
+  readonly name: string;
+  readonly judges: readonly Judge[];
+  held: Recording | null;
+  depth: number;
 }
 
 function deliver(sink: TokenSink, op: Op, text: string): void {
@@ -335,7 +367,7 @@ interface AmendFrame {
  * document; `begin` sets it afresh.
  */
 export class Amender implements TokenSink {
-  private out: TokenSink = this;
+  private out: TokenSink = NOWHERE;
   private input: InputSource | null = null;
   private fromText = false;
   private readonly frames: AmendFrame[] = [];
@@ -351,10 +383,8 @@ export class Amender implements TokenSink {
   private skipping = false;
   private readonly skipped: (KeySet | undefined)[] = [];
   private skippedDepth = 0;
-  /** A member held to be judged (`'failing'`), and what judges it. */
-  private recording: Recording | null = null;
-  private recordingName = '';
-  private judges: readonly SchemaNode[] = [];
+  /** A member being judged for `'failing'`. */
+  private judging: Judging | null = null;
   /** A one-item array may become its item: held until the token after that item. */
   private unwrapping: Unwrapping | null = null;
 
@@ -380,7 +410,7 @@ export class Amender implements TokenSink {
     this.forced = null;
     this.skipping = false;
     this.skippedDepth = 0;
-    this.recording = null;
+    this.judging = null;
     this.unwrapping = null;
     return this;
   }
@@ -394,10 +424,9 @@ export class Amender implements TokenSink {
     }
     for (const names of this.skipped) names?.clear();
     this.held.releaseScalar();
-    this.recording = null;
-    this.recordingName = '';
+    this.judging = null;
     this.unwrapping = null;
-    this.out = this;
+    this.out = NOWHERE;
     this.input = null;
   }
 
@@ -466,12 +495,8 @@ export class Amender implements TokenSink {
   /** True when the token is someone else's: a held value's, a skipped value's, or an unwrapping's. */
   private intercept(op: Op, text: string): boolean {
     if (this.unwrapping !== null) return this.unwrap(op, text);
-    const recording = this.recording;
-    if (recording !== null) {
-      if (recording.add(op, text)) {
-        this.recording = null;
-        this.judgeMember(recording);
-      }
+    if (this.judging !== null) {
+      this.judge(this.judging, op, text);
       return true;
     }
     if (this.skipping) {
@@ -483,28 +508,14 @@ export class Amender implements TokenSink {
 
   /** A token of a removed member's value: nothing goes on, but a repeated key is still refused. */
   private skip(op: Op, text: string): void {
-    switch (op) {
-      case Op.StartObject:
-        if (this.fromText) (this.skipped[this.skippedDepth] ??= new KeySet()).clear();
-        this.skippedDepth++;
-        return;
-      case Op.StartArray:
-        this.skippedDepth++;
-        break;
-      case Op.EndObject:
-      case Op.EndArray:
-        this.skippedDepth--;
-        break;
-      case Op.Key: {
-        const names = this.skipped[this.skippedDepth - 1];
-        if (this.fromText && names !== undefined && !names.add(text)) throw this.repeatedKey(text);
-        return;
-      }
-      default:
-        break;
+    if (op === Op.Key) {
+      const names = this.skipped[this.skippedDepth - 1];
+      if (this.fromText && names !== undefined && !names.add(text)) throw this.repeatedKey(text);
+      return;
     }
-    // Start and end of an array mark no keys; a scalar or an end at the top ends the value.
-    if (op !== Op.StartArray && this.skippedDepth === 0) this.skipping = false;
+    if (op === Op.StartObject && this.fromText) (this.skipped[this.skippedDepth] ??= new KeySet()).clear();
+    this.skippedDepth = depthAfter(op, this.skippedDepth);
+    if (this.skippedDepth === 0) this.skipping = false;
   }
 
   /** A token of an array that may be unwrapped: true when it is held or taken here. */
@@ -528,32 +539,40 @@ export class Amender implements TokenSink {
     return false;
   }
 
-  /** A member held for `'failing'` is complete: it goes on if it passes every judge, else it is removed. */
-  private judgeMember(recording: Recording): void {
-    const name = this.recordingName;
-    this.recordingName = '';
-    for (const node of this.judges) {
-      if (!this.passes(node, recording)) return;
-    }
-    const frame = this.frames[this.depth - 1]!;
-    this.out.keyValue(name);
-    // ajv judges it as a composite rule, and keeps what that judgement changed: no defaults in it.
-    this.forced = {plan: this.plans.of(frame.plan.memberNodes(name), true), from: 0, unwrapped: false};
-    recording.replay(this);
+  /** `'failing'`: the member `name` begins; its judges are the subschemas it must pass to stay. */
+  private beginJudging(name: string, nodes: readonly SchemaNode[]): void {
+    const judges = nodes.map((node): Judge => {
+      const evaluator = new Evaluator(node, false, this.plans.keyPlans);
+      evaluator.reset(null, this.fromText);
+      // ajv judges it as a composite rule: amended, but without defaults.
+      const amender = new Amender(this.plans, this.limits).begin(evaluator, null, this.fromText, this.plans.of([node], true));
+      return {amender, evaluator};
+    });
+    this.judging = {name, judges, held: new Recording(), depth: 0};
   }
 
-  /** `node` judges the held value, amended as ajv amends it while judging (no defaults). */
-  private passes(node: SchemaNode, recording: Recording): boolean {
-    const evaluator = new Evaluator(node, false, this.plans.keyPlans);
-    evaluator.reset(null, this.fromText);
-    const amender = new Amender(this.plans, this.limits).begin(evaluator, null, this.fromText, this.plans.of([node], true));
+  /** A token of a member being judged: to the judges, and held while the member may stay. */
+  private judge(judging: Judging, op: Op, text: string): void {
     try {
-      recording.replay(amender);
+      for (const {amender} of judging.judges) deliver(amender, op, text);
     } catch (error) {
       if (!(error instanceof InputError)) throw error;
       throw this.relocated(error);
     }
-    return !evaluator.root.failed;
+    if (judging.held !== null) {
+      if (judging.judges.some(({evaluator}) => evaluator.root.failed)) judging.held = null;
+      else judging.held.add(op, text);
+    }
+    judging.depth = depthAfter(op, judging.depth);
+    if (judging.depth > 0) return;
+    this.judging = null;
+    const {held, name} = judging;
+    if (held === null) return;
+    const frame = this.frames[this.depth - 1]!;
+    this.out.keyValue(name);
+    // Amended as ajv leaves it after judging it as a composite rule: no defaults in it.
+    this.forced = {plan: this.plans.of(frame.plan.memberNodes(name), true), from: 0, unwrapped: false};
+    held.replay(this);
   }
 
   // ---- values ----
@@ -706,9 +725,7 @@ export class Amender implements TokenSink {
       return;
     }
     if (fate !== 'keep') {
-      this.recording = new Recording();
-      this.recordingName = name;
-      this.judges = fate;
+      this.beginJudging(name, fate);
       return;
     }
     this.out.keyValue(name);
