@@ -67,7 +67,7 @@ class Recorder implements TokenSink {
 function passedOn(schema: object, options: CompileOptions, text: string): {calls: string[]; amender: Amender} {
   const {root} = compileSchema(schema, options);
   const recorder = new Recorder();
-  const amender = new Amender(new AmendPlans(root, new KeyPlans()), defaultLimits);
+  const amender = new Amender(new AmendPlans(root, new KeyPlans()), defaultLimits, (pattern, name) => pattern.test(name));
   const tokenizer = new Tokenizer(recorder, defaultLimits);
   tokenizer.redirect(amender.begin(recorder, tokenizer, true));
   for (const character of text) tokenizer.write(character);

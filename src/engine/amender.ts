@@ -20,7 +20,7 @@ import {InputError, NO_POSITION, type InputPosition} from '../output/errors.js';
 import {escapePointerToken} from '../json/pointer.js';
 import {
   ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, WRAP_IN_ARRAY,
-  type Amendments, type Coerced, type Coercion, type Kind, type Outline, type Removal, type SchemaNode,
+  type Amendments, type Coerced, type Coercion, type Kind, type Matcher, type Outline, type Removal, type SchemaNode,
 } from '../schema/node.js';
 import type {Limits, TokenSink} from '../types.js';
 import {Evaluator, type InputSource} from './evaluator.js';
@@ -59,7 +59,7 @@ export class Plan {
   /** `useDefaults: 'empty'`: a member whose value is null or "" gets its default too. */
   emptyGetsDefault = false;
   readonly removals: Removal[] = [];
-  readonly memberSelectors: ((name: string) => readonly SchemaNode[] | undefined)[] = [];
+  readonly memberSelectors: ((name: string, match: Matcher) => readonly SchemaNode[] | undefined)[] = [];
   readonly itemSelectors: ((index: number) => readonly SchemaNode[] | undefined)[] = [];
   /** Item plans by index, for the first few positions (arrays tend to repeat one item schema). */
   private readonly itemPlans: Plan[] = [];
@@ -83,20 +83,20 @@ export class Plan {
   }
 
   /** The nodes that apply to the value of the property `name`. */
-  memberNodes(name: string): readonly SchemaNode[] | undefined {
+  memberNodes(name: string, match: Matcher): readonly SchemaNode[] | undefined {
     const selectors = this.memberSelectors;
-    if (selectors.length === 1) return selectors[0]!(name);
+    if (selectors.length === 1) return selectors[0]!(name, match);
     const nodes: SchemaNode[] = [];
     for (const select of selectors) {
-      const selected = select(name);
+      const selected = select(name, match);
       if (selected !== undefined) nodes.push(...selected);
     }
     return nodes;
   }
 
   /** The plan for the value of the property `name`. */
-  member(name: string): Plan {
-    return this.memberSelectors.length === 0 ? this.plans.empty : this.plans.of(this.memberNodes(name), this.composite);
+  member(name: string, match: Matcher): Plan {
+    return this.memberSelectors.length === 0 ? this.plans.empty : this.plans.of(this.memberNodes(name, match), this.composite);
   }
 
   /** The plan for the item at `index`. */
@@ -115,12 +115,12 @@ export class Plan {
   }
 
   /** What `removeAdditional` does with the property `name` here. */
-  fateOf(name: string): Fate {
+  fateOf(name: string, match: Matcher): Fate {
     const removals = this.removals;
     if (removals.length === 0) return 'keep';
     let judges: SchemaNode[] | null = null;
     for (const removal of removals) {
-      if (!removal.isAdditional(name)) continue;
+      if (!removal.isAdditional(name, match)) continue;
       if (removal.failing === null) return 'drop';
       (judges ??= []).push(removal.failing);
     }
@@ -168,7 +168,7 @@ class Own {
   readonly itemDefaults: [number, unknown][] = [];
   emptyGetsDefault = false;
   readonly removals: Removal[] = [];
-  readonly members: ((name: string) => readonly SchemaNode[] | undefined)[] = [];
+  readonly members: ((name: string, match: Matcher) => readonly SchemaNode[] | undefined)[] = [];
   readonly items: ((index: number) => readonly SchemaNode[] | undefined)[] = [];
 }
 
@@ -221,7 +221,7 @@ class PlanBuilder implements Amendments, Outline {
 
   // ---- Outline: only what applies whatever the value ----
 
-  members(nodesOf: (name: string) => readonly SchemaNode[] | undefined): void {
+  members(nodesOf: (name: string, match: Matcher) => readonly SchemaNode[] | undefined): void {
     this.own.members.push(nodesOf);
   }
 
@@ -391,6 +391,8 @@ export class Amender implements TokenSink {
   constructor(
     private readonly plans: AmendPlans,
     private readonly limits: Required<Limits>,
+    /** The document's way to run a regular expression on a name (src/engine/patterns.ts). */
+    private readonly match: Matcher,
   ) {
     this.next = plans.root;
   }
@@ -542,10 +544,10 @@ export class Amender implements TokenSink {
   /** `'failing'`: the member `name` begins; its judges are the subschemas it must pass to stay. */
   private beginJudging(name: string, nodes: readonly SchemaNode[]): void {
     const judges = nodes.map((node): Judge => {
-      const evaluator = new Evaluator(node, false, this.plans.keyPlans);
+      const evaluator = new Evaluator(node, false, this.plans.keyPlans, this.match);
       evaluator.reset(null, this.fromText);
       // ajv judges it as a composite rule: amended, but without defaults.
-      const amender = new Amender(this.plans, this.limits).begin(evaluator, null, this.fromText, this.plans.of([node], true));
+      const amender = new Amender(this.plans, this.limits, this.match).begin(evaluator, null, this.fromText, this.plans.of([node], true));
       return {amender, evaluator};
     });
     this.judging = {name, judges, held: new Recording(), depth: 0};
@@ -571,7 +573,7 @@ export class Amender implements TokenSink {
     const frame = this.frames[this.depth - 1]!;
     this.out.keyValue(name);
     // Amended as ajv leaves it after judging it as a composite rule: no defaults in it.
-    this.forced = {plan: this.plans.of(frame.plan.memberNodes(name), true), from: 0, unwrapped: false};
+    this.forced = {plan: this.plans.of(frame.plan.memberNodes(name, this.match), true), from: 0, unwrapped: false};
     held.replay(this);
   }
 
@@ -718,7 +720,7 @@ export class Amender implements TokenSink {
   /** The member `name` of the innermost object begins: it goes on, is skipped, or is held to be judged. */
   private member(frame: AmendFrame, name: string): void {
     const plan = frame.plan;
-    const fate = plan.fateOf(name);
+    const fate = plan.fateOf(name, this.match);
     if (fate === 'drop') {
       this.skipping = true;
       this.skippedDepth = 0;
@@ -729,7 +731,7 @@ export class Amender implements TokenSink {
       return;
     }
     this.out.keyValue(name);
-    this.next = plan.member(name);
+    this.next = plan.member(name, this.match);
     const index = plan.emptyGetsDefault ? plan.defaultOf(name) : -1;
     this.nextDefault = index >= 0 ? plan.defaultValues[index] : NONE;
   }

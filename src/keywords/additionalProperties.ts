@@ -5,7 +5,7 @@
 // taken out of the value instead: every one (`'all'`), where the keyword is `false` (`true`), or
 // also those whose value fails it (`'failing'`).
 
-import type {Removal} from '../schema/node.js';
+import type {Matcher, Removal} from '../schema/node.js';
 import type {CompileOptions} from '../types.js';
 import {additionalNames, propertyApplicator, type Selected} from './rules/members.js';
 import {expectSchema} from './rules/expect.js';
@@ -13,7 +13,7 @@ import {expectSchema} from './rules/expect.js';
 interface AdditionalProperties {
   readonly selected: readonly Selected[];
   readonly forbidden: boolean;
-  readonly isAdditional: (name: string) => boolean;
+  readonly isAdditional: (name: string, match: Matcher) => boolean;
   readonly removal: Removal | null;
 }
 
@@ -30,7 +30,7 @@ export const additionalProperties = propertyApplicator<AdditionalProperties>({
     const members = {selected: [{node: context.subschema(value, ''), path: '/additionalProperties'}], isAdditional: additionalNames(context)};
     return {...members, forbidden: value === false, removal: removalOf(value, members, context.options.removeAdditional)};
   },
-  select: ({selected, isAdditional}, name) => (isAdditional(name) ? selected : undefined),
+  select: ({selected, isAdditional}, name, match) => (isAdditional(name, match) ? selected : undefined),
   refuse: ({forbidden}, name) => (forbidden ? {message: `must NOT have additional property "${name}"`, params: {additionalProperty: name}} : undefined),
   amend({removal}, amendments) {
     if (removal !== null) amendments.remove(removal);

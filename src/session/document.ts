@@ -11,6 +11,7 @@ import {Amender, type AmendPlans} from '../engine/amender.js';
 import {Evaluator} from '../engine/evaluator.js';
 import type {KeyPlans} from '../engine/keyPlan.js';
 import {PASS, TextChecker, type CheckerCache} from '../engine/checker.js';
+import {PatternTests} from '../engine/patterns.js';
 import type {SchemaNode} from '../schema/node.js';
 import {MemberSink, memberValues} from './memberSink.js';
 import {Tokenizer} from '../json/tokenizer.js';
@@ -38,6 +39,11 @@ const DECODE_SLICE = 8192;
 export class Document implements Session {
   /** Runs, frames and the scalar being delivered; reset as each document begins. */
   readonly evaluator: Evaluator;
+  /**
+   * The patterns' verdicts found in this document: what the checker found, the evaluator recalls
+   * rather than runs again (src/engine/patterns.ts). Cleared as each document begins and ends.
+   */
+  private readonly patterns = new PatternTests();
   /** The pass-only verdict, and the judge of member values set apart; made on first need. */
   private checker: TextChecker | null = null;
   /** Changes the tokens as the value options say, before the engines see them; made on first need. */
@@ -56,15 +62,15 @@ export class Document implements Session {
   private complete = false;
 
   constructor(private readonly parts: CompiledParts) {
-    this.evaluator = new Evaluator(parts.root, parts.allErrors, parts.keyPlans);
+    this.evaluator = new Evaluator(parts.root, parts.allErrors, parts.keyPlans, this.patterns.test);
   }
 
   private checkerOf(): TextChecker {
-    return (this.checker ??= new TextChecker(this.parts.root, this.parts.limits, this.parts.checkerCache));
+    return (this.checker ??= new TextChecker(this.parts.root, this.parts.limits, this.parts.checkerCache, this.patterns));
   }
 
   private amenderOf(plans: AmendPlans): Amender {
-    return (this.amender ??= new Amender(plans, this.parts.limits));
+    return (this.amender ??= new Amender(plans, this.parts.limits, this.patterns.run));
   }
 
   /** What the checker's tokenizer feeds under the value options: the amender, then `checker` (and `also`). */
@@ -76,14 +82,19 @@ export class Document implements Session {
 
   /** validate(): a parsed value. */
   validateValue(value: unknown): Result {
-    return this.parts.amendPlans === null ? this.validateParsed(value) : this.validateAmended(value, this.parts.amendPlans);
+    const plans = this.parts.amendPlans;
+    try {
+      return plans === null ? this.judgeValue(value) : this.judgeAmended(value, plans);
+    } finally {
+      this.patterns.clear();
+    }
   }
 
   /**
    * validate() under the value options: the value is amended first, in place as ajv does, then
    * judged; `Result.value` is the value judged (a new one only where the whole value changed kind).
    */
-  private validateAmended(value: unknown, plans: AmendPlans): Result {
+  private judgeAmended(value: unknown, plans: AmendPlans): Result {
     const assembler = new Assembler();
     const amender = this.amenderOf(plans).begin(assembler, null, false);
     try {
@@ -95,12 +106,12 @@ export class Document implements Session {
       amender.release();
     }
     const amended = assignInPlace(value, assembler.value);
-    const result = this.validateParsed(amended);
+    const result = this.judgeValue(amended);
     result.value = amended;
     return result;
   }
 
-  private validateParsed(value: unknown): Result {
+  private judgeValue(value: unknown): Result {
     // Most values pass: the fast verdict says so without events; otherwise the events say why.
     if (this.parts.checkerCache.usable && this.checkerOf().checkValue(value) === PASS) return {valid: true, errors: []};
     const evaluator = this.evaluator;
@@ -119,22 +130,30 @@ export class Document implements Session {
 
   /** validateText(): a whole document as text or bytes. */
   validateText(text: string | Uint8Array): Result {
-    // Most documents pass: the checker says so without runs; otherwise the evaluator says why.
-    if (!this.parts.checkerCache.usable) return this.evaluateText(text);
-    const source = typeof text === 'string' ? text : decode(text);
-    const plans = this.parts.amendPlans;
-    if (this.checkerOf().check(source, plans === null ? undefined : this.amendedCheck(plans)) === PASS) return {valid: true, errors: []};
-    return this.evaluateText(source);
+    try {
+      // Most documents pass: the checker says so without runs; otherwise the evaluator says why.
+      if (!this.parts.checkerCache.usable) return this.evaluateText(text);
+      const source = typeof text === 'string' ? text : decode(text);
+      const plans = this.parts.amendPlans;
+      if (this.checkerOf().check(source, plans === null ? undefined : this.amendedCheck(plans)) === PASS) return {valid: true, errors: []};
+      return this.evaluateText(source);
+    } finally {
+      this.patterns.clear();
+    }
   }
 
   /** parseText(): validateText's verdict, and the value of a valid document. */
   parseText(text: string | Uint8Array): Result {
-    const source = typeof text === 'string' ? text : decode(text);
-    if (this.parts.amendPlans !== null) return this.parseAmended(source, this.parts.amendPlans);
-    // For a valid document whose value is wanted anyway: the checker's pass, then JSON.parse once.
-    if (this.parts.checkerCache.usable && this.checkerOf().check(source) === PASS) return withValue({valid: true, errors: []}, source);
-    const result = this.evaluateText(source);
-    return result.valid ? withValue(result, source) : result;
+    try {
+      const source = typeof text === 'string' ? text : decode(text);
+      if (this.parts.amendPlans !== null) return this.parseAmended(source, this.parts.amendPlans);
+      // For a valid document whose value is wanted anyway: the checker's pass, then JSON.parse once.
+      if (this.parts.checkerCache.usable && this.checkerOf().check(source) === PASS) return withValue({valid: true, errors: []}, source);
+      const result = this.evaluateText(source);
+      return result.valid ? withValue(result, source) : result;
+    } finally {
+      this.patterns.clear();
+    }
   }
 
   /**
@@ -155,7 +174,8 @@ export class Document implements Session {
 
   /** The evaluator's verdict and errors on a whole text: it finds where the document fails. `parse`: with its value. */
   private evaluateText(text: string | Uint8Array, parse = false): Result {
-    this.beginText(parse, false);
+    // Not begun afresh: what the checker found in this same text is recalled, not run again.
+    this.startText(parse, false);
     this.write(text);
     const result = this.end();
     this.evaluator.release();
@@ -171,6 +191,11 @@ export class Document implements Session {
    * wanted, nor when the value is assembled from the tokens).
    */
   beginText(parse: boolean, membersApart: boolean): void {
+    this.patterns.clear();
+    this.startText(parse, membersApart);
+  }
+
+  private startText(parse: boolean, membersApart: boolean): void {
     this.assembler = parse ? new Assembler() : undefined;
     const sink: TokenSink = this.assembler === undefined ? this.evaluator : new TeeSink(this.evaluator, this.assembler);
     const tokenizer = (this.tokenizer = new Tokenizer(sink, this.parts.limits));
@@ -189,6 +214,7 @@ export class Document implements Session {
   /** Begin a document given as tokens (see `tokenValidator`): the events come from elsewhere, into the sink returned. */
   beginTokens(): TokenSink {
     this.tokenizer = null;
+    this.patterns.clear();
     this.evaluator.reset(null, true);
     const plans = this.parts.amendPlans;
     return plans === null ? this.evaluator : this.amenderOf(plans).begin(this.evaluator, null, true);
@@ -235,10 +261,14 @@ export class Document implements Session {
     return !this.failed;
   }
 
-  /** One text to the tokenizer; a mark it leaves is settled before the next (see MemberSink.settle). */
+  /**
+   * One text to the tokenizer; a mark it leaves is settled before the next (see MemberSink.settle),
+   * so no verdict found in it is asked for again after: they go, with the text.
+   */
   private writeText(tokenizer: Tokenizer, text: string): void {
     tokenizer.write(text);
     this.members?.settle();
+    this.patterns.clear();
   }
 
   end(): Result {

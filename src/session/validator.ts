@@ -69,7 +69,7 @@ export class CompiledValidator implements Validator {
     readonly draft: Draft,
     readonly allErrors: boolean,
     limits: Required<Limits>,
-    amends: boolean,
+    amends = false,
   ) {
     const keyPlans = new KeyPlans();
     this.parts = {root, allErrors, limits, keyPlans, checkerCache: new CheckerCache(), amendPlans: amends ? new AmendPlans(root, keyPlans) : null};

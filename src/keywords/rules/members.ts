@@ -6,7 +6,7 @@
 // or item arrives, and the text checker through the outline's `members`/`items`. `propertyNames`
 // applies its subschema to each member's name instead (nameApplicator).
 
-import type {Amendments, CompiledKeyword, KeywordContext, KeywordDefinition, Run, SchemaNode, SubschemaShape} from '../../schema/node.js';
+import type {Amendments, CompiledKeyword, KeywordContext, KeywordDefinition, Matcher, Run, SchemaNode, SubschemaShape} from '../../schema/node.js';
 import {compilePattern, compileSchema, isObject} from './expect.js';
 
 /** A subschema selected for a member, with the keyword-location path from the keyword's node. */
@@ -25,8 +25,6 @@ interface MemberRule<V, K> {
   readonly name: string;
   readonly subschemas: SubschemaShape;
   compile(value: unknown, context: KeywordContext): V | undefined;
-  /** The subschemas for the value of the member at `key` (undefined or empty: the keyword ignores it). */
-  select(value: V, key: K): readonly Selected[] | undefined;
   /** A member selected but forbidden (`false`): it fails at its key or item with this error. */
   refuse?(value: V, key: K): Refusal | undefined;
   /** What the value options change here (KeywordDefinition.amend). */
@@ -35,19 +33,33 @@ interface MemberRule<V, K> {
 
 /**
  * The names that neither `properties` nor `patternProperties` beside the keyword lists: the
- * schema object's additional properties (2020-12 core §10.3.2.3).
+ * schema object's additional properties (2020-12 core §10.3.2.3). Regular expressions run
+ * through `match`, once per name in a document.
  */
-export function additionalNames(context: KeywordContext): (name: string) => boolean {
+export function additionalNames(context: KeywordContext): (name: string, match: Matcher) => boolean {
   const siblings = context.schema;
   const declared = new Set(isObject(siblings.properties) ? Object.keys(siblings.properties) : []);
   const patterns = isObject(siblings.patternProperties) ? Object.keys(siblings.patternProperties).map((source) => compilePattern(source, context)) : [];
-  return (name) => !declared.has(name) && !patterns.some((pattern) => pattern.test(name));
+  return (name, match) => !declared.has(name) && !patterns.some((pattern) => match(pattern, name));
 }
 
 /** A rule's `amend`, as the keyword's. */
 function amendOf<V, K>(rule: MemberRule<V, K>): KeywordDefinition<V>['amend'] {
   const amend = rule.amend;
   return amend === undefined ? undefined : (keyword, amendments) => amend(keyword.value, amendments);
+}
+
+interface PropertyRule<V> extends MemberRule<V, string> {
+  /**
+   * The subschemas for the value of the property `name` (undefined or empty: the keyword ignores
+   * it); regular expressions run through `match`, once per name in a document.
+   */
+  select(value: V, name: string, match: Matcher): readonly Selected[] | undefined;
+}
+
+interface ItemRule<V> extends MemberRule<V, number> {
+  /** The subschemas for the item at `index` (undefined or empty: the keyword ignores it). */
+  select(value: V, index: number): readonly Selected[] | undefined;
 }
 
 /**
@@ -74,7 +86,7 @@ function applySelected(run: Run, keyword: CompiledKeyword, selected: readonly Se
  * A keyword that applies subschemas to property values, selected by name. The names it selects
  * are evaluated properties for `unevaluatedProperties` (2020-12 core §10.3.2).
  */
-export function propertyApplicator<V>(rule: MemberRule<V, string>): KeywordDefinition<V> {
+export function propertyApplicator<V>(rule: PropertyRule<V>): KeywordDefinition<V> {
   const {select, refuse} = rule;
   return {
     name: rule.name,
@@ -82,12 +94,12 @@ export function propertyApplicator<V>(rule: MemberRule<V, string>): KeywordDefin
     compile: rule.compile,
     amend: amendOf(rule),
     // What a name selects depends on the schema alone: the evaluator caches it per name (key plans).
-    classify(keyword, name) {
-      const selected = select(keyword.value, name);
+    classify(keyword, name, match) {
+      const selected = select(keyword.value, name, match);
       return selected === undefined || selected.length === 0 ? undefined : selected;
     },
     outline(keyword, outline) {
-      outline.members((name) => nodesOf(select(keyword.value, name)));
+      outline.members((name, match) => nodesOf(select(keyword.value, name, match)));
     },
     key(run, keyword, name, selected: readonly Selected[]) {
       const refusal = refuse?.(keyword.value, name);
@@ -107,7 +119,7 @@ export function propertyApplicator<V>(rule: MemberRule<V, string>): KeywordDefin
  * A keyword that applies subschemas to array items, selected by index. The indices it selects are
  * evaluated items for `unevaluatedItems` (2020-12 core §10.3.1).
  */
-export function itemApplicator<V>(rule: MemberRule<V, number>): KeywordDefinition<V> {
+export function itemApplicator<V>(rule: ItemRule<V>): KeywordDefinition<V> {
   const {select, refuse} = rule;
   return {
     name: rule.name,
