@@ -23,6 +23,7 @@ import {
   type Amendments, type Coerced, type Coercion, type Kind, type Matcher, type Outline, type Removal, type SchemaNode,
 } from '../schema/node.js';
 import type {Limits, TokenSink} from '../types.js';
+import {copyOf} from './checker.js';
 import {Evaluator, type InputSource} from './evaluator.js';
 import type {KeyPlans} from './keyPlan.js';
 import {KeySet} from './keySet.js';
@@ -48,6 +49,14 @@ const NONE: unique symbol = Symbol('no default');
 /** What `removeAdditional` does with a member: keep it, drop it, or keep it only if it passes these. */
 type Fate = 'keep' | 'drop' | readonly SchemaNode[];
 
+/** What a plan makes of a property name: all of it depends on the schema and the name alone. */
+interface Member {
+  readonly plan: Plan;
+  readonly fate: Fate;
+  /** Its position among the plan's defaults, or -1. */
+  readonly defaultIndex: number;
+}
+
 /** The changes at one location: those of the schema objects applied there and of their in-place subschemas. */
 export class Plan {
   readonly coercions: Coercion[] = [];
@@ -63,6 +72,8 @@ export class Plan {
   readonly itemSelectors: ((index: number) => readonly SchemaNode[] | undefined)[] = [];
   /** Item plans by index, for the first few positions (arrays tend to repeat one item schema). */
   private readonly itemPlans: Plan[] = [];
+  /** Members by name, as far as the validator's budget for names goes (AmendPlans.remember). */
+  private readonly members = new Map<string, Member>();
 
   constructor(
     private readonly plans: AmendPlans,
@@ -78,7 +89,7 @@ export class Plan {
   }
 
   /** The position of `name` among the defaults, or -1. */
-  defaultOf(name: string): number {
+  private defaultOf(name: string): number {
     return this.defaultNames.length === 0 ? -1 : (this.defaultIndex.get(name) ?? -1);
   }
 
@@ -94,9 +105,14 @@ export class Plan {
     return nodes;
   }
 
-  /** The plan for the value of the property `name`. */
-  member(name: string, match: Matcher): Plan {
-    return this.memberSelectors.length === 0 ? this.plans.empty : this.plans.of(this.memberNodes(name, match), this.composite);
+  /** What the plan makes of the property `name`. */
+  member(name: string, match: Matcher): Member {
+    const known = this.members.get(name);
+    if (known !== undefined) return known;
+    const plan = this.memberSelectors.length === 0 ? this.plans.empty : this.plans.of(this.memberNodes(name, match), this.composite);
+    const member = {plan, fate: this.fateOf(name, match), defaultIndex: this.defaultOf(name)};
+    this.plans.remember(this.members, name, member);
+    return member;
   }
 
   /** The plan for the item at `index`. */
@@ -115,7 +131,7 @@ export class Plan {
   }
 
   /** What `removeAdditional` does with the property `name` here. */
-  fateOf(name: string, match: Matcher): Fate {
+  private fateOf(name: string, match: Matcher): Fate {
     const removals = this.removals;
     if (removals.length === 0) return 'keep';
     let judges: SchemaNode[] | null = null;
@@ -132,12 +148,20 @@ export class Plan {
 const ITEM_PLANS = 64;
 /** Plans kept per validator: each is for a set of nodes, so their number depends on the schema alone. */
 const MAX_PLANS = 4096;
+/**
+ * Characters of property names the plans of one validator keep, in all: names come from
+ * documents, so what they cost must not grow with the documents seen (past it, a name's member is
+ * found again each time).
+ */
+const NAME_BUDGET = 1 << 20;
 
 /** The plans of one validator, by the nodes they are for. Immutable once made, shared by its documents. */
 export class AmendPlans {
   readonly empty: Plan = new Plan(this, false);
   readonly root: Plan;
   private readonly byNodes = new Map<string, Plan>();
+  /** Characters of names kept so far (NAME_BUDGET). */
+  private namesKept = 0;
 
   constructor(
     root: SchemaNode,
@@ -145,6 +169,13 @@ export class AmendPlans {
     readonly keyPlans: KeyPlans,
   ) {
     this.root = this.of([root], false);
+  }
+
+  /** Keep `value` for `name` in `map`, a copy of the name (a slice would keep its document alive), within the budget. */
+  remember<V>(map: Map<string, V>, name: string, value: V): void {
+    if (this.namesKept + name.length > NAME_BUDGET) return;
+    this.namesKept += name.length;
+    map.set(copyOf(name), value);
   }
 
   of(nodes: readonly SchemaNode[] | undefined, composite: boolean): Plan {
@@ -712,15 +743,14 @@ export class Amender implements TokenSink {
     frame.count++;
     frame.key = name;
     if (frame.checksNames && !frame.names.add(name)) throw this.repeatedKey(name);
-    const index = frame.plan.defaultOf(name);
-    if (index >= 0) frame.seen[index] = true;
-    this.member(frame, name);
+    const member = frame.plan.member(name, this.match);
+    if (member.defaultIndex >= 0) frame.seen[member.defaultIndex] = true;
+    this.enter(member, name);
   }
 
   /** The member `name` of the innermost object begins: it goes on, is skipped, or is held to be judged. */
-  private member(frame: AmendFrame, name: string): void {
-    const plan = frame.plan;
-    const fate = plan.fateOf(name, this.match);
+  private enter(member: Member, name: string): void {
+    const {fate} = member;
     if (fate === 'drop') {
       this.skipping = true;
       this.skippedDepth = 0;
@@ -731,9 +761,9 @@ export class Amender implements TokenSink {
       return;
     }
     this.out.keyValue(name);
-    this.next = plan.member(name, this.match);
-    const index = plan.emptyGetsDefault ? plan.defaultOf(name) : -1;
-    this.nextDefault = index >= 0 ? plan.defaultValues[index] : NONE;
+    this.next = member.plan;
+    const plan = this.frames[this.depth - 1]!.plan;
+    this.nextDefault = plan.emptyGetsDefault && member.defaultIndex >= 0 ? plan.defaultValues[member.defaultIndex] : NONE;
   }
 
   private closeObject(): void {
@@ -744,7 +774,7 @@ export class Amender implements TokenSink {
       // Added as if sent: removal, coercion and the member's own defaults apply to it too.
       const name = plan.defaultNames[i]!;
       frame.key = name;
-      this.member(frame, name);
+      this.enter(plan.member(name, this.match), name);
       this.emitValue(plan.defaultValues[i], 0);
     }
     this.depth--;

@@ -1397,7 +1397,7 @@ export class TextChecker implements TokenSink {
  * A copy of a string that does not point into the one it came from (V8 slices strings of 13
  * characters and more). Through JSON, which keeps lone surrogates, unlike a UTF-8 round trip.
  */
-function copyOf(text: string): string {
+export function copyOf(text: string): string {
   return text.length < 13 ? text : (JSON.parse(JSON.stringify(text)) as string);
 }
 
