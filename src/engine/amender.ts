@@ -29,20 +29,6 @@ import type {KeyPlans} from './keyPlan.js';
 import {KeySet} from './keySet.js';
 import {HeldScalar} from './scalar.js';
 
-/** Where an amender between documents sends what it is given: nowhere. */
-const NOWHERE: TokenSink = {
-  startObject() {},
-  endObject() {},
-  startArray() {},
-  endArray() {},
-  keyValue() {},
-  stringValue() {},
-  numberValue() {},
-  nullValue() {},
-  trueValue() {},
-  falseValue() {},
-};
-
 /** No default for the value about to start. */
 const NONE: unique symbol = Symbol('no default');
 
@@ -398,7 +384,8 @@ interface AmendFrame {
  * document; `begin` sets it afresh.
  */
 export class Amender implements TokenSink {
-  private out: TokenSink = NOWHERE;
+  /** Where the amended tokens go; between documents, nowhere (an assembler there would keep its value alive). */
+  private out: TokenSink | null = null;
   private input: InputSource | null = null;
   private fromText = false;
   private readonly frames: AmendFrame[] = [];
@@ -459,7 +446,7 @@ export class Amender implements TokenSink {
     this.held.releaseScalar();
     this.judging = null;
     this.unwrapping = null;
-    this.out = NOWHERE;
+    this.out = null;
     this.input = null;
   }
 
@@ -602,7 +589,7 @@ export class Amender implements TokenSink {
     const {held, name} = judging;
     if (held === null) return;
     const frame = this.frames[this.depth - 1]!;
-    this.out.keyValue(name);
+    this.out!.keyValue(name);
     // Amended as ajv leaves it after judging it as a composite rule: no defaults in it.
     this.forced = {plan: this.plans.of(frame.plan.memberNodes(name, this.match), true), from: 0, unwrapped: false};
     held.replay(this);
@@ -688,7 +675,7 @@ export class Amender implements TokenSink {
   }
 
   private emitScalar(kind: Kind, numberText: string | undefined): void {
-    const out = this.out;
+    const out = this.out!;
     const held = this.held;
     if (kind === STRING) out.stringValue(held.text);
     else if (kind === NUMBER) out.numberValue(numberText ?? numberTextOf(held.number()));
@@ -734,8 +721,8 @@ export class Amender implements TokenSink {
     frame.checksNames = kind === OBJECT && this.fromText && plan.removals.length > 0;
     if (frame.checksNames) frame.names.clear();
     this.depth++;
-    if (kind === OBJECT) this.out.startObject();
-    else this.out.startArray();
+    if (kind === OBJECT) this.out!.startObject();
+    else this.out!.startArray();
   }
 
   private key(name: string): void {
@@ -760,7 +747,7 @@ export class Amender implements TokenSink {
       this.beginJudging(name, fate);
       return;
     }
-    this.out.keyValue(name);
+    this.out!.keyValue(name);
     this.next = member.plan;
     const plan = this.frames[this.depth - 1]!.plan;
     this.nextDefault = plan.emptyGetsDefault && member.defaultIndex >= 0 ? plan.defaultValues[member.defaultIndex] : NONE;
@@ -778,7 +765,7 @@ export class Amender implements TokenSink {
       this.emitValue(plan.defaultValues[i], 0);
     }
     this.depth--;
-    this.out.endObject();
+    this.out!.endObject();
   }
 
   private closeArray(): void {
@@ -787,7 +774,7 @@ export class Amender implements TokenSink {
     // Only where no item is missing before it: ajv would leave a hole, which JSON has no way to say.
     while (frame.count < defaults.length && defaults[frame.count] !== undefined) this.emitValue(defaults[frame.count], 0);
     this.depth--;
-    this.out.endArray();
+    this.out!.endArray();
   }
 
   /** A JSON value from the schema (a default), into this amender as if it had been sent. */

@@ -139,6 +139,7 @@ export class Document implements Session {
       return this.evaluateText(source);
     } finally {
       this.patterns.clear();
+      this.amender?.release();
     }
   }
 
