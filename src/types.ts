@@ -80,8 +80,9 @@ export interface CompileOptions {
    * its `properties` subschema, and an item missing from an array the `default` of its array-form
    * `items` subschema (drafts before 2020-12), before any keyword judges the object; `'empty'`: a
    * property or item whose value is null or `""` gets it too. Not inside `anyOf`, `oneOf`, `not`,
-   * `if`/`then`/`else`, `dependentSchemas`, `contains` or `propertyNames`, as in ajv. The default
-   * is added as if it had been sent: coerced, given defaults of its own, judged. Default false.
+   * `contains` or `propertyNames`, as in ajv, nor inside `if`/`then`/`else` or `dependentSchemas`
+   * (ajv adds those of the branch it takes). The default is added as if it had been sent: coerced,
+   * given defaults of its own, judged. Default false.
    */
   useDefaults?: boolean | 'empty';
   /**
@@ -90,7 +91,7 @@ export interface CompileOptions {
    * `true`: where that object has `additionalProperties: false`; `'all'`: where it has
    * `additionalProperties` (any value) or `properties`; `'failing'`: where `additionalProperties`
    * is false or the property's value fails it. In streaming, such a member is skipped as it
-   * arrives, never assembled (`'failing'` holds its tokens until its value has been judged). Not
+   * arrives, never assembled (`'failing'` holds its tokens while its value may still pass). Not
    * inside `anyOf`, `oneOf`, `not`, `if`/`then`/`else` or `dependentSchemas`, where ajv removes
    * whatever a branch it merely tried would. A repeated key is refused even where it is removed.
    * Default false.
@@ -130,7 +131,11 @@ export interface OutputUnit {
 export interface Result {
   valid: boolean;
   errors: OutputUnit[];
-  /** The parsed document, only when a session was asked to `parse` and the document is valid JSON. */
+  /**
+   * The parsed document, when a session was asked to `parse` and the document is valid JSON, and
+   * from `parseText` when valid. Under the value options (`coerceTypes`, `useDefaults`,
+   * `removeAdditional`) the value as they changed it, from `validate` too.
+   */
   value?: unknown;
 }
 
@@ -151,7 +156,11 @@ export interface Session {
 }
 
 export interface Validator {
-  /** Value mode: validate an already-parsed JavaScript value. */
+  /**
+   * Value mode: validate an already-parsed JavaScript value. Under the value options it changes
+   * the value in place first, as ajv does, and returns it as `Result.value` (a new value only where
+   * the whole of it changed kind: `"5"` coerced to `5`).
+   */
   validate(value: unknown): Result;
   /** Streaming mode over one whole document. */
   validateText(text: string | Uint8Array): Result;
