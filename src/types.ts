@@ -106,6 +106,42 @@ export interface CompileOptions {
    * accepts most valid documents.
    */
   annotations?: boolean;
+  /**
+   * As ajv's option of that name: where a schema object's `type` does not list the value's type,
+   * the value becomes one of the listed types if ajv's table allows, tried in the order written
+   * (string → number or integer when `+s` is a finite number of that kind, and boolean from
+   * `"true"`/`"false"`, null from `""`; number and boolean → string; boolean and null → number;
+   * 0/1 → boolean; `""`/0/false → null). `'array'` also wraps a scalar into an array when `type`
+   * lists `array`, and takes the item out of a one-item array when it does not. Every keyword
+   * judges the coerced value, and it is the value handed on (`validate` changes the value in
+   * place). Not followed into `anyOf`, `oneOf`, `not`, `if`/`then`/`else`, `dependentSchemas`,
+   * `contains`, `unevaluated*` or dynamic references, where ajv's result depends on which branch it
+   * happened to try first: there a value is judged as it came. A string whose number is not finite
+   * (`"1e999"`) is not coerced. Default false.
+   */
+  coerceTypes?: boolean | 'array';
+  /**
+   * As ajv's option of that name: a property missing from an object gets the `default` written in
+   * its `properties` subschema, and an item missing from an array the `default` of its array-form
+   * `items` subschema (drafts before 2020-12), before any keyword judges the object; `'empty'`: a
+   * property or item whose value is null or `""` gets it too. Not inside `anyOf`, `oneOf`, `not`,
+   * `contains` or `propertyNames`, as in ajv, nor inside `if`/`then`/`else` or `dependentSchemas`
+   * (ajv adds those of the branch it takes). The default is added as if it had been sent: coerced,
+   * given defaults of its own, judged. Default false.
+   */
+  useDefaults?: boolean | 'empty';
+  /**
+   * As ajv's option of that name: properties that a schema object's `properties` and
+   * `patternProperties` do not list are taken out of the value before any keyword judges it —
+   * `true`: where that object has `additionalProperties: false`; `'all'`: where it has
+   * `additionalProperties` (any value) or `properties`; `'failing'`: where `additionalProperties`
+   * is false or the property's value fails it. In streaming, such a member is skipped as it
+   * arrives, never assembled (`'failing'` holds its tokens while its value may still pass). Not
+   * inside `anyOf`, `oneOf`, `not`, `if`/`then`/`else` or `dependentSchemas`, where ajv removes
+   * whatever a branch it merely tried would. A repeated key is refused even where it is removed.
+   * Default false.
+   */
+  removeAdditional?: boolean | 'all' | 'failing';
 }
 
 /** Something in a schema that compiled but is likely a mistake (Validator.warnings). */
@@ -170,7 +206,11 @@ export interface Result {
    * one, 2020-12 core §12.4.2). Otherwise absent.
    */
   annotations?: AnnotationUnit[];
-  /** The parsed document, only when a session was asked to `parse` and the document is valid JSON. */
+  /**
+   * The parsed document, when a session was asked to `parse` and the document is valid JSON, and
+   * from `parseText` when valid. Under the value options (`coerceTypes`, `useDefaults`,
+   * `removeAdditional`) the value as they changed it, from `validate` too.
+   */
   value?: unknown;
 }
 
@@ -191,7 +231,11 @@ export interface Session {
 }
 
 export interface Validator {
-  /** Value mode: validate an already-parsed JavaScript value. */
+  /**
+   * Value mode: validate an already-parsed JavaScript value. Under the value options it changes
+   * the value in place first, as ajv does, and returns it as `Result.value` (a new value only where
+   * the whole of it changed kind: `"5"` coerced to `5`).
+   */
   validate(value: unknown): Result;
   /** Streaming mode over one whole document. */
   validateText(text: string | Uint8Array): Result;

@@ -871,10 +871,14 @@ export class TextChecker implements TokenSink {
     this.usedLevels = 0;
   }
 
-  /** Judge one whole document. */
-  check(text: string): Outcome {
+  /**
+   * Judge one whole document. `front`: what stands between the tokenizer and the checker, given
+   * both (the amender of the value options, src/engine/amender.ts).
+   */
+  check(text: string, front?: (checker: TokenSink, tokenizer: Tokenizer) => TokenSink): Outcome {
     this.begin(this.root);
     const tokenizer = (this.tokenizer = new Tokenizer(this, this.limits));
+    if (front !== undefined) tokenizer.redirect(front(this, tokenizer));
     try {
       tokenizer.write(text);
       tokenizer.end();
@@ -1393,7 +1397,7 @@ export class TextChecker implements TokenSink {
  * A copy of a string that does not point into the one it came from (V8 slices strings of 13
  * characters and more). Through JSON, which keeps lone surrogates, unlike a UTF-8 round trip.
  */
-function copyOf(text: string): string {
+export function copyOf(text: string): string {
   return text.length < 13 ? text : (JSON.parse(JSON.stringify(text)) as string);
 }
 

@@ -1,6 +1,7 @@
 // compile() and the Validator it returns: value mode, text, and sessions over one compiled schema.
 
 import {compileSchema} from '../compile/compile.js';
+import {AmendPlans} from '../engine/amender.js';
 import {KeyPlans} from '../engine/keyPlan.js';
 import type {SchemaNode} from '../schema/node.js';
 import {CheckerCache} from '../engine/checker.js';
@@ -30,7 +31,22 @@ export function compile(schema: unknown, options: CompileOptions = {}): Validato
   assertSchemaValue(schema);
   const {root, draft, warnings} = compileSchema(schema, options);
   if (options.strict === 'warn') for (const warning of warnings) console.warn(`stream-schema: ${warning.message}`);
-  return new CompiledValidator(root, draft, options.allErrors ?? false, {...defaultLimits, ...options.limits}, warnings, options.annotations === true);
+  const features: CompiledFeatures = {warnings, annotations: options.annotations === true, amends: amendsValues(options)};
+  return new CompiledValidator(root, draft, options.allErrors ?? false, {...defaultLimits, ...options.limits}, features);
+}
+
+/** What a validator does beyond judging, as its compile options asked. */
+interface CompiledFeatures {
+  readonly warnings?: readonly SchemaWarning[];
+  /** Collect annotations (`annotations: true`). */
+  readonly annotations?: boolean;
+  /** Some value option is on: documents go through the amender (src/engine/amender.ts). */
+  readonly amends?: boolean;
+}
+
+/** Some value option is on: documents go through the amender (src/engine/amender.ts). */
+function amendsValues({coerceTypes, useDefaults, removeAdditional}: CompileOptions): boolean {
+  return (coerceTypes !== undefined && coerceTypes !== false) || (useDefaults !== undefined && useDefaults !== false) || (removeAdditional !== undefined && removeAdditional !== false);
 }
 
 /** A JSON Schema is a boolean or an object (2020-12 core §4.3.1); one that JSON can hold, here. */
@@ -58,19 +74,22 @@ export class CompiledValidator implements Validator {
    * up a fresh evaluator): the whole-document calls take it and give it back before they return.
    */
   private idle: Document | null = null;
+  /** What the schema holds that compiled but is likely a mistake (unknown keywords). */
+  readonly warnings: readonly SchemaWarning[];
 
   constructor(
     root: SchemaNode,
     readonly draft: Draft,
     readonly allErrors: boolean,
     limits: Required<Limits>,
-    readonly warnings: readonly SchemaWarning[] = [],
-    annotations = false,
+    {warnings = [], annotations = false, amends = false}: CompiledFeatures = {},
   ) {
+    this.warnings = warnings;
+    const keyPlans = new KeyPlans();
     const checkerCache = new CheckerCache();
     // Annotations come from the evaluator's runs: the checker, which makes none, cannot give them.
     if (annotations) checkerCache.usable = false;
-    this.parts = {root, allErrors, annotations, limits, keyPlans: new KeyPlans(), checkerCache};
+    this.parts = {root, allErrors, annotations, limits, keyPlans, checkerCache, amendPlans: amends ? new AmendPlans(root, keyPlans) : null};
   }
 
   /** A document for one whole-document call: the idle one, or a new one while that is in use. */
