@@ -276,6 +276,7 @@ function atLine(unit: OutputUnit, line: number, leadingWhitespace: number): Outp
 
 function lineLengthError(line: number, maxLineLength: number): OutputUnit {
   return {
+    valid: false,
     kind: 'limit',
     keyword: 'limit',
     keywordLocation: '',

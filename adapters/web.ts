@@ -432,7 +432,7 @@ function refusalResult(refusal: HttpError): Result {
   const limit = refusal.limit ?? 0;
   return {
     valid: false,
-    errors: [{kind: 'limit', keyword: 'limit', keywordLocation: '', instanceLocation: '', error: `the document is longer than ${limit} bytes`, offset: limit}],
+    errors: [{valid: false, kind: 'limit', keyword: 'limit', keywordLocation: '', instanceLocation: '', error: `the document is longer than ${limit} bytes`, offset: limit}],
   };
 }
 

@@ -62,6 +62,8 @@ export type ErrorKind = 'validation' | 'syntax' | 'limit';
 
 /** One error, in the shape of the JSON Schema "basic" output format plus stream positions. */
 export interface OutputUnit {
+  /** Always false: every unit of the basic output format has `valid` (2020-12 core §12.4.2, and its output schema). */
+  valid: false;
   kind: ErrorKind;
   /** The keyword that failed (`syntax` / `limit` for input errors). */
   keyword: string;

@@ -267,6 +267,7 @@ export class Run implements KeywordRun {
    */
   private failRecursion(): void {
     const unit: OutputUnit = {
+      valid: false,
       kind: 'limit',
       keyword: 'limit',
       keywordLocation: this.location(),
@@ -333,6 +334,7 @@ export class Run implements KeywordRun {
     let instanceLocation = evaluator.pointer(this.depth);
     if (memberLocation !== undefined) instanceLocation += '/' + escapePointerToken(memberLocation);
     const unit: OutputUnit = {
+      valid: false,
       kind: 'validation',
       keyword: keyword.name,
       keywordLocation: this.location() + keyword.path,
