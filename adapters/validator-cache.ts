@@ -28,6 +28,7 @@ const COMPILE_OPTION_NAMES = Object.keys({
   strict: true,
   formats: true,
   limits: true,
+  useDefaults: true,
 } satisfies Record<keyof CompileOptions, true>) as ReadonlyArray<keyof CompileOptions>;
 
 /**

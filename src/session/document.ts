@@ -15,7 +15,7 @@ import {MemberSink, memberValues} from './memberSink.js';
 import {Tokenizer} from '../json/tokenizer.js';
 import {ChunkDecoder} from '../json/utf8.js';
 import {walkValue} from '../json/walker.js';
-import type {Limits, Result, Session, TokenSink} from '../types.js';
+import type {Limits, Result, Session, TokenSink, ValidResult, ValueResult} from '../types.js';
 
 /** What every document of one compiled schema shares: the schema, its options, and the engines' caches. */
 export interface CompiledParts {
@@ -59,22 +59,24 @@ export class Document implements Session {
 
   // ---- whole documents (the validator's calls) ----
 
-  /** validate(): a parsed value. */
-  validateValue(value: unknown): Result {
+  /** validate(): a parsed value, given back as a valid result's value. */
+  validateValue(value: unknown): ValueResult {
     // Most values pass: the fast verdict says so without events; otherwise the events say why.
-    if (this.parts.checkerCache.usable && this.checkerOf().checkValue(value) === PASS) return {valid: true, errors: []};
+    if (this.parts.checkerCache.usable && this.checkerOf().checkValue(value) === PASS) return {valid: true, errors: [], value};
     const evaluator = this.evaluator;
     evaluator.reset(null);
     try {
       if (!evaluator.stopped) walkValue(value, evaluator, this.parts.limits);
     } catch (error) {
       if (!(error instanceof InputError)) throw error;
-      return verdict(evaluator, error);
+      return verdict(evaluator, error) as ValueResult;
     } finally {
       // The walk's keys and strings are the caller's; the frames must not keep them alive.
       evaluator.release();
     }
-    return verdict(evaluator, undefined);
+    const result = verdict(evaluator, undefined);
+    if (result.valid) result.value = value;
+    return result as ValueResult;
   }
 
   /** validateText(): a whole document as text or bytes. */
@@ -87,7 +89,7 @@ export class Document implements Session {
   }
 
   /** parseText(): validateText's verdict, and the value of a valid document. */
-  parseText(text: string | Uint8Array): Result {
+  parseText(text: string | Uint8Array): ValueResult {
     const source = typeof text === 'string' ? text : decode(text);
     // For a valid document whose value is wanted anyway: the checker's pass, then JSON.parse once.
     if (this.parts.checkerCache.usable && this.checkerOf().check(source) === PASS) return withValue({valid: true, errors: []}, source);
@@ -225,10 +227,10 @@ function decode(bytes: Uint8Array): string {
  * ever disagree, the text is refused as malformed rather than the call throwing: the verdict and
  * the value must agree.
  */
-function withValue(result: Result, source: string): Result {
+function withValue(result: ValidResult, source: string): ValueResult {
   try {
     result.value = JSON.parse(source.charCodeAt(0) === 0xfeff ? source.slice(1) : source);
-    return result;
+    return result as ValueResult;
   } catch {
     // V8's message quotes the text, which must never be echoed back to whoever sent it.
     const refusal = new InputError('syntax', 'syntax.parse', 'JSON.parse refused text the validator accepted', NO_POSITION);
