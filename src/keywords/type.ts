@@ -1,7 +1,7 @@
 // `type` (2020-12 validation §6.1.1): the instance's JSON type must be one of those listed.
 // `integer` is a number whose value is whole, decided on the literal text (1.0, 1e2, 2^64).
 
-import {ARRAY, BOOLEAN, INTEGER, NULL, NUMBER, OBJECT, STRING, kindNames, type Kind, type KeywordDefinition} from '../schema/node.js';
+import {ARRAY, BOOLEAN, INTEGER, NULL, NUMBER, OBJECT, STRING, type Kind, type KeywordDefinition} from '../schema/node.js';
 
 const typeBits: Readonly<Record<string, number>> = {
   object: OBJECT,
@@ -16,6 +16,8 @@ const typeBits: Readonly<Record<string, number>> = {
 interface TypeValue {
   readonly mask: number;
   readonly message: string;
+  /** The keyword's value as written (a name or an array of names): ajv's `params.type`. */
+  readonly expected: string | readonly string[];
 }
 
 export const type: KeywordDefinition<TypeValue> = {
@@ -34,7 +36,7 @@ export const type: KeywordDefinition<TypeValue> = {
       seen.add(name);
       mask |= typeBits[name];
     });
-    return {mask, message: `must be ${names.join(' or ')}`};
+    return {mask, message: `must be ${names.join(' or ')}`, expected: value as string | readonly string[]};
   },
   accepts(keyword, kind, scalar) {
     const mask = keyword.value.mask;
@@ -45,12 +47,10 @@ export const type: KeywordDefinition<TypeValue> = {
   begin(run, keyword) {
     // Containers are judged as they open; scalars in `scalar`, once their value is known.
     const kind = run.kind;
-    if ((kind === OBJECT || kind === ARRAY) && !type.accepts!(keyword, kind, run.evaluator)) run.fail(keyword, keyword.value.message, {type: kindNames[kind]});
+    if ((kind === OBJECT || kind === ARRAY) && !type.accepts!(keyword, kind, run.evaluator)) run.fail(keyword, keyword.value.message, {type: keyword.value.expected});
   },
   scalar(run, keyword) {
-    const kind = run.kind as Kind;
-    if (type.accepts!(keyword, kind, run.evaluator)) return;
-    const integerOnly = kind === NUMBER && (keyword.value.mask & INTEGER) !== 0;
-    run.fail(keyword, keyword.value.message, {type: integerOnly ? 'number' : kindNames[kind]});
+    if (type.accepts!(keyword, run.kind as Kind, run.evaluator)) return;
+    run.fail(keyword, keyword.value.message, {type: keyword.value.expected});
   },
 };
