@@ -44,3 +44,20 @@ describe('is: a type guard with the verdict of validate', () => {
     assert.equal(name, 'Ada');
   });
 });
+
+describe('error units have valid: false (2020-12 core §12.4.2, the basic output format)', () => {
+  test('schema violations, syntax and limit errors, in every mode', () => {
+    const validator = compile({type: 'object', properties: {n: {type: 'integer'}}, required: ['n']}, {allErrors: true, limits: {maxDepth: 3}});
+    const session = validator.session();
+    session.write('{"n": 1.5, ');
+    const units = [
+      ...validator.validate({n: 'x'}).errors,
+      ...validator.validateText('{"n": "x"}').errors,
+      ...validator.parseText('{"n": [[[[1]]]]}').errors,
+      ...validator.validateText('{"n": 1,}').errors,
+      ...session.end().errors,
+    ];
+    assert.deepEqual(new Set(units.map((unit) => unit.kind)), new Set(['validation', 'syntax', 'limit']));
+    for (const unit of units) assert.equal(unit.valid, false, JSON.stringify(unit));
+  });
+});
