@@ -4,7 +4,7 @@
 // 1 some document invalid, 2 usage, input or schema error (check-schema's invalid schema too).
 
 import { once } from 'node:events';
-import { createReadStream, existsSync, readFileSync, statSync, type Stats } from 'node:fs';
+import { closeSync, createReadStream, existsSync, fstatSync, openSync, readFileSync, readSync, statSync, type Stats } from 'node:fs';
 import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Readable } from 'node:stream';
@@ -13,6 +13,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { compile, SchemaError } from '../src/index.js';
 import type { CompileOptions, Draft, OutputUnit, Result, Session, SessionOptions, Validator, ValueResult } from '../src/types.js';
+import { parseLimit } from './http-errors.js';
 import { NdjsonRecordReader, type NdjsonRecord } from './ndjson-lines.js';
 
 const USAGE = `Usage:
@@ -44,11 +45,14 @@ Options:
   -q, --quiet               print only what makes the exit code 2 (usage, input, schema errors)
       --no-color            no colour (NO_COLOR=1 too); colour is only ever used on a terminal
       --max-line-length <n> longest NDJSON line, in characters (default 67108864)
+      --max-schema-size <size>
+                            largest schema file read, --ref and referenced files too: bytes,
+                            or a size such as 128mb (default 64mb); a larger one is exit code 2
   -h, --help                show this help
       --version             print the version
 
-Exit codes: 0 all valid, 1 some document invalid, 2 usage, input or schema error (check-schema:
-2 for an invalid schema).
+Exit codes: 0 all valid, 1 some document invalid, 2 usage, input or schema error, a schema file
+over --max-schema-size (check-schema: 2 for an invalid schema).
 `;
 
 const EXIT_VALID = 0;
@@ -60,6 +64,13 @@ const NDJSON_EXTENSIONS = ['.ndjson', '.jsonl', '.ldjson', '.jsonlines'];
 const PROGRESS_MIN_FILE_SIZE = 10 * 1024 * 1024;
 const PROGRESS_INTERVAL_MS = 250;
 const READ_CHUNK_SIZE = 64 * 1024;
+/**
+ * Default --max-schema-size. A schema file is read whole and parsed with JSON.parse before
+ * anything is validated: this bounds what it can make the process hold, a device such as
+ * /dev/zero included, whose stat gives no size to check. It leaves room for large generated
+ * schemas: 64 MiB of schema text parses to about 200 MB of heap, well within Node's default.
+ */
+const DEFAULT_MAX_SCHEMA_SIZE = 64 * 1024 * 1024;
 /**
  * Characters of a piped document (or a split NDJSON line) kept until its verdict, for the syntax
  * pass after a schema error. Past this the pass runs alongside instead: memory stays bounded, and
@@ -181,6 +192,7 @@ const OPTIONS = {
   quiet: { type: 'boolean', short: 'q' },
   'no-color': { type: 'boolean' },
   'max-line-length': { type: 'string' },
+  'max-schema-size': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean' },
 } as const;
@@ -204,11 +216,11 @@ async function runValidate(args: string[]): Promise<number> {
   if (values.version) return printVersion();
   if (values.schema === undefined) throw new UsageError('cli.schema.missing', 'validate needs --schema <file>');
   const output = readOutput(values);
-  const compileOptions = readCompileOptions(values, values.schema);
+  const schema = readSchemaInput(values, values.schema);
   // A bad schema is reported on stderr, apart from the validation output.
-  const validator = compileOrReport(values.schema, compileOptions, output.format, process.stderr, output.stderr);
+  const validator = compileOrReport(schema, output.format, process.stderr, output.stderr);
   if (validator === undefined) return EXIT_ERROR;
-  const allErrors = compileOptions.allErrors === true;
+  const allErrors = schema.options.allErrors === true;
   const syntax = allErrors ? undefined : compile(true);
   const command: ValidateCommand = {
     validator,
@@ -232,7 +244,7 @@ async function runCheckSchema(args: string[]): Promise<number> {
   const schemaFile = values.schema ?? positionals[0];
   if (schemaFile === undefined) throw new UsageError('cli.schema.missing', 'check-schema needs a schema file');
   const output = readOutput(values);
-  const validator = compileOrReport(schemaFile, readCompileOptions(values, schemaFile), output.format, process.stdout, output.stdout);
+  const validator = compileOrReport(readSchemaInput(values, schemaFile), output.format, process.stdout, output.stdout);
   if (validator === undefined) return EXIT_ERROR;
   if (output.quiet) return EXIT_VALID;
   if (output.format === 'json') process.stdout.write(`${JSON.stringify({ file: schemaFile, valid: true, draft: validator.draft })}\n`);
@@ -258,12 +270,25 @@ function styleFor(stream: NodeJS.WriteStream, noColor: boolean): Style {
   return wanted && stream.isTTY === true ? ANSI : PLAIN;
 }
 
-function readCompileOptions(values: ParsedValues, schemaFile: string): CompileOptions {
+/** The schema file, the options it is compiled with, and the size cap of every file read for it. */
+interface SchemaInput {
+  file: string;
+  options: CompileOptions;
+  maxFileSize: number;
+}
+
+function readSchemaInput(values: ParsedValues, file: string): SchemaInput {
+  const given = values['max-schema-size'];
+  const maxFileSize = given === undefined ? DEFAULT_MAX_SCHEMA_SIZE : parseSize('--max-schema-size', given);
+  return { file, options: readCompileOptions(values, file, maxFileSize), maxFileSize };
+}
+
+function readCompileOptions(values: ParsedValues, schemaFile: string, maxFileSize: number): CompileOptions {
   // The schema's own location is its base URI, so that its relative references name files beside it.
   const options: CompileOptions = { allErrors: values['all-errors'] === true, strict: values.strict === true, baseUri: fileUrl(schemaFile) };
   if (values.draft !== undefined) options.draft = parseDraft(values.draft);
   if (values.formats !== undefined) options.formats = parseFormats(values.formats);
-  options.schemas = values.ref === undefined ? {} : readReferencedSchemas(values.ref);
+  options.schemas = values.ref === undefined ? {} : readReferencedSchemas(values.ref, maxFileSize);
   return options;
 }
 
@@ -288,19 +313,26 @@ function parseFormat(format: string | undefined): OutputFormat {
   throw new UsageError('cli.format', `unknown --format "${format}" (expected text or json)`);
 }
 
+/** A size in bytes, as the library's `limit` reads one: `1048576`, `1mb`. */
+function parseSize(option: string, text: string): number {
+  let size = 0;
+  try {
+    size = parseLimit(text);
+  } catch {
+    // Not a size: the usage error below says what one looks like.
+  }
+  if (size < 1) throw new UsageError('cli.size', `${option} must be a size in bytes, such as 1048576 or 1mb, got "${text}"`);
+  return size;
+}
+
 function parsePositiveInteger(option: string, text: string): number {
   const value = Number(text);
   if (!Number.isSafeInteger(value) || value < 1) throw new UsageError('cli.integer', `${option} must be a positive integer, got "${text}"`);
   return value;
 }
 
-function readJsonFile(file: string): unknown {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new FileError('cli.file.unreadable', 'stream-schema', `cannot read ${file}: ${(error as Error).message}`);
-  }
+function readJsonFile(file: string, maxSize: number): unknown {
+  let text = readSchemaText(file, maxSize);
   // RFC 8259 §8.1: a parser may ignore a byte order mark; JSON.parse does not.
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   try {
@@ -308,6 +340,51 @@ function readJsonFile(file: string): unknown {
   } catch (error) {
     throw notJsonError(file, text, error as Error);
   }
+}
+
+/**
+ * A schema file's text, of at most `maxSize` bytes, read with the size checked as it grows:
+ * readFileSync reads a file with no size in its stat (/dev/zero, a FIFO) until the process runs
+ * out of memory.
+ */
+function readSchemaText(file: string, maxSize: number): string {
+  let descriptor: number;
+  try {
+    descriptor = openSync(file, 'r');
+  } catch (error) {
+    throw unreadable(file, error);
+  }
+  try {
+    return readBounded(file, descriptor, maxSize).toString('utf8');
+  } catch (error) {
+    throw error instanceof FileError ? error : unreadable(file, error);
+  } finally {
+    closeSync(descriptor);
+  }
+}
+
+function readBounded(file: string, descriptor: number, maxSize: number): Buffer {
+  // A regular file says its size: one too large is refused unread.
+  const stats = fstatSync(descriptor);
+  if (stats.isFile() && stats.size > maxSize) throw tooLarge(file, maxSize);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for (;;) {
+    const chunk = Buffer.allocUnsafe(READ_CHUNK_SIZE);
+    const read = readSync(descriptor, chunk, 0, READ_CHUNK_SIZE, null);
+    if (read === 0) return Buffer.concat(chunks, size);
+    size += read;
+    if (size > maxSize) throw tooLarge(file, maxSize);
+    chunks.push(chunk.subarray(0, read));
+  }
+}
+
+function unreadable(file: string, error: unknown): FileError {
+  return new FileError('cli.file.unreadable', 'stream-schema', `cannot read ${file}: ${(error as Error).message}`);
+}
+
+function tooLarge(file: string, maxSize: number): FileError {
+  return new FileError('cli.file.tooLarge', file, `larger than --max-schema-size (${maxSize} bytes): not read as a schema`);
 }
 
 /**
@@ -325,10 +402,10 @@ function notJsonError(file: string, text: string, parseError: Error): FileError 
 }
 
 /** `--ref` files, by their `$id` (`id` in draft 4), resolved against their location. */
-function readReferencedSchemas(files: string[]): Record<string, unknown> {
+function readReferencedSchemas(files: string[], maxFileSize: number): Record<string, unknown> {
   const schemas: Record<string, unknown> = {};
   for (const file of files) {
-    const schema = readJsonFile(file);
+    const schema = readJsonFile(file, maxFileSize);
     const record = typeof schema === 'object' && schema !== null ? (schema as Record<string, unknown>) : {};
     const draft4 = typeof record.$schema === 'string' && record.$schema.includes('draft-04');
     const id = draft4 ? record.id : record.$id;
@@ -356,7 +433,7 @@ const MAX_REFERENCED_FILES = 1000;
  * which URI it tried (SchemaError.unresolved), so the rules of base URIs stay in one place. Only
  * `file:` URIs are read, never the network.
  */
-function compileReadingFiles(schema: unknown, options: CompileOptions): Validator {
+function compileReadingFiles(schema: unknown, options: CompileOptions, maxFileSize: number): Validator {
   const schemas = { ...options.schemas };
   for (let read = 0; ; read++) {
     try {
@@ -364,7 +441,7 @@ function compileReadingFiles(schema: unknown, options: CompileOptions): Validato
     } catch (error) {
       const file = error instanceof SchemaError ? referencedFile(error, schemas) : undefined;
       if (file === undefined || read === MAX_REFERENCED_FILES) throw error;
-      schemas[file.uri] = readJsonFile(file.path);
+      schemas[file.uri] = readJsonFile(file.path, maxFileSize);
     }
   }
 }
@@ -382,10 +459,11 @@ function referencedFile(error: SchemaError, schemas: Record<string, unknown>): {
 }
 
 /** Compiles the schema file; a SchemaError is reported (with its pointer) and gives undefined. */
-function compileOrReport(schemaFile: string, options: CompileOptions, format: OutputFormat, output: NodeJS.WritableStream, style: Style): Validator | undefined {
-  const schema = readJsonFile(schemaFile);
+function compileOrReport(input: SchemaInput, format: OutputFormat, output: NodeJS.WritableStream, style: Style): Validator | undefined {
+  const schemaFile = input.file;
+  const schema = readJsonFile(schemaFile, input.maxFileSize);
   try {
-    return compileReadingFiles(schema, options);
+    return compileReadingFiles(schema, input.options, input.maxFileSize);
   } catch (error) {
     if (!(error instanceof SchemaError)) throw error;
     if (format === 'json') {

@@ -15,6 +15,10 @@
 // (`FST_ERR_VALIDATION`, `validation`, `validationContext: 'body'`), a custom
 // `schemaErrorFormatter` and `attachValidation` work as usual. The other refusals come from the
 // parser with the `FST_ERR_CTP_*` code Fastify gives the same condition.
+//
+// Fastify validates the body its lifecycle made, not the bytes: the parser's value, stripped of
+// poisoned keys, then changed by any `preValidation` hook (handle-request.js). The stream's
+// verdict is Fastify's only where that body is the one the bytes give; see JsonBodies#read.
 
 import type {IncomingMessage, ServerResponse} from 'node:http';
 import {createRequire} from 'node:module';
@@ -29,8 +33,10 @@ import type {
   HookHandlerDoneFunction,
 } from 'fastify';
 
+import {isValidator} from '../src/index.js';
 import type {OutputUnit, Validator} from '../src/types.js';
 import {BodyReader, HttpError, NO_BODY, contentLength, hasBody, internalError, parseLimit, type BodyOptions} from './http-body.js';
+import {refuseMediaType, shortDetail, shortPointer} from './http-errors.js';
 
 export {HttpError} from './http-body.js';
 
@@ -80,7 +86,17 @@ const FASTIFY_CODES: Readonly<Record<string, string>> = {
   // Fastify's code for any 415; RFC 9110 §15.5.16 covers an unsupported content coding with it too.
   'charset.unsupported': 'FST_ERR_CTP_INVALID_MEDIA_TYPE',
   'encoding.unsupported': 'FST_ERR_CTP_INVALID_MEDIA_TYPE',
+  'entity.type.unsupported': 'FST_ERR_CTP_INVALID_MEDIA_TYPE',
 };
+
+/**
+ * A route whose `schema.body.content` does not list the request's media type. Fastify's
+ * validation step then judges nothing (validation.js picks the entry by exact media type):
+ * Fastify answers 415 for an `application/*+json` body only because it has no parser for it
+ * (content-type-parser.js, `run`), and passes an `application/json` body on unjudged. The plugin
+ * refuses both with Fastify's 415: a body that no schema of the route judges does not reach it.
+ */
+const UNLISTED = Symbol('unlisted media type');
 
 /** Every body validation this module compiled, by the function Fastify keeps for the route. */
 const bodySchemas = new WeakMap<BodyValidation, BodySchema>();
@@ -116,10 +132,14 @@ class Readers {
   }
 }
 
-/** A route's `schema.body`, or one JSON entry of its `schema.body.content`. */
+/** A route's `schema.body`, or one entry of its `schema.body.content`. */
 class BodySchema {
   readonly readers: Readers;
-  /** Bodies the parser read and found valid, which Fastify's validation step then need not judge again. */
+  /**
+   * Bodies the parser handed over with the stream's verdict "valid", each taken out at its one
+   * validation. Only for routes where nothing can change the body on its way to Fastify's
+   * validation step (see JsonBodies#read), so the object itself stands for its verdict there.
+   */
   readonly #valid = new WeakSet<object>();
   readonly validation: BodyValidation;
 
@@ -128,8 +148,8 @@ class BodySchema {
     this.validation = (data) => {
       const refused = refusals.get(data as object);
       if (refused !== undefined) return {error: refused};
-      if (typeof data === 'object' && data !== null && this.#valid.has(data)) return true;
-      // A body another parser made, or a preValidation hook put there: judged in value mode.
+      if (typeof data === 'object' && data !== null && this.#valid.delete(data)) return true;
+      // A body another parser made, or one the lifecycle may have changed: judged as it is now.
       const result = readers.validator.validate(data);
       return result.valid ? true : {error: result.errors.map(toValidationError)};
     };
@@ -148,10 +168,18 @@ class JsonBodies {
   readonly #limit: number;
   /** The limit of a route without its own `bodyLimit`, for which each schema is compiled at start. */
   readonly #usualLimit: number;
-  /** For routes without a body schema of ours: well-formed JSON is all that is asked. */
+  /** For routes without a body schema of ours, or whose body Fastify judges later: well-formed JSON is all that is asked. */
   readonly #plain: Readers;
+  /** For a media type the route's `schema.body.content` does not list: refused from the head. */
+  readonly #unlisted: Readers;
   readonly #protoAction: PoisoningAction;
   readonly #constructorAction: PoisoningAction;
+  /**
+   * Either action is 'remove': a body's bytes may then hold keys its value will not, and a verdict
+   * on the bytes (above all an early refusal, made before the key that would be removed is
+   * seen) is not a verdict on that value. Such a server's bodies are judged after the removal.
+   */
+  readonly #removesKeys: boolean;
   /** Fastify's ajv builder for the other parts, loaded once the first of them is compiled. */
   #ajvBuilder: ValidatorBuilder | undefined;
   /** The parser is given the request but not the reply, whose response an early refusal must close. */
@@ -164,8 +192,10 @@ class JsonBodies {
     this.#limit = limit === undefined ? Infinity : parseLimit(limit);
     this.#usualLimit = Math.min(this.#limit, fastify.initialConfig.bodyLimit ?? DEFAULT_BODY_LIMIT);
     this.#plain = new Readers(true, this.#options, this.#usualLimit);
+    this.#unlisted = new Readers(true, {...this.#options, type: refuseEvery}, this.#usualLimit);
     this.#protoAction = fastify.initialConfig.onProtoPoisoning ?? 'error';
     this.#constructorAction = fastify.initialConfig.onConstructorPoisoning ?? 'error';
+    this.#removesKeys = this.#protoAction === 'remove' || this.#constructorAction === 'remove';
   }
 
   install(fastify: FastifyInstance): void {
@@ -181,11 +211,16 @@ class JsonBodies {
     let ajv: ValidatorCompiler | undefined;
     const options: BodyOptions = {...this.#options, schemas: {...externalSchemas, ...this.#options.schemas}};
     return (route) => {
-      if (route.httpPart !== 'body' || !isJsonMediaType(route.contentType)) {
+      const validator = isValidator(route.schema);
+      if (route.httpPart !== 'body' || (!validator && !isJsonMediaType(route.contentType))) {
+        // Fastify's ajv would read a validator as a schema (and overflow its stack on it).
+        if (validator) throw new TypeError(`a compiled validator checks the body; ${route.httpPart ?? 'this part'} stays with Fastify's ajv and takes a JSON Schema`);
         ajv ??= (this.#ajvBuilder ??= fastifyDefaultValidatorBuilder())(externalSchemas, ajvOptions);
         return ajv(route);
       }
-      return new BodySchema(new Readers(route.schema, options, this.#usualLimit)).validation;
+      // A validator resolved its references when it was compiled: Fastify's shared schemas are
+      // not for it, and the plugin's own compile options are a TypeError (validatorFor).
+      return new BodySchema(new Readers(route.schema, validator ? this.#options : options, this.#usualLimit)).validation;
     };
   };
 
@@ -202,6 +237,20 @@ class JsonBodies {
     }
   };
 
+  /**
+   * Which reader takes the body decides what the stream's verdict means. The body Fastify's
+   * validation step judges is the parser's value after two changes (handle-request.js: the
+   * parser's done, then the route's preValidation hooks, then validation):
+   * - poisoned keys removed: on a server that removes them (`'remove'`), the bytes are not the
+   *   value, so the stream checks only well-formedness and limits and the validation step judges
+   *   the value without them;
+   * - a preValidation hook may change the body in place or replace it, and nothing tells that it
+   *   did. On a route with one, the stream checks only well-formedness and limits, the hooks get
+   *   the whole body as without the plugin, and the validation step judges what they left, in
+   *   value mode. A route without one runs validation in the same synchronous call as the
+   *   parser's done (no hook runner, no await in between), so the object handed over is the
+   *   object validated, unchanged: the stream's verdict stands, and refuses at the first bad byte.
+   */
   #read(request: FastifyRequest, payload: IncomingMessage, done: ParserDone): void {
     const req = request.raw;
     const res = this.#responses.get(req);
@@ -210,36 +259,74 @@ class JsonBodies {
       // would judge the wrong body, and reading that stream would lose the early refusal.
       return done(internalError(new Error('a preParsing hook replaced the payload stream'), 'stream-schema reads the request body itself'));
     }
-    const schema = bodySchemaOf(request);
     const limit = Math.min(this.#limit, request.routeOptions.bodyLimit);
-    const reader = (schema?.readers ?? this.#plain).readerFor(limit);
+    const schema = bodySchemaOf(request);
+    if (schema === UNLISTED) return this.#refuseUnlisted(req, res, limit, done);
+    const streamed = schema !== undefined && !this.#removesKeys && !hasPreValidationHooks(request) ? schema : undefined;
+    const reader = (streamed?.readers ?? this.#plain).readerFor(limit);
     reader.read(req, res, (error, body) => {
-      if (error === null) return this.#accept(schema, body, done);
+      if (error === null) return this.#accept(streamed, body, done);
       // Fastify's validation step answers it (see BodySchema.validation).
-      if (schema !== undefined && error.type === 'entity.validation.failed') return done(null, refusedBody(error.errors));
+      if (streamed !== undefined && error.type === 'entity.validation.failed') return done(null, refusedBody(error.errors));
       done(withFastifyCode(error, req));
     });
   }
 
-  #accept(schema: BodySchema | undefined, body: unknown, done: ParserDone): void {
+  /** A 415 from the head, as Fastify's: before any byte of the body, even of an empty one. */
+  #refuseUnlisted(req: IncomingMessage, res: ServerResponse, limit: number, done: ParserDone): void {
+    const refusal = refuseMediaType(req.headers['content-type'], refuseEvery, req)!;
+    if (!hasBody(req, contentLength(req))) return done(withFastifyCode(refusal, req));
+    // The reader refuses it too, and leaves the connection fit for what follows the unread body.
+    this.#unlisted.readerFor(limit).read(req, res, (error) => done(withFastifyCode(error ?? refusal, req)));
+  }
+
+  /** `streamed`: the body schema whose stream verdict ("valid") this body has, if any. */
+  #accept(streamed: BodySchema | undefined, body: unknown, done: ParserDone): void {
     if (body === NO_BODY) return done(null, undefined);
     if (!withoutPoisonedPrototypes(body, this.#protoAction, this.#constructorAction)) return done(prototypeRefused());
-    schema?.markValid(body);
+    // `streamed` only where nothing is removed (#removesKeys): the value is the bytes the stream judged.
+    streamed?.markValid(body);
     done(null, body);
   }
 }
 
+/** The media type test of a reader that takes none. */
+const refuseEvery = (): boolean => false;
+
 /** Fastify's default `bodyLimit`. */
 const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
-/** The body schema of ours that Fastify's validation step will use for this request, if any. */
-function bodySchemaOf(request: FastifyRequest): BodySchema | undefined {
+/**
+ * The body schema of ours that Fastify's validation step will use for this request, if any;
+ * UNLISTED for a `schema.body.content` that does not list its media type (see UNLISTED).
+ */
+function bodySchemaOf(request: FastifyRequest): BodySchema | typeof UNLISTED | undefined {
   const validation: unknown = request.getValidationFunction('body');
   if (typeof validation === 'function') return bodySchemas.get(validation as BodyValidation);
+  if (typeof validation !== 'object' || validation === null) return undefined;
   // `schema.body.content`: one validation per media type, chosen as Fastify's validation step does.
   const mediaType = request.mediaType;
-  if (typeof validation !== 'object' || validation === null || mediaType === undefined || !Object.hasOwn(validation, mediaType)) return undefined;
+  if (mediaType === undefined || !Object.hasOwn(validation, mediaType)) return UNLISTED;
   return bodySchemas.get((validation as Record<string, BodyValidation>)[mediaType]!);
+}
+
+/**
+ * Fastify's symbol for the route context it keeps on each request (lib/symbols.js), from the
+ * Fastify the plugin loads Fastify's ajv from. Fastify exposes no route's hooks otherwise:
+ * `request.routeOptions` leaves them out, and an `onRoute` hook sees only those given in the
+ * route's options, not the ones added with `addHook` around it.
+ */
+const ROUTE_CONTEXT = fastifySymbol('kRouteContext');
+
+/**
+ * Whether the request's route runs preValidation hooks. Fastify sets the route context's
+ * `preValidation` once all plugins are loaded: null for none, else the hooks (route.js,
+ * `preReady`). Anything else, as from a Fastify this plugin does not know, counts as hooks: the
+ * body is then judged after them, which is right whatever they are.
+ */
+function hasPreValidationHooks(request: FastifyRequest): boolean {
+  const context = ROUTE_CONTEXT === undefined ? undefined : (request as unknown as Record<symbol, {preValidation?: unknown} | undefined>)[ROUTE_CONTEXT];
+  return context?.preValidation !== null;
 }
 
 function isJsonMediaType(contentType: string | undefined): boolean {
@@ -252,14 +339,18 @@ function refusedBody(errors: OutputUnit[]): object {
   return stand;
 }
 
-/** An output unit as Fastify's validation errors are shaped (ajv's): `schemaPath` is a URI fragment. */
+/**
+ * An output unit as Fastify's validation errors are shaped (ajv's): `schemaPath` is a URI
+ * fragment. Fastify's 400 message quotes `instancePath` and `message`, so both are cut as a
+ * problem document's are: the body is never echoed.
+ */
 function toValidationError(unit: OutputUnit): FastifySchemaValidationError {
   return {
     keyword: unit.keyword,
-    instancePath: unit.instanceLocation,
+    instancePath: shortPointer(unit.instanceLocation),
     schemaPath: '#' + unit.keywordLocation,
     params: unit.params ?? {},
-    message: unit.error,
+    message: shortDetail(unit.error),
   };
 }
 
@@ -313,9 +404,22 @@ function prototypeRefused(): FastifyBodyError {
  * same options, as without the plugin.
  */
 function fastifyDefaultValidatorBuilder(): ValidatorBuilder {
-  const fromFastify = createRequire(createRequire(import.meta.url).resolve('fastify'));
-  const ajvCompiler = fromFastify('@fastify/ajv-compiler') as () => ValidatorBuilder;
+  const ajvCompiler = requireFromFastify('@fastify/ajv-compiler') as () => ValidatorBuilder;
   return ajvCompiler();
+}
+
+/** One of Fastify's internal symbols, or undefined where this Fastify has no such module or name. */
+function fastifySymbol(name: string): symbol | undefined {
+  try {
+    const symbol = (requireFromFastify('./lib/symbols.js') as Record<string, unknown>)[name];
+    return typeof symbol === 'symbol' ? symbol : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function requireFromFastify(id: string): unknown {
+  return createRequire(createRequire(import.meta.url).resolve('fastify'))(id);
 }
 
 function register(fastify: FastifyInstance, options: FastifyBodyOptions, done: (error?: Error) => void): void {

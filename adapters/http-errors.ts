@@ -11,23 +11,17 @@
 // handler could not get as it was judged. docs/security.md says what each bound protects against.
 
 import {isValidator} from '../src/index.js';
-import type {CompileOptions, Draft, Limits, OutputUnit, Result, Validator} from '../src/types.js';
+import type {CompileOptions, Limits, OutputUnit, Result, Validator} from '../src/types.js';
 
 import {validatorFor} from './validator-cache.js';
 
-/** Validator options, the same for `validateBody` and `validate`: they go to `compile`. */
-export interface ValidatorOptions {
-  draft?: Draft;
-  /** Report every error (default false). */
-  allErrors?: boolean;
-  schemas?: Record<string, unknown>;
-  /** The URI the schema was retrieved from: the base of its relative references (compile's `baseUri`). */
-  baseUri?: string;
-  limits?: Limits;
-  /** `'assert'` checks `format` (default `'annotate'`, as the spec says). */
-  formats?: 'annotate' | 'assert';
-  /** The validator's `strict` (unknown keywords are a SchemaError); named apart from body-parser's `strict`. */
-  strictSchema?: boolean;
+/**
+ * Validator options, the same for `validateBody` and `validate`: compile's options, which go to
+ * `compile`, but its `strict` named `strictSchema`, apart from body-parser's `strict`.
+ */
+export interface ValidatorOptions extends Omit<CompileOptions, 'strict'> {
+  /** The validator's `strict` (unknown keywords are a SchemaError). */
+  strictSchema?: CompileOptions['strict'];
 }
 
 /**
@@ -242,7 +236,12 @@ function isOutputUnit(unit: unknown): unit is OutputUnit {
 }
 
 function toProblemItem(unit: OutputUnit): ProblemItem {
-  return {pointer: toFragment(shortPointer(unit.instanceLocation)), detail: truncate(unit.error, MAX_DETAIL_LENGTH), keyword: unit.keyword};
+  return {pointer: toFragment(shortPointer(unit.instanceLocation)), detail: shortDetail(unit.error), keyword: unit.keyword};
+}
+
+/** An error's message as an answer may carry it: cut, since it may quote the body's keys and strings. */
+export function shortDetail(message: string): string {
+  return truncate(message, MAX_DETAIL_LENGTH);
 }
 
 /**
@@ -250,7 +249,7 @@ function toProblemItem(unit: OutputUnit): ProblemItem {
  * make megabytes long. A long name keeps its start and ends in `…`; a pointer still too long keeps
  * its first names and ends in the name `…`. A cut pointer points nowhere, and says so by that `…`.
  */
-function shortPointer(pointer: string): string {
+export function shortPointer(pointer: string): string {
   if (pointer.length <= MAX_POINTER_LENGTH) return pointer;
   let kept = '';
   for (const name of pointer.split('/').slice(1)) {
@@ -310,10 +309,11 @@ const DEFAULT_TIMEOUT = {idle: 10_000, total: 30_000} as const;
 /** setTimeout's longest delay: Node fires a longer one after 1 ms. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
-export function parseTimeout(timeout: BodyTimeout | undefined): Required<BodyTimeout> {
-  if (timeout === undefined) return DEFAULT_TIMEOUT;
+/** The `timeout` option, each bound not given taken from `defaults` (a request body's by default). */
+export function parseTimeout(timeout: BodyTimeout | undefined, defaults: Required<BodyTimeout> = DEFAULT_TIMEOUT): Required<BodyTimeout> {
+  if (timeout === undefined) return defaults;
   if (typeof timeout !== 'object' || timeout === null) throw new TypeError('option timeout: expected {idle?, total?} in milliseconds');
-  return {idle: milliseconds(timeout.idle, DEFAULT_TIMEOUT.idle, 'idle'), total: milliseconds(timeout.total, DEFAULT_TIMEOUT.total, 'total')};
+  return {idle: milliseconds(timeout.idle, defaults.idle, 'idle'), total: milliseconds(timeout.total, defaults.total, 'total')};
 }
 
 function milliseconds(value: number | undefined, fallback: number, name: string): number {
@@ -437,16 +437,13 @@ export function encodingFromHeader(header: string | null | undefined): string {
   return value === undefined || value === '' ? 'identity' : value;
 }
 
-export function compileOptions(options: ValidatorOptions): CompileOptions {
-  const compileOptions: CompileOptions = {};
-  if (options.draft !== undefined) compileOptions.draft = options.draft;
-  if (options.allErrors !== undefined) compileOptions.allErrors = options.allErrors;
-  if (options.schemas !== undefined) compileOptions.schemas = options.schemas;
-  if (options.baseUri !== undefined) compileOptions.baseUri = options.baseUri;
-  if (options.limits !== undefined) compileOptions.limits = options.limits;
-  if (options.formats !== undefined) compileOptions.formats = options.formats;
-  if (options.strictSchema !== undefined) compileOptions.strict = options.strictSchema;
-  return compileOptions;
+/**
+ * A door's options as compile reads them: body-parser's `strict` left out, `strictSchema` as
+ * compile's `strict`. The door's other options stay; validatorFor reads only compile's.
+ */
+export function compileOptions(options: ValidatorOptions & {strict?: unknown}): CompileOptions {
+  const {strict: _bodyStrict, strictSchema, ...rest} = options;
+  return strictSchema === undefined ? rest : {...rest, strict: strictSchema};
 }
 
 // ---------------------------------------------------------------------------------------------

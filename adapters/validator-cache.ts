@@ -28,6 +28,7 @@ const COMPILE_OPTION_NAMES = Object.keys({
   strict: true,
   formats: true,
   limits: true,
+  refuseExponentialPatterns: true,
   useDefaults: true,
 } satisfies Record<keyof CompileOptions, true>) as ReadonlyArray<keyof CompileOptions>;
 
@@ -35,7 +36,8 @@ const COMPILE_OPTION_NAMES = Object.keys({
  * The one way into every front door: `schema` itself when it is a validator made by `compile`;
  * otherwise the validator compiled from it with the compile options among `options`, made on the
  * first call for that schema object and those options and kept as long as the schema object
- * lives. A schema object is read when first compiled: changing it later changes nothing.
+ * lives. Do not change a schema object once it is compiled: `const` and `enum` literals are read
+ * as documents reach them (building a node for every member at compile made a 6 MB `const` take seconds).
  * `options` may hold the door's own options beside compile's; only compile's are read.
  *
  * @throws TypeError when a compiled validator comes with compile options, which it cannot take,

@@ -27,7 +27,6 @@ import {
   parseTimeout,
   refuseMediaType,
   syntaxUnit,
-  timedOut,
   tooLarge,
   valueRefused,
   type BodyParsingOptions,
@@ -35,6 +34,7 @@ import {
   type MediaTypeTest,
   type ValidatorOptions,
 } from './http-errors.js';
+import {Deadline} from './deadline.js';
 import {JsonBody, type JsonBodySettings} from './json-body.js';
 import {validatorFor} from './validator-cache.js';
 
@@ -347,48 +347,6 @@ async function readAll(source: Source, jsonBody: JsonBody, deadline: Deadline): 
       source.stop(refusal);
       throw jsonBody.complete ? refusal : closingConnection(refusal);
     }
-  }
-}
-
-/** `timeout` for one body: `expired` rejects with 408 request.timeout once a bound runs out. */
-class Deadline {
-  readonly expired: Promise<never>;
-  readonly #timeout: Required<BodyTimeout>;
-  readonly #received: () => number;
-  readonly #expire: (error: HttpError) => void;
-  #idleTimer: ReturnType<typeof setTimeout> | undefined;
-  readonly #totalTimer: ReturnType<typeof setTimeout> | undefined;
-
-  constructor(timeout: Required<BodyTimeout>, received: () => number) {
-    let expire!: (error: HttpError) => void;
-    this.expired = new Promise<never>((_, reject) => (expire = reject));
-    // Raced at each read; a deadline that runs out between reads is seen at the next one.
-    this.expired.catch(ignore);
-    this.#expire = expire;
-    this.#timeout = timeout;
-    this.#received = received;
-    if (timeout.total > 0) this.#totalTimer = setTimeout(() => this.#runOut('total'), timeout.total);
-    this.restartIdle();
-  }
-
-  /** A chunk arrived: the idle bound starts again. */
-  restartIdle(): void {
-    if (this.#timeout.idle === 0) return;
-    clearTimeout(this.#idleTimer);
-    this.#idleTimer = setTimeout(() => this.#runOut('idle'), this.#timeout.idle);
-  }
-
-  ranOut(thrown: unknown): thrown is HttpError {
-    return thrown instanceof HttpError && thrown.type === 'request.timeout';
-  }
-
-  clear(): void {
-    clearTimeout(this.#idleTimer);
-    clearTimeout(this.#totalTimer);
-  }
-
-  #runOut(bound: keyof BodyTimeout): void {
-    this.#expire(timedOut(bound, this.#timeout[bound], this.#received()));
   }
 }
 

@@ -10,7 +10,7 @@ import {spawnSync} from 'node:child_process';
 import {existsSync} from 'node:fs';
 import {fileURLToPath} from 'node:url';
 
-const all = ['tokenizer', 'breakdown', 'engine', 'keywords', 'ceiling', 'http', 'rejection-floor', 'ndjson-memory', 'validator-churn', 'linear-time', 'compile', 'load'];
+const all = ['tokenizer', 'breakdown', 'engine', 'keywords', 'ceiling', 'http', 'rejection-floor', 'ndjson-memory', 'validator-churn', 'linear-time', 'compile', 'literals', 'redos', 'load'];
 /** Node flags a benchmark needs: the churn run collects garbage itself before each heap sample. */
 const nodeFlags: Readonly<Record<string, readonly string[]>> = {'validator-churn': ['--expose-gc']};
 const chosen = process.argv.slice(2).length > 0 ? process.argv.slice(2) : all;

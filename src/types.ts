@@ -53,6 +53,15 @@ export interface CompileOptions {
   strict?: boolean;
   /** `'annotate'` (default, as the spec says) or `'assert'`: formats are checked. */
   formats?: 'annotate' | 'assert';
+  /**
+   * Refuse, as a SchemaError `schema.pattern.exponential`, a regular expression of `pattern` or
+   * `patternProperties` whose matching time can grow exponentially with the string's length on
+   * V8's backtracking engine (ReDoS): a repeated group whose iterations can be cut more than one
+   * way (`(a+)+`, `(a|ab)*`, `(\w+\s?)*`), or a backreference. The check is conservative (it
+   * refuses some safe patterns too) and does not refuse polynomial ones (`\d*\d*x`), which
+   * `limits.maxStringLength` bounds. Default false: every valid ECMA-262 pattern is taken.
+   */
+  refuseExponentialPatterns?: boolean;
   limits?: Limits;
   /**
    * ajv's `useDefaults`: a property missing from an object is given its schema's `default` (from

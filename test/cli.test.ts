@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, createWriteStream } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync, createWriteStream } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -232,7 +232,7 @@ describe('stream-schema validate', { concurrency: 2 }, () => {
     const { code, stdout } = await run(['--help']);
     assert.equal(code, 0);
     assert.match(stdout, /stream-schema validate --schema/);
-    for (const option of ['--quiet', '--errors-only', '--max-errors', '--no-color', '--version']) assert.match(stdout, new RegExp(`^ .*${option}`, 'm'));
+    for (const option of ['--quiet', '--errors-only', '--max-errors', '--no-color', '--max-schema-size', '--version']) assert.match(stdout, new RegExp(`^ .*${option}`, 'm'));
     assert.match(stdout, /Exit codes: 0 all valid, 1 some document invalid, 2 usage, input or schema error/);
   });
 
@@ -440,6 +440,73 @@ describe('stream-schema check-schema', { concurrency: 2 }, () => {
   it('exits 2 without a schema file', TEST_TIMEOUT, async () => {
     const { code } = await run(['check-schema']);
     assert.equal(code, 2);
+  });
+});
+
+/** `text` followed by spaces up to `size` bytes: still the same JSON. */
+function paddedTo(size: number, text: string): string {
+  return text + ' '.repeat(size - Buffer.byteLength(text));
+}
+
+describe('schema files over --max-schema-size', { concurrency: 2 }, () => {
+  const tooLarge = (file: string, size: number) => `${file}: larger than --max-schema-size (${size} bytes): not read as a schema\n`;
+
+  it('refuses --schema /dev/zero, --ref /dev/zero and check-schema /dev/zero, which have no size to stat, with exit 2', TEST_TIMEOUT, async () => {
+    const results = await Promise.all([
+      run(['validate', '--schema', '/dev/zero', '--max-schema-size', '1mb', validFile]),
+      run(['validate', '--schema', orderSchemaFile, '--ref', '/dev/zero', '--max-schema-size', '1mb', '-'], '[]'),
+      run(['check-schema', '--max-schema-size', '1mb', '/dev/zero']),
+    ]);
+    for (const { code, stdout, stderr } of results) {
+      assert.equal(code, 2);
+      assert.equal(stderr, tooLarge('/dev/zero', 1024 * 1024));
+      assert.equal(stdout, '');
+    }
+  });
+
+  it('refuses a schema file over the default 64 MiB, unread', TEST_TIMEOUT, async () => {
+    const hugeFile = join(directory, 'huge.schema.json');
+    writeFileSync(hugeFile, '{}');
+    truncateSync(hugeFile, 64 * 1024 * 1024 + 1);
+    const { code, stderr } = await run(['check-schema', hugeFile]);
+    assert.equal(code, 2);
+    assert.equal(stderr, tooLarge(hugeFile, 64 * 1024 * 1024));
+  });
+
+  it('reads a schema file of exactly --max-schema-size, and refuses one a byte larger', TEST_TIMEOUT, async () => {
+    const exactFile = join(directory, 'exactly-1kb.schema.json');
+    writeFileSync(exactFile, paddedTo(1024, JSON.stringify(SCHEMA)));
+    const [atLimit, inUnits, over] = await Promise.all([
+      run(['check-schema', '--max-schema-size', '1024', exactFile]),
+      run(['validate', '--schema', exactFile, '--max-schema-size', '1kb', validFile]),
+      run(['check-schema', '--max-schema-size', '1023', exactFile]),
+    ]);
+    assert.equal(atLimit.code, 0, atLimit.stderr);
+    assert.equal(inUnits.code, 0, inUnits.stderr);
+    assert.equal(over.code, 2);
+    assert.equal(over.stderr, tooLarge(exactFile, 1023));
+  });
+
+  it('refuses a file that a relative $ref names when it is over --max-schema-size', TEST_TIMEOUT, async () => {
+    const referencedFile = join(directory, 'padded-item.json');
+    writeFileSync(referencedFile, paddedTo(2048, JSON.stringify({ type: 'object' })));
+    const referringFile = join(directory, 'refers-to-padded.schema.json');
+    writeFileSync(referringFile, JSON.stringify({ $ref: 'padded-item.json' }));
+    const [within, over] = await Promise.all([
+      run(['check-schema', '--max-schema-size', '2kb', referringFile]),
+      run(['check-schema', '--max-schema-size', '1kb', referringFile]),
+    ]);
+    assert.equal(within.code, 0, within.stderr);
+    assert.equal(over.code, 2);
+    assert.equal(over.stderr, tooLarge(referencedFile, 1024));
+  });
+
+  it('takes only a size of at least one byte', TEST_TIMEOUT, async () => {
+    const results = await Promise.all(['0', 'lots', '1xb', '-5'].map((size) => run(['check-schema', `--max-schema-size=${size}`, schemaFile])));
+    for (const { code, stderr } of results) {
+      assert.equal(code, 2);
+      assert.match(stderr, /^stream-schema: --max-schema-size must be a size in bytes, such as 1048576 or 1mb, got "[^"]*"\nRun "stream-schema --help" for usage\.\n$/);
+    }
   });
 });
 

@@ -9,7 +9,7 @@ import {describe, test} from 'node:test';
 import fc from 'fast-check';
 import {textStreamValidator} from '../adapters/text-stream.js';
 import {compile, tokenValidator, type StreamJsonToken} from '../src/index.js';
-import type {Result, Validator} from '../src/types.js';
+import type {Result, SchemaOrValidator, Validator} from '../src/types.js';
 import {chunk, chunkingArbitrary, documentArbitrary, familyCases, positionArbitrary, treeArbitrary, type JsonTree, type SchemaCase} from './support/arbitraries.js';
 import {property} from './support/property.js';
 
@@ -51,7 +51,7 @@ describe('text-stream: validators of one schema object, written alternately', ()
       fc.property(scenarios, ({schemaCase, documents, interleaving}) => {
         const pieces = documents.map(([document, chunking]) => chunk(document.bytes, chunking));
         const abandon = documents.map(([, , abandoned]) => abandoned);
-        const writer = (schema: unknown, parse: boolean): Writer<string | Uint8Array> => textStreamValidator(schema, {...schemaCase.options, parse});
+        const writer = (schema: SchemaOrValidator, parse: boolean): Writer<string | Uint8Array> => textStreamValidator(schema, {...schemaCase.options, parse});
         const outcomes = writeAlternately(documents.map(([, , , parse]) => writer(schemaCase.schema, parse)), pieces, abandon, interleaving);
         documents.forEach(([document, , abandoned, parse], index) => {
           const [alone] = writeAlternately([writer(structuredClone(schemaCase.schema), parse)], [pieces[index]!], [abandoned], [0]);

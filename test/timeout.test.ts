@@ -1,7 +1,6 @@
-// `timeout`: a body that stalls longer than `idle`, or takes longer than `total` while trickling
-// fast enough for `idle`, is answered 408 request.timeout and its connection closed, on Express 5
-// and Koa 3 under each way of answering an error; the same keep-alive client's next requests are
-// answered. Every timer a body arms is cleared on every way out of reading it.
+// `timeout` in the Node middleware's BodyReader: every timer a body arms is cleared on every way out
+// of reading it, and the option is refused unless it is a number of milliseconds. A body that
+// stalls or trickles past it, and the connection after the 408, are test/conformance/'s cases.
 
 import assert from 'node:assert/strict';
 import {once} from 'node:events';
@@ -11,99 +10,14 @@ import {after, before, describe, it, mock} from 'node:test';
 import {gzipSync} from 'node:zlib';
 
 import {BodyReader, type BodyOptions, type HttpError} from '../adapters/http-body.js';
-import {KiB, sleep, stalledUpload} from './support/http.js';
-import {ITEMS_ROUTE, assertFollowUpsAnswered, serving, errorStyles, itemSchema, streamedInit, warmUp, type Route} from './support/servers.js';
+import {itemSchema, KiB, sleep} from './support/http.js';
 
 const SUITE_TIMEOUT = {timeout: 120_000};
 
-/** Far apart, so a loaded machine's late timers and slow writes cannot blur which bound fired. */
-const IDLE = 500;
-const TOTAL = 1500;
-/** The trickle's pause: well within IDLE. */
+/** The pause between pieces of an upload below. */
 const PAUSE = 50;
 
-const SLOW_ROUTE: Route = {path: '/slow', schema: itemSchema, options: {limit: '64kb', timeout: {idle: IDLE, total: TOTAL}}};
-
 const OPENING = '{"name": "';
-
-/** The opening, then nothing: a client that stalls mid-body; or, given `resumeAfter`, sends the rest then. */
-function stalled(resumeAfter?: number): ReadableStream<Uint8Array> {
-  let sent = false;
-  return new ReadableStream({
-    async pull(controller) {
-      if (!sent) {
-        sent = true;
-        return controller.enqueue(Buffer.from(OPENING));
-      }
-      if (resumeAfter === undefined) return new Promise<void>(() => {});
-      await sleep(resumeAfter);
-      controller.enqueue(Buffer.from('"}'));
-      controller.close();
-    },
-  });
-}
-
-/** The opening, then a byte every PAUSE ms, `pieces` of them; then the body's end when `closing`. */
-function trickle(pieces: number, closing = false): ReadableStream<Uint8Array> {
-  let sent = -1;
-  return new ReadableStream({
-    async pull(controller) {
-      if (sent++ < 0) return controller.enqueue(Buffer.from(OPENING));
-      await sleep(PAUSE);
-      if (sent <= pieces) return controller.enqueue(Buffer.from('x'));
-      if (closing) controller.enqueue(Buffer.from('"}'));
-      controller.close();
-    },
-  });
-}
-
-for (const server of errorStyles([ITEMS_ROUTE, SLOW_ROUTE])) {
-  describe(`a slow body, ${server.name}`, SUITE_TIMEOUT, () => {
-    const served = serving(server.app);
-
-    // Express's own final handler reads the rest of a refused body before it answers: a client that
-    // never sends it is not answered by it (Node's requestTimeout closes the connection then).
-    const drains = server.name.endsWith('final handler');
-    const resumeAfter = 3 * IDLE;
-    const cases = [
-      drains
-        ? {name: `stalled past idle (${IDLE} ms), the rest sent after ${resumeAfter} ms`, body: () => stalled(resumeAfter), from: resumeAfter}
-        : {name: `stalled past idle (${IDLE} ms)`, body: () => stalled(), from: IDLE},
-      {name: `trickling a byte per ${PAUSE} ms past total (${TOTAL} ms)`, body: () => trickle((drains ? 2 : 10) * TOTAL / PAUSE, true), from: drains ? 2 * TOTAL : TOTAL},
-    ];
-    for (const slow of cases) {
-      it(`${slow.name}: 408, Connection: close, and the same fetch client's next requests each get their own answer`, async () => {
-        await warmUp(served.origin);
-        const started = Date.now();
-        const response = await fetch(served.origin + SLOW_ROUTE.path, streamedInit(slow.body(), {'content-type': 'application/json'}));
-        const elapsed = Date.now() - started;
-        assert.equal(response.status, 408);
-        assert.equal(response.headers.get('connection'), 'close');
-        await response.arrayBuffer();
-        // setTimeout never fires early; the upper bound only says the answer was not left to Node's own timeouts.
-        assert.ok(elapsed >= slow.from - 5 && elapsed < slow.from + 5000, `answered after ${elapsed} ms`);
-        await assertFollowUpsAnswered(served.origin, slow.name);
-      });
-    }
-
-    it(`a body trickled over ${2 * IDLE} ms, never pausing for idle, within total: accepted`, async () => {
-      const pieces = (2 * IDLE) / PAUSE;
-      const response = await fetch(served.origin + SLOW_ROUTE.path, streamedInit(trickle(pieces, true), {'content-type': 'application/json'}));
-      assert.equal(response.status, 201);
-      assert.deepEqual(await response.json(), {received: {name: 'x'.repeat(pieces)}});
-    });
-
-    if (!server.name.endsWith('problemHandler()')) return;
-    it('over a raw socket: the answer says request.timeout and Connection: close, and the server closes', async () => {
-      const outcome = await stalledUpload(served.harness.port, SLOW_ROUTE.path, OPENING);
-      assert.equal(outcome.status, 408);
-      assert.match(outcome.head, /\r\nconnection: close\r\n/i);
-      assert.ok(outcome.closedByServer, 'the server closed the connection');
-      assert.equal((JSON.parse(outcome.body) as {code: string}).code, 'request.timeout');
-      assert.ok(outcome.elapsed >= IDLE - 5, `answered after ${outcome.elapsed} ms`);
-    });
-  });
-}
 
 // ---------------------------------------------------------------------------------------------
 // No timer outlives its body: each one armed (the global setTimeout, spied) has been cleared by

@@ -66,6 +66,8 @@ class Compiler {
   private readonly scanned = new Set<string>();
   private readonly formatsByDraft = new Map<Draft, ReadonlyMap<string, FormatCheck>>();
   private readonly touchedResources = new Set<ResourceRecord>();
+  /** Regular expressions by source (see KeywordContext.regExp). */
+  private readonly regExps = new Map<string, RegExp>();
   /**
    * The URI the root schema was retrieved from (options.baseUri), else a placeholder: the base of
    * its relative references unless its own `$id` says otherwise (2020-12 core §9.1.1, RFC 3986 §5.1).
@@ -394,6 +396,11 @@ class Compiler {
       },
       literal(value: unknown, relativePath: string): SchemaNode {
         return literalNode(value, place.resource, absoluteLocation + relativePath);
+      },
+      regExp(source: string): RegExp {
+        let compiled = compiler.regExps.get(source);
+        if (compiled === undefined) compiler.regExps.set(source, (compiled = new RegExp(source, 'u')));
+        return compiled;
       },
       fail(reason: string, relativePath = ''): never {
         throw new SchemaError('schema.keyword.invalid', compiler.location(keywordPlace) + relativePath, `"${name}": ${reason}`);

@@ -24,7 +24,8 @@ import {InputError} from '../output/errors.js';
 import {Hash, addToHash, hashScalar, hashValue, startHash} from './fingerprint.js';
 import {KeySet} from './keySet.js';
 import {HeldScalar} from './scalar.js';
-import {ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, acts, type CompiledKeyword, type Kind, type KeywordDefinition, type Outline, type Resource, type SchemaNode} from '../schema/node.js';
+import {ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, acts, type CompiledKeyword, type Kind, type KeywordDefinition, type Matcher, type Outline, type Resource, type SchemaNode} from '../schema/node.js';
+import {PatternTests} from './patterns.js';
 import {Tokenizer} from '../json/tokenizer.js';
 import type {Limits, TokenSink} from '../types.js';
 
@@ -336,6 +337,9 @@ class Member {
 
 const NO_NODES: readonly SchemaNode[] = [];
 
+/** What a key (a name or an index) selects; a name's regular expressions run through `match`. */
+type Selector<K> = (key: K, match: Matcher) => readonly SchemaNode[] | undefined;
+
 /**
  * What selects the subschemas for an object's properties (by name) or an array's items (by
  * index) at one location: per source, the selector, where a failure of what it selects goes, the
@@ -343,7 +347,7 @@ const NO_NODES: readonly SchemaNode[] = [];
  * and the UnevaluatedRules over these sources, with their flags (cleared as each member starts).
  */
 class Sources<K> {
-  readonly selectors: ((key: K) => readonly SchemaNode[] | undefined)[] = [];
+  readonly selectors: Selector<K>[] = [];
   readonly targets: Target[] = [];
   readonly scopes: Scope[] = [];
   readonly conditions: (readonly number[])[] = [];
@@ -351,7 +355,7 @@ class Sources<K> {
   readonly rules: UnevaluatedRule[] = [];
   readonly ruleFlags: number[] = [];
 
-  add(selector: (key: K) => readonly SchemaNode[] | undefined, target: Target, scope: Scope, condition: readonly number[], evaluation: Evaluation): void {
+  add(selector: Selector<K>, target: Target, scope: Scope, condition: readonly number[], evaluation: Evaluation): void {
     this.selectors.push(selector);
     this.targets.push(target);
     this.scopes.push(scope);
@@ -360,25 +364,25 @@ class Sources<K> {
   }
 
   /** The member `key` selects (`presence`: its presence bit, or -1). */
-  select(key: K, presence: number, plans: ScalarPlans): Member {
+  select(key: K, presence: number, plans: ScalarPlans, match: Matcher): Member {
     const nodes: SchemaNode[] = [];
     const targets: Target[] = [];
     const scopes: Scope[] = [];
     const {selectors} = this;
     for (let i = 0; i < selectors.length; i++) {
-      const selected = selectors[i]!(key);
+      const selected = selectors[i]!(key, match);
       if (selected !== undefined) for (const node of selected) if (node.bool !== true) (nodes.push(node), targets.push(this.targets[i]!), scopes.push(this.scopes[i]!));
     }
     const member = new Member(presence, nodes.length === 0 ? NO_NODES : nodes, targets, scopes, plans);
-    if (this.rules.length > 0) member.unevaluated = this.rules.map((rule) => this.evaluatedWhen(rule, key));
+    if (this.rules.length > 0) member.unevaluated = this.rules.map((rule) => this.evaluatedWhen(rule, key, match));
     return member;
   }
 
   /** When a rule's sources evaluate `key`: null unconditionally, else their conditions (none: never). */
-  private evaluatedWhen(rule: UnevaluatedRule, key: K): (readonly number[])[] | null {
+  private evaluatedWhen(rule: UnevaluatedRule, key: K, match: Matcher): (readonly number[])[] | null {
     const when: (readonly number[])[] = [];
     for (let i = 0; i < rule.sources.length; i++) {
-      if (this.selectors[rule.sources[i]!]!(key) === undefined) continue;
+      if (this.selectors[rule.sources[i]!]!(key, match) === undefined) continue;
       const condition = rule.conditions[i]!;
       if (condition.length === 0) return null;
       when.push(condition);
@@ -572,7 +576,7 @@ class ShapeBuilder implements Outline {
     }
   }
 
-  members(nodesOf: (name: string) => readonly SchemaNode[] | undefined, annotates = true): void {
+  members(nodesOf: Selector<string>, annotates = true): void {
     this.shape.memberSources.add(nodesOf, fromMember(this.target), this.scope, this.condition.slice(), annotates ? EVALUATES : EVALUATES_NOTHING);
   }
 
@@ -598,11 +602,11 @@ class ShapeBuilder implements Outline {
       else if (evaluation === EVALUATES) (sources.push(i), conditions.push(condition));
     }
     const nodes = [node];
-    const selects = (key: K, unconditional: boolean): boolean =>
-      sources.some((source, at) => (!unconditional || conditions[at]!.length === 0) && table.selectors[source]!(key) !== undefined);
+    const selects = (key: K, match: Matcher, unconditional: boolean): boolean =>
+      sources.some((source, at) => (!unconditional || conditions[at]!.length === 0) && table.selectors[source]!(key, match) !== undefined);
     if (matches.length === 0 && conditions.every((condition) => condition.length === 0)) {
       // It evaluates every member itself: an enclosing unevaluated* sees them all.
-      table.add((key) => (selects(key, false) ? undefined : nodes), fromMember(this.target), this.scope, this.condition.slice(), EVALUATES);
+      table.add((key, match) => (selects(key, match, false) ? undefined : nodes), fromMember(this.target), this.scope, this.condition.slice(), EVALUATES);
       return;
     }
     const flag = shape.newFlag();
@@ -613,7 +617,7 @@ class ShapeBuilder implements Outline {
     const decision = new Decision(mode, this.target);
     decision.rule = table.rules.length - 1;
     shape.decisions.splice(this.nodeDecisions, 0, decision);
-    table.add((key) => (selects(key, true) ? undefined : nodes), fromMember(flagHere(flag)), this.scope, this.condition.slice(), EVALUATES);
+    table.add((key, match) => (selects(key, match, true) ? undefined : nodes), fromMember(flagHere(flag)), this.scope, this.condition.slice(), EVALUATES);
   }
 
   keyNames(node: SchemaNode): void {
@@ -791,8 +795,8 @@ export class TextChecker implements TokenSink {
   private readonly hashes: Hash[] = [];
   private readonly hashKeys: string[] = [];
   private readonly scalarHash = new Hash();
-  /** The scalar being judged, for the keywords' `accepts`. */
-  private readonly held = new HeldScalar();
+  /** The scalar being judged, for the keywords' `accepts`; its patterns are logged (see PatternTests.run). */
+  private readonly held: HeldScalar;
   /** Per open object: the member of its current key, and the properties an UnevaluatedRule holds back. */
   private readonly currentMembers: Member[] = [];
   private readonly heldRules: number[][] = [];
@@ -806,7 +810,10 @@ export class TextChecker implements TokenSink {
     rootNode: SchemaNode,
     private readonly limits: Required<Limits>,
     private readonly cache: CheckerCache = new CheckerCache(),
+    /** The document's pattern verdicts: the evaluator recalls what this checker found. */
+    private readonly patterns: PatternTests = new PatternTests(),
   ) {
+    this.held = new HeldScalar(patterns.run);
     this.root = new Member(-1, [rootNode], [DOCUMENT], [cache.documentScope], cache.scalarPlans);
     this.top = this.root;
     this.pending = this.root;
@@ -853,6 +860,8 @@ export class TextChecker implements TokenSink {
    * afresh, whatever way the last document ended.
    */
   private begin(top: Member): void {
+    // The verdicts of what was judged before are no use to the evaluator now.
+    this.patterns.clear();
     this.outcome = PASS;
     this.unsureOf = undefined;
     this.top = top;
@@ -1024,7 +1033,7 @@ export class TextChecker implements TokenSink {
 
   private newMember(shape: Shape, name: string): Member {
     const bit = shape.presenceBits.get(name);
-    const member = shape.memberSources.select(name, bit === undefined ? -1 : bit, this.cache.scalarPlans);
+    const member = shape.memberSources.select(name, bit === undefined ? -1 : bit, this.cache.scalarPlans, this.held.match);
     // Names are slices of a document: kept, they would keep it alive. A copy is kept instead.
     if (shape.members.size < MAX_NAMES) shape.members.set(copyOf(name), member);
     return member;
@@ -1033,7 +1042,7 @@ export class TextChecker implements TokenSink {
   private memberAt(shape: Shape, index: number): Member {
     const known = shape.items[index];
     if (known !== undefined) return known;
-    const member = shape.itemSources.select(index, -1, this.cache.scalarPlans);
+    const member = shape.itemSources.select(index, -1, this.cache.scalarPlans, this.held.match);
     if (index < MAX_INDICES && index === shape.items.length) shape.items.push(member);
     return member;
   }

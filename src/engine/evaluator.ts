@@ -11,7 +11,7 @@ import {IGNORED, classifyName, keyPlanAt, type KeyPlans} from './keyPlan.js';
 import {KeySet} from './keySet.js';
 import {HeldScalar} from './scalar.js';
 import {escapePointerToken} from '../json/pointer.js';
-import {ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, type CompiledKeyword, type EvaluatedItems as ItemAnnotations, type FingerprintListener, type Instance, type Kind, type Run as KeywordRun, type SchemaNode} from '../schema/node.js';
+import {ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, type CompiledKeyword, type EvaluatedItems as ItemAnnotations, type FingerprintListener, type Instance, type Kind, type Matcher, type Run as KeywordRun, type SchemaNode} from '../schema/node.js';
 import type {OutputUnit, TokenSink} from '../types.js';
 
 /** Indices of array items evaluated at one location (2020-12 core §11.2 annotations). */
@@ -428,7 +428,7 @@ export class Run implements KeywordRun {
   key(name: string): void {
     if (this.node.key.length === 0) return;
     this.firstChild = null;
-    const plan = keyPlanAt(this.evaluator.keyPlans, this.node, name, this.evaluator.count() - 1);
+    const plan = keyPlanAt(this.evaluator.keyPlans, this.node, name, this.evaluator.count() - 1, this.evaluator.match);
     if (plan === undefined) {
       this.keyUnplanned(name);
       return;
@@ -445,7 +445,7 @@ export class Run implements KeywordRun {
     const hooks = this.node.key;
     for (let i = 0; i < hooks.length; i++) {
       const keyword = hooks[i];
-      const datum = classifyName(keyword, name);
+      const datum = classifyName(keyword, name, this.evaluator.match);
       if (datum === IGNORED) continue;
       keyword.definition.key!(this, keyword, name, datum);
       if (this.settled) return;
@@ -598,8 +598,10 @@ export class Evaluator extends HeldScalar implements TokenSink, Instance {
     allErrors: boolean,
     /** The validator's key plans, shared by its evaluators (src/engine/keyPlan.ts). */
     readonly keyPlans: KeyPlans,
+    /** How the document runs its patterns (src/engine/patterns.ts). */
+    match?: Matcher,
   ) {
-    super();
+    super(match);
     this.allErrors = allErrors;
     this.scratch = new Run(this, node, null, null, 0, '', 0, false);
     this.reset(null);

@@ -2,7 +2,7 @@
 // the name (KeywordDefinition.classify). Property names repeat from object to object, so regex
 // tests and map lookups run once per distinct name instead of once per key per keyword.
 
-import type {CompiledKeyword, SchemaNode} from '../schema/node.js';
+import type {CompiledKeyword, Matcher, SchemaNode} from '../schema/node.js';
 
 /** The `key` hooks that act on one property name in one schema node, with their classifications. */
 export interface KeyPlan {
@@ -47,10 +47,10 @@ export const IGNORED: unique symbol = Symbol('ignored');
  * without `classify`, which act on every name), or IGNORED. One rule for plans and for the nodes
  * that classify every key afresh.
  */
-export function classifyName(keyword: CompiledKeyword, name: string): unknown {
+export function classifyName(keyword: CompiledKeyword, name: string, match: Matcher): unknown {
   const classify = keyword.definition.classify;
   if (classify === undefined) return undefined;
-  const datum = classify(keyword, name);
+  const datum = classify(keyword, name, match);
   return datum === undefined ? IGNORED : datum;
 }
 
@@ -59,7 +59,7 @@ export function classifyName(keyword: CompiledKeyword, name: string): unknown {
  * plans are dropped and not even looked up again (a miss in a full map cost 7% of the time on an
  * object with 200,000 distinct keys).
  */
-function keyPlan(node: SchemaNode, nodePlans: NodePlans, name: string): KeyPlan | undefined {
+function keyPlan(node: SchemaNode, nodePlans: NodePlans, name: string, match: Matcher): KeyPlan | undefined {
   if (!nodePlans.planning) return undefined;
   const plans = nodePlans.byName;
   let plan = plans.get(name);
@@ -72,7 +72,7 @@ function keyPlan(node: SchemaNode, nodePlans: NodePlans, name: string): KeyPlan 
   const keywords = [];
   const data = [];
   for (const keyword of node.key) {
-    const datum = classifyName(keyword, name);
+    const datum = classifyName(keyword, name, match);
     if (datum === IGNORED) continue;
     keywords.push(keyword);
     data.push(datum);
@@ -91,11 +91,11 @@ const MAX_POSITIONS = 64;
  * position: the same name there again costs a string comparison instead of a map lookup (on the
  * engine benchmark's records, 35 lookups per record in value mode).
  */
-export function keyPlanAt(table: KeyPlans, node: SchemaNode, name: string, position: number): KeyPlan | undefined {
+export function keyPlanAt(table: KeyPlans, node: SchemaNode, name: string, position: number, match: Matcher): KeyPlan | undefined {
   const nodePlans = table.of(node);
   const names = nodePlans.names;
   if (position < names.length && names[position] === name) return nodePlans.plans[position];
-  const plan = keyPlan(node, nodePlans, name);
+  const plan = keyPlan(node, nodePlans, name, match);
   if (plan !== undefined && position < MAX_POSITIONS) {
     while (names.length < position) {
       names.push('');

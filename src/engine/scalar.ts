@@ -3,7 +3,10 @@
 // the evaluator is one (it extends HeldScalar), the text checker has its own.
 
 import {compareTiedNumberText, isIntegerText, numberTextsEqual, type Decimal} from '../json/numbers.js';
-import {BOOLEAN, NUMBER, STRING, type Kind, type Scalar} from '../schema/node.js';
+import {BOOLEAN, NUMBER, STRING, type Kind, type Matcher, type Scalar} from '../schema/node.js';
+
+/** Each pattern run as asked: an engine used on its own, outside a document. */
+const runEachTime: Matcher = (pattern, text) => pattern.test(text);
 
 export class HeldScalar implements Scalar {
   /** The string being delivered (a number's text: `numberText()`). */
@@ -18,6 +21,15 @@ export class HeldScalar implements Scalar {
   private numberTextPending = false;
   /** The number came as a double (value mode), not as text: it is exactly that double. */
   private numberFromDouble = false;
+
+  constructor(
+    /** How the document runs its patterns (src/engine/patterns.ts). */
+    readonly match: Matcher = runEachTime,
+  ) {}
+
+  matches(pattern: RegExp): boolean {
+    return this.match(pattern, this.text);
+  }
 
   /** Hold a string, a boolean, or (value mode) a number as a double. */
   holdScalar(kind: Kind, value: unknown): void {

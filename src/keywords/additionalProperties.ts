@@ -25,8 +25,8 @@ export const additionalProperties = propertyApplicator<AdditionalProperties>({
       : [];
     return {selected: [{node: context.subschema(value, ''), path: '/additionalProperties'}], forbidden: value === false, declared, patterns};
   },
-  select({selected, declared, patterns}, name) {
-    return declared.has(name) || patterns.some((pattern) => pattern.test(name)) ? undefined : selected;
+  select({selected, declared, patterns}, name, match) {
+    return declared.has(name) || patterns.some((pattern) => match(pattern, name)) ? undefined : selected;
   },
   refuse: ({forbidden}, name) => (forbidden ? {message: `must NOT have additional property "${name}"`, params: {additionalProperty: name}} : undefined),
 });

@@ -8,6 +8,6 @@ import {compilePattern} from './rules/expect.js';
 export const pattern = scalarCheck<RegExp>({
   name: 'pattern',
   compile: (value, context) => compilePattern(value, context),
-  accepts: (keyword, kind, scalar) => kind !== STRING || keyword.value.test(scalar.text),
+  accepts: (keyword, kind, scalar) => kind !== STRING || scalar.matches(keyword.value),
   failure: (keyword) => [`must match pattern "${keyword.value.source}"`, {pattern: keyword.value.source}],
 });

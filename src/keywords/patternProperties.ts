@@ -24,5 +24,5 @@ export const patternProperties = propertyApplicator<readonly PatternSchema[]>({
       return {pattern: compilePattern(source, context, path), node: context.subschema(schema, path), path: '/patternProperties' + path};
     });
   },
-  select: (patterns, name) => patterns.filter((entry) => entry.pattern.test(name)),
+  select: (patterns, name, match) => patterns.filter((entry) => match(entry.pattern, name)),
 });

@@ -56,17 +56,18 @@ export interface SchemaNode {
   readonly resource: Resource;
   /** `true`/`false` for boolean schemas (and for object schemas with no keywords that act: `true`). */
   bool: boolean | undefined;
-  keywords: CompiledKeyword[];
-  // Hook lists, precomputed so that the hot path only visits keywords that act.
-  begin: CompiledKeyword[];
-  scalar: CompiledKeyword[];
-  key: CompiledKeyword[];
-  item: CompiledKeyword[];
-  end: CompiledKeyword[];
+  keywords: readonly CompiledKeyword[];
+  // Hook lists, precomputed so that the hot path only visits keywords that act. A list equal to
+  // another is that one (see setKeywords): none is ever changed in place.
+  begin: readonly CompiledKeyword[];
+  scalar: readonly CompiledKeyword[];
+  key: readonly CompiledKeyword[];
+  item: readonly CompiledKeyword[];
+  end: readonly CompiledKeyword[];
   /** No keyword of this node starts runs on a scalar value: a scalar member needs no run of its own. */
   scalarLeaf: boolean;
   /** The keywords that act on scalars, when every one of them has `accepts`; else null. */
-  scalarAccepts: CompiledKeyword[] | null;
+  scalarAccepts: readonly CompiledKeyword[] | null;
   /** Someone at this location needs the names of evaluated properties (`unevaluatedProperties`). */
   collectsProperties: boolean;
   /** Someone at this location needs the evaluated item indices (`unevaluatedItems`). */
@@ -79,6 +80,8 @@ export function acts(definition: KeywordDefinition): boolean {
   return begin !== undefined || scalar !== undefined || key !== undefined || item !== undefined || end !== undefined;
 }
 
+const NO_KEYWORDS: readonly CompiledKeyword[] = Object.freeze([]);
+
 /** A node with no keywords yet (compile fills them in after caching it, so cycles can point at it). */
 export function newNode(resource: Resource, absoluteLocation: string): SchemaNode {
   return {
@@ -86,12 +89,12 @@ export function newNode(resource: Resource, absoluteLocation: string): SchemaNod
     absoluteLocation,
     resource,
     bool: undefined,
-    keywords: [],
-    begin: [],
-    scalar: [],
-    key: [],
-    item: [],
-    end: [],
+    keywords: NO_KEYWORDS,
+    begin: NO_KEYWORDS,
+    scalar: NO_KEYWORDS,
+    key: NO_KEYWORDS,
+    item: NO_KEYWORDS,
+    end: NO_KEYWORDS,
     scalarLeaf: false,
     scalarAccepts: null,
     collectsProperties: false,
@@ -99,18 +102,29 @@ export function newNode(resource: Resource, absoluteLocation: string): SchemaNod
   };
 }
 
+/**
+ * The keywords for which `wanted` holds: `keywords` itself when all do, and one shared empty list
+ * when none does. A large `const` is a node per member, and six fresh lists per node were most
+ * of its compile time.
+ */
+function keywordsWhere(keywords: readonly CompiledKeyword[], wanted: (keyword: CompiledKeyword) => boolean): readonly CompiledKeyword[] {
+  const kept = keywords.filter(wanted);
+  if (kept.length === 0) return NO_KEYWORDS;
+  return kept.length === keywords.length ? keywords : kept;
+}
+
 /** Give a node its keywords, and derive what the evaluator precomputes from them. */
-export function setKeywords(node: SchemaNode, keywords: CompiledKeyword[]): void {
+export function setKeywords(node: SchemaNode, keywords: readonly CompiledKeyword[]): void {
   node.keywords = keywords;
-  node.begin = keywords.filter((keyword) => keyword.definition.begin !== undefined);
-  node.scalar = keywords.filter((keyword) => keyword.definition.scalar !== undefined);
-  node.key = keywords.filter((keyword) => keyword.definition.key !== undefined);
-  node.item = keywords.filter((keyword) => keyword.definition.item !== undefined);
-  node.end = keywords.filter((keyword) => keyword.definition.end !== undefined);
+  node.begin = keywordsWhere(keywords, (keyword) => keyword.definition.begin !== undefined);
+  node.scalar = keywordsWhere(keywords, (keyword) => keyword.definition.scalar !== undefined);
+  node.key = keywordsWhere(keywords, (keyword) => keyword.definition.key !== undefined);
+  node.item = keywordsWhere(keywords, (keyword) => keyword.definition.item !== undefined);
+  node.end = keywordsWhere(keywords, (keyword) => keyword.definition.end !== undefined);
   node.collectsProperties = keywords.some((keyword) => keyword.definition.readsEvaluatedProperties === true);
   node.collectsItems = keywords.some((keyword) => keyword.definition.readsEvaluatedItems === true);
   node.scalarLeaf = !keywords.some((keyword) => keyword.definition.startsRunsOnScalars);
-  const onScalars = keywords.filter(({definition}) => definition.begin !== undefined || definition.scalar !== undefined || definition.end !== undefined);
+  const onScalars = keywordsWhere(keywords, ({definition}) => definition.begin !== undefined || definition.scalar !== undefined || definition.end !== undefined);
   node.scalarAccepts = onScalars.every((keyword) => keyword.definition.accepts !== undefined) ? onScalars : null;
   // A schema object whose keywords do nothing accepts everything, like `true`.
   if (keywords.length === 0) node.bool = true;
@@ -195,9 +209,10 @@ export interface KeywordDefinition<V = any> {
   /**
    * What this keyword makes of a property name, from the schema alone (e.g. which subschema it
    * selects); undefined when the keyword ignores that name, so its `key` hook is not even called.
-   * Cached per schema node and name (src/engine/keyPlan.ts): regexes and lookups run once per distinct key.
+   * Cached per schema node and name (src/engine/keyPlan.ts): regexes and lookups run once per
+   * distinct key. Its regular expressions run through `match`.
    */
-  classify?(keyword: CompiledKeyword<V>, name: string): unknown;
+  classify?(keyword: CompiledKeyword<V>, name: string, match: Matcher): unknown;
   /**
    * The keyword's verdict on a scalar value, without reporting: what its `begin`/`scalar`/`end`
    * hooks decide for a scalar, written once and used by those hooks. A scalar member checked only
@@ -233,10 +248,11 @@ export interface Outline {
    */
   kinds(mask: number): void;
   /**
-   * The subschemas that apply to the value of property `name` (none: undefined). `annotates`
-   * (default true): the names selected count as evaluated for `unevaluatedProperties`.
+   * The subschemas that apply to the value of property `name` (none: undefined), regular
+   * expressions run through `match`. `annotates` (default true): the names selected count as
+   * evaluated for `unevaluatedProperties`.
    */
-  members(nodesOf: (name: string) => readonly SchemaNode[] | undefined, annotates?: boolean): void;
+  members(nodesOf: (name: string, match: Matcher) => readonly SchemaNode[] | undefined, annotates?: boolean): void;
   /** Every property name, as a string, must satisfy `node`. */
   keyNames(node: SchemaNode): void;
   /** Every name in `names` must be present; with `trigger`, only when that property is present. */
@@ -302,6 +318,12 @@ export interface KeywordContext {
   readonly resource: Resource;
   /** Compile a JSON literal into a node that accepts exactly that value (for `enum`, `const`). */
   literal(value: unknown, relativePath: string): SchemaNode;
+  /**
+   * The regular expression `source` with the `u` flag, one per source in a compile: keywords that
+   * run one source (`patternProperties` and `additionalProperties` beside it) hold one RegExp, so a
+   * document runs it once per string (src/engine/patterns.ts). Throws SyntaxError.
+   */
+  regExp(source: string): RegExp;
   /** Throw a SchemaError at this keyword (or below it, with `relativePath`). */
   fail(reason: string, relativePath?: string): never;
 }
@@ -337,10 +359,21 @@ export interface DraftTable {
   readonly vocabularies?: ReadonlyMap<string, readonly string[]>;
 }
 
+/**
+ * A verdict on whether `pattern` (ECMA-262, unanchored) matches `text`, as the document runs its
+ * patterns: each once per string it applies to (src/engine/patterns.ts).
+ */
+export type Matcher = (pattern: RegExp, text: string) => boolean;
+
 /** The scalar being delivered, as a keyword reads it (`accepts`, and the hooks through Instance). */
 export interface Scalar {
   /** The string being delivered. */
   readonly text: string;
+  /**
+   * The string being delivered matches `pattern` (ECMA-262, unanchored). Asked of the document,
+   * which runs each pattern once per string whichever engine asks (src/engine/patterns.ts).
+   */
+  matches(pattern: RegExp): boolean;
   /** The boolean being delivered. */
   readonly booleanValue: boolean;
   /** The number being delivered, as a double. */

@@ -10,6 +10,7 @@ import {InputError, NO_POSITION, inputErrorUnit} from '../output/errors.js';
 import {Evaluator} from '../engine/evaluator.js';
 import type {KeyPlans} from '../engine/keyPlan.js';
 import {PASS, TextChecker, type CheckerCache} from '../engine/checker.js';
+import {PatternTests} from '../engine/patterns.js';
 import type {SchemaNode} from '../schema/node.js';
 import {MemberSink, memberValues} from './memberSink.js';
 import {Tokenizer} from '../json/tokenizer.js';
@@ -34,6 +35,11 @@ const DECODE_SLICE = 8192;
 export class Document implements Session {
   /** Runs, frames and the scalar being delivered; reset as each document begins. */
   readonly evaluator: Evaluator;
+  /**
+   * The patterns' verdicts found in this document: what the checker found, the evaluator recalls
+   * rather than runs again (src/engine/patterns.ts). Cleared as each document begins and ends.
+   */
+  private readonly patterns = new PatternTests();
   /** The pass-only verdict, and the judge of member values set apart; made on first need. */
   private checker: TextChecker | null = null;
   // The input side of a document given as text, set afresh by beginText.
@@ -50,17 +56,25 @@ export class Document implements Session {
   private complete = false;
 
   constructor(private readonly parts: CompiledParts) {
-    this.evaluator = new Evaluator(parts.root, parts.allErrors, parts.keyPlans);
+    this.evaluator = new Evaluator(parts.root, parts.allErrors, parts.keyPlans, this.patterns.test);
   }
 
   private checkerOf(): TextChecker {
-    return (this.checker ??= new TextChecker(this.parts.root, this.parts.limits, this.parts.checkerCache));
+    return (this.checker ??= new TextChecker(this.parts.root, this.parts.limits, this.parts.checkerCache, this.patterns));
   }
 
   // ---- whole documents (the validator's calls) ----
 
   /** validate(): a parsed value, given back as a valid result's value. */
   validateValue(value: unknown): ValueResult {
+    try {
+      return this.judgeValue(value);
+    } finally {
+      this.patterns.clear();
+    }
+  }
+
+  private judgeValue(value: unknown): ValueResult {
     // Most values pass: the fast verdict says so without events; otherwise the events say why.
     if (this.parts.checkerCache.usable && this.checkerOf().checkValue(value) === PASS) return {valid: true, errors: [], value};
     const evaluator = this.evaluator;
@@ -81,25 +95,34 @@ export class Document implements Session {
 
   /** validateText(): a whole document as text or bytes. */
   validateText(text: string | Uint8Array): Result {
-    // Most documents pass: the checker says so without runs; otherwise the evaluator says why.
-    if (!this.parts.checkerCache.usable) return this.evaluateText(text);
-    const source = typeof text === 'string' ? text : decode(text);
-    if (this.checkerOf().check(source) === PASS) return {valid: true, errors: []};
-    return this.evaluateText(source);
+    try {
+      // Most documents pass: the checker says so without runs; otherwise the evaluator says why.
+      if (!this.parts.checkerCache.usable) return this.evaluateText(text);
+      const source = typeof text === 'string' ? text : decode(text);
+      if (this.checkerOf().check(source) === PASS) return {valid: true, errors: []};
+      return this.evaluateText(source);
+    } finally {
+      this.patterns.clear();
+    }
   }
 
   /** parseText(): validateText's verdict, and the value of a valid document. */
   parseText(text: string | Uint8Array): ValueResult {
-    const source = typeof text === 'string' ? text : decode(text);
-    // For a valid document whose value is wanted anyway: the checker's pass, then JSON.parse once.
-    if (this.parts.checkerCache.usable && this.checkerOf().check(source) === PASS) return withValue({valid: true, errors: []}, source);
-    const result = this.evaluateText(source);
-    return result.valid ? withValue(result, source) : result;
+    try {
+      const source = typeof text === 'string' ? text : decode(text);
+      // For a valid document whose value is wanted anyway: the checker's pass, then JSON.parse once.
+      if (this.parts.checkerCache.usable && this.checkerOf().check(source) === PASS) return withValue({valid: true, errors: []}, source);
+      const result = this.evaluateText(source);
+      return result.valid ? withValue(result, source) : result;
+    } finally {
+      this.patterns.clear();
+    }
   }
 
   /** The evaluator's verdict and errors on a whole text: it finds where the document fails. */
   private evaluateText(text: string | Uint8Array): Result {
-    this.beginText(false, false);
+    // Not begun afresh: what the checker found in this same text is recalled, not run again.
+    this.startText(false, false);
     this.write(text);
     const result = this.end();
     this.evaluator.release();
@@ -114,6 +137,11 @@ export class Document implements Session {
    * wanted, nor when the value is assembled from the tokens).
    */
   beginText(parse: boolean, membersApart: boolean): void {
+    this.patterns.clear();
+    this.startText(parse, membersApart);
+  }
+
+  private startText(parse: boolean, membersApart: boolean): void {
     this.assembler = parse ? new Assembler() : undefined;
     const sink: TokenSink = this.assembler === undefined ? this.evaluator : new TeeSink(this.evaluator, this.assembler);
     this.tokenizer = new Tokenizer(sink, this.parts.limits);
@@ -129,6 +157,7 @@ export class Document implements Session {
   /** Begin a document given as tokens (see `tokenValidator`): the events come from elsewhere. */
   beginTokens(): Evaluator {
     this.tokenizer = null;
+    this.patterns.clear();
     this.evaluator.reset(null, true);
     return this.evaluator;
   }
@@ -174,10 +203,14 @@ export class Document implements Session {
     return !this.failed;
   }
 
-  /** One text to the tokenizer; a mark it leaves is settled before the next (see MemberSink.settle). */
+  /**
+   * One text to the tokenizer; a mark it leaves is settled before the next (see MemberSink.settle),
+   * so no verdict found in it is asked for again after: they go, with the text.
+   */
   private writeText(tokenizer: Tokenizer, text: string): void {
     tokenizer.write(text);
     this.members?.settle();
+    this.patterns.clear();
   }
 
   end(): Result {

@@ -3,7 +3,7 @@
 
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
-import {invalid, onlyError, refusalByte, schemaError, summary, valid, verdictOfText} from './check.js';
+import {TEXT_ONLY, invalid, onlyError, refusalByte, run, schemaError, summary, valid, valueOf, verdictOfText} from './check.js';
 
 const textOnly = {textOnly: true};
 
@@ -112,6 +112,35 @@ describe('multipleOf', () => {
     valid({multipleOf: 1.5}, 4.5);
     valid({multipleOf: 3}, 0);
     valid({multipleOf: 3}, -9);
+  });
+
+  test('an integer and a decimal divisor: the quotient is exact (2020-12 validation §6.2.1), not a double\'s', () => {
+    valid({multipleOf: 0.5}, 4);
+    invalid({multipleOf: 0.7}, 3);
+    // Doubles say 3 / 0.1 = 30.000000000000004 and 7 / 0.7 = 10.000000000000002; both are whole.
+    valid({multipleOf: 0.1}, 3);
+    valid({multipleOf: 0.1}, 10);
+    valid({multipleOf: 0.7}, 7);
+    valid({multipleOf: 0.01}, 7);
+    invalid({multipleOf: 0.3}, 1);
+    valid({multipleOf: 1e-8}, 12391239123);
+    valid({multipleOf: 0.5}, -3);
+    // Past 2^53, the digits as written decide.
+    assert.equal(verdictOfText({multipleOf: 0.5}, '9007199254740993', textOnly), true);
+    assert.equal(verdictOfText({multipleOf: 0.3}, '12345678901234567890', textOnly), true);
+    assert.equal(verdictOfText({multipleOf: 0.3}, '12345678901234567891', textOnly), false);
+    assert.equal(verdictOfText({multipleOf: 0.7}, '700000000000000000007', textOnly), true);
+    assert.equal(verdictOfText({multipleOf: 0.7}, '700000000000000000003', textOnly), false);
+  });
+
+  test('an integer and a decimal divisor, judged by the evaluator too (the document fails elsewhere)', () => {
+    // A valid document is decided by the checker alone; with every error wanted the evaluator
+    // judges each member, and only the failing one may be reported.
+    const schema = {properties: {a: {multipleOf: 0.1}, b: {multipleOf: 0.7}, c: {multipleOf: 0.7}, x: {type: 'string'}}};
+    const outcome = run(schema, valueOf({a: 3, b: 7, c: 3, x: 1}), {allErrors: true});
+    assert.deepEqual(outcome.errors.map((unit) => [unit.keyword, unit.instanceLocation]), [['multipleOf', '/c'], ['type', '/x']]);
+    const big = run(schema, {text: '{"a": 12345678901234567890, "b": 700000000000000000007, "x": 1}', value: TEXT_ONLY}, {allErrors: true});
+    assert.deepEqual(big.errors.map((unit) => [unit.keyword, unit.instanceLocation]), [['type', '/x']]);
   });
 
   test('integers past 2^53, as written', () => {

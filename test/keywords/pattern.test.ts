@@ -2,6 +2,7 @@
 
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
+import {everyDoor, runsByDoor} from '../support/patternRuns.js';
 import {invalid, onlyError, refusalByte, schemaError, summary, valid} from './check.js';
 
 describe('pattern', () => {
@@ -55,5 +56,48 @@ describe('pattern', () => {
     // Valid without u, invalid with it: a lone escape of an ordinary letter.
     assert.equal(schemaError({pattern: '\\q'}).schemaLocation, '/pattern');
     assert.equal(schemaError({pattern: 5}).schemaLocation, '/pattern');
+  });
+});
+
+describe('pattern: each runs once per string it applies to in a document', () => {
+  // A backtracking engine can take time exponential in a string's length (docs/security.md):
+  // running a failing pattern again for the evaluator's errors multiplied that time.
+  const PATTERN = '^x-[a-z]+$';
+
+  test('a failing pattern at the root, decided by the checker and reported by the evaluator', () => {
+    assert.deepEqual(runsByDoor({pattern: PATTERN}, '"x-1"', PATTERN), everyDoor('invalid', 1));
+  });
+
+  test('a failing pattern of a property value (a leaf the evaluator judges, then reports)', () => {
+    const schema = {properties: {a: {pattern: PATTERN}}};
+    assert.deepEqual(runsByDoor(schema, '{"a": "x-1"}', PATTERN), everyDoor('invalid', 1));
+  });
+
+  test('with every error wanted too', () => {
+    const schema = {properties: {a: {pattern: PATTERN}}};
+    assert.deepEqual(runsByDoor(schema, '{"a": "x-1"}', PATTERN, {allErrors: true}), everyDoor('invalid', 1));
+  });
+
+  test('a failure the checker found long before the document failed is recalled, not run again', () => {
+    // The strings between run another pattern: what the document remembers of its last few runs is gone.
+    const schema = {properties: {a: {anyOf: [{pattern: PATTERN}, {type: 'string'}]}, list: {items: {pattern: '^y'}}, z: {type: 'number'}}};
+    const text = '{"a": "x-1", "list": ["y1", "y2", "y3", "y4", "y5", "y6"], "z": "no"}';
+    assert.deepEqual(runsByDoor(schema, text, PATTERN), everyDoor('invalid', 1));
+  });
+
+  test('a failing branch of anyOf: the checker decides at the close, the evaluator reads it again', () => {
+    const schema = {properties: {a: {anyOf: [{pattern: PATTERN}, {type: 'number'}]}}};
+    assert.deepEqual(runsByDoor(schema, '{"a": "x-1"}', PATTERN), everyDoor('invalid', 1));
+  });
+
+  test('once per string: two strings, two runs; a valid document, one run each', () => {
+    const schema = {items: {pattern: PATTERN}};
+    assert.deepEqual(runsByDoor(schema, '["x-a", "x-1"]', PATTERN), everyDoor('invalid', 2));
+    assert.deepEqual(runsByDoor(schema, '["x-a", "x-b"]', PATTERN), everyDoor('valid', 2));
+  });
+
+  test('a member value judged apart as an object, which fails on a string inside it', () => {
+    const schema = {properties: {a: {properties: {b: {pattern: PATTERN}}}}};
+    assert.deepEqual(runsByDoor(schema, '{"a": {"b": "x-1"}}', PATTERN), everyDoor('invalid', 1));
   });
 });

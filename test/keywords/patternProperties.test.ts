@@ -3,6 +3,7 @@
 
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
+import {everyDoor, runsByDoor} from '../support/patternRuns.js';
 import {invalid, onlyError, refusalByte, schemaError, summary, valid} from './check.js';
 
 describe('patternProperties', () => {
@@ -56,5 +57,30 @@ describe('patternProperties', () => {
     assert.equal(schemaError({patternProperties: {'(': {}}}).schemaLocation, '/patternProperties/(');
     assert.equal(schemaError({patternProperties: {'^a': 'x'}}).schemaLocation, '/patternProperties/^a');
     assert.equal(schemaError({patternProperties: []}).schemaLocation, '/patternProperties');
+  });
+});
+
+describe('patternProperties: each pattern runs once per name in a document', () => {
+  const PATTERN = '^x-[a-z]+$';
+  // additionalProperties asks the same patterns of the same names.
+  const schema = {patternProperties: {[PATTERN]: {type: 'string'}}, additionalProperties: {type: 'number'}};
+
+  test('a matching name whose value fails', () => {
+    assert.deepEqual(runsByDoor(schema, '{"x-a": 1}', PATTERN), everyDoor('invalid', 1));
+  });
+
+  test('a name that does not match, whose value fails additionalProperties', () => {
+    assert.deepEqual(runsByDoor(schema, '{"y": "s"}', PATTERN), everyDoor('invalid', 1));
+  });
+
+  test('two names, one run each; with every error wanted too', () => {
+    assert.deepEqual(runsByDoor(schema, '{"x-a": "s", "y": "s"}', PATTERN), everyDoor('invalid', 2));
+    assert.deepEqual(runsByDoor(schema, '{"x-a": 1, "y": "s"}', PATTERN, {allErrors: true}), everyDoor('invalid', 2));
+  });
+
+  test('beside unevaluatedProperties, which asks what the names select', () => {
+    const beside = {patternProperties: {[PATTERN]: {type: 'string'}}, unevaluatedProperties: false};
+    assert.deepEqual(runsByDoor(beside, '{"x-a": 1}', PATTERN), everyDoor('invalid', 1));
+    assert.deepEqual(runsByDoor(beside, '{"y": 1}', PATTERN), everyDoor('invalid', 1));
   });
 });

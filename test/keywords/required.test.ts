@@ -3,7 +3,7 @@
 
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
-import {invalid, onlyError, refusalByte, run, schemaError, summary, valid} from './check.js';
+import {invalid, onlyError, refusalByte, run, schemaError, summary, valid, valueOf} from './check.js';
 
 describe('required', () => {
   test('every listed name must be present; a null value is present', () => {
@@ -13,6 +13,18 @@ describe('required', () => {
     invalid(schema, {id: 1});
     invalid(schema, {});
     valid(schema, ['id', 'name']);
+  });
+
+  test('a null member is present to the evaluator too, in value mode and in text mode', () => {
+    // A valid document is decided by the checker alone: these fail on another member, so the
+    // evaluator judges `required` (at the inner object's close, or with every error wanted).
+    const first = run({properties: {o: {required: ['a']}, x: {type: 'string'}}}, valueOf({o: {a: null}, x: 1}));
+    assert.deepEqual(first.errors.map((unit) => [unit.keyword, unit.instanceLocation]), [['type', '/x']]);
+    const all = run({required: ['a', 'b'], properties: {c: {type: 'string'}}}, valueOf({a: null, c: 1, b: null}), {allErrors: true});
+    assert.deepEqual(all.errors.map((unit) => [unit.keyword, unit.instanceLocation]), [['type', '/c']]);
+    // Beside a null member, an absent one is still missing.
+    const missing = run({required: ['a', 'b'], properties: {c: {type: 'string'}}}, valueOf({a: null, c: 1}), {allErrors: true});
+    assert.deepEqual(missing.errors.map((unit) => [unit.keyword, unit.instanceLocation]), [['type', '/c'], ['required', '']]);
   });
 
   test('nested members do not count', () => {

@@ -41,6 +41,9 @@ export const accountSchema = {
   additionalProperties: false,
 } as const;
 
+/** A closed item: a forbidden first key makes the verdict certain at byte ~14, long before the body's end. */
+export const itemSchema = {type: 'object', properties: {name: {type: 'string'}, forbidden: false}, required: ['name']} as const;
+
 export const KiB = 1024;
 export const MiB = 1024 * KiB;
 
@@ -165,43 +168,6 @@ export async function slowUpload(port: number, path: string, text: Buffer, size:
   await Promise.race([closed, sleep(10_000)]);
   socket.destroy();
   return response;
-}
-
-/**
- * Sends a keep-alive chunked request's head and one chunk of `first`, then nothing more: a client
- * that stalls. Waits for the answer and for the server to close (at most 15 s).
- */
-export async function stalledUpload(port: number, path: string, first: string): Promise<RawOutcome & {body: string; /** Milliseconds to the answer's first byte. */ elapsed: number}> {
-  const socket = connect(port, '127.0.0.1');
-  socket.setNoDelay(true);
-  await once(socket, 'connect');
-  const started = Date.now();
-  let answered = 0;
-  let response = '';
-  let closedByServer = false;
-  socket.on('data', (data: Buffer) => {
-    answered ||= Date.now();
-    response += data.toString('utf8');
-  });
-  socket.on('end', () => (closedByServer = true));
-  socket.on('error', () => (closedByServer = true));
-  const closed = once(socket, 'close');
-  socket.write(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`);
-  socket.write(`${Buffer.byteLength(first).toString(16)}\r\n${first}\r\n`);
-  await Promise.race([closed, sleep(15_000)]);
-  socket.destroy();
-  const end = response.indexOf('\r\n\r\n');
-  const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(response)?.[1] ?? 0);
-  return {head: response.slice(0, end), body: response.slice(end + 4), status, sentBeforeResponse: -1, closedByServer, elapsed: answered - started};
-}
-
-/** Sends `partialRequest` (a head and part of its body), then hangs up 50 ms later: a client that gives up mid-body. */
-export async function abandonUpload(port: number, partialRequest: string): Promise<void> {
-  const socket = connect(port, '127.0.0.1');
-  await once(socket, 'connect');
-  socket.write(partialRequest);
-  await sleep(50);
-  socket.destroy();
 }
 
 /** superagent would JSON.stringify a Buffer sent as application/json: send the bytes as they are. */

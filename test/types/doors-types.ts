@@ -60,7 +60,7 @@ export async function textStreams(): Promise<void> {
   const ended = incremental.end();
   expectType<Equal<typeof ended, ValueResult<Answer>>>();
   // A schema the types cannot read.
-  const loaded: unknown = JSON.parse('{}');
+  const loaded: object = JSON.parse('{}');
   const untyped = await validateTextStream(deltas(), loaded, {parse: true});
   if (untyped.valid) expectType<Equal<typeof untyped.value, unknown>>();
   // @ts-expect-error no such option

@@ -1,6 +1,8 @@
 // Shape checks shared by keyword compilers. Each throws a SchemaError through `context.fail`.
 
+import {SchemaError} from '../../output/errors.js';
 import type {KeywordContext, SchemaNode} from '../../schema/node.js';
+import {exponentialPart} from './exponential.js';
 
 export function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -63,14 +65,24 @@ export function expectUniqueStrings(value: unknown, context: KeywordContext): st
   return value as string[];
 }
 
-/** ECMA-262 regular expression with the `u` flag, unanchored (2020-12 core §6.4). */
+/**
+ * ECMA-262 regular expression with the `u` flag, unanchored (2020-12 core §6.4). With the
+ * `refuseExponentialPatterns` option, one that can take time exponential in its string is a
+ * SchemaError (rules/exponential.ts).
+ */
 export function compilePattern(source: unknown, context: KeywordContext, relativePath = ''): RegExp {
   if (typeof source !== 'string') throw context.fail('must be a string (a regular expression)', relativePath);
+  let pattern: RegExp;
   try {
-    return new RegExp(source, 'u');
+    pattern = context.regExp(source);
   } catch (error) {
     return context.fail(`invalid regular expression /${source}/: ${(error as Error).message}`, relativePath);
   }
+  const exponential = context.options.refuseExponentialPatterns === true ? exponentialPart(source) : undefined;
+  if (exponential !== undefined) {
+    throw new SchemaError('schema.pattern.exponential', context.location + relativePath, `/${source}/ can take time exponential in the length of a string (refuseExponentialPatterns): ${exponential}`);
+  }
+  return pattern;
 }
 
 /** Length in Unicode code points (2020-12 validation §6.3.1), not UTF-16 units. */

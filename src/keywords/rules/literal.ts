@@ -29,15 +29,44 @@ export function kindOf(value: unknown): Kind | undefined {
 
 /**
  * The pointer (relative to `value`) of the first part of `value` that JSON cannot hold (NaN, a
- * function, an undefined property...), or undefined when it is all JSON.
+ * function, an undefined property...), or undefined when it is all JSON. The walk that finds it
+ * builds no pointers: only the one part found is worth a pointer (see pointerOfNonJson).
  */
 export function nonJsonLocation(value: unknown): string | undefined {
+  if (kindOf(value) === undefined) return '';
+  // Only containers wait: a scalar member is judged where it is met.
+  const pending: object[] = typeof value === 'object' && value !== null ? [value] : [];
+  while (pending.length > 0) {
+    const current = pending.pop()!;
+    if (Array.isArray(current)) {
+      for (let i = 0; i < current.length; i++) if (!isJsonMember(current[i], pending)) return pointerOfNonJson(value);
+      continue;
+    }
+    // Listing the names is the cost of a large object (V8 sorts them): once, here.
+    const names = Object.keys(current);
+    for (let i = 0; i < names.length; i++) if (!isJsonMember((current as Record<string, unknown>)[names[i]!], pending)) return pointerOfNonJson(value);
+  }
+  return undefined;
+}
+
+/** A scalar JSON can hold, or a container (which waits in `pending`); false for anything else. */
+function isJsonMember(member: unknown, pending: object[]): boolean {
+  if (typeof member === 'object' && member !== null) {
+    pending.push(member);
+    return true;
+  }
+  return kindOf(member) !== undefined;
+}
+
+/** The pointer of the first part of `value` that JSON cannot hold (there is one). */
+function pointerOfNonJson(value: unknown): string | undefined {
   const pending: [unknown, string][] = [[value, '']];
   while (pending.length > 0) {
     const [current, path] = pending.pop()!;
     const kind = kindOf(current);
     if (kind === undefined) return path;
-    if (kind === ARRAY) (current as unknown[]).forEach((item, index) => pending.push([item, path + '/' + index]));
+    // By index: a hole in an array is no JSON value either.
+    if (kind === ARRAY) for (let index = 0; index < (current as unknown[]).length; index++) pending.push([(current as unknown[])[index], path + '/' + index]);
     else if (kind === OBJECT) for (const [key, member] of Object.entries(current as object)) pending.push([member, path + '/' + escapePointerToken(key)]);
   }
   return undefined;
@@ -73,11 +102,18 @@ function rejectingNodes(resource: Resource): readonly SchemaNode[] {
   return nodes;
 }
 
+/**
+ * An object literal as the schema gave it, with its member count: a member's node is made when a
+ * document first reaches that member (LiteralNodes).
+ */
 interface ObjectLiteral {
-  readonly members: ReadonlyMap<string, SchemaNode>;
-  readonly paths: ReadonlyMap<string, string>;
-  /** What a name the literal lacks selects, for the text checker (see rejectingNodes). */
-  readonly others: readonly SchemaNode[];
+  readonly literal: Readonly<Record<string, unknown>>;
+  readonly nodes: LiteralNodes;
+}
+
+/** The node for the member `name` of the literal, or undefined when it has none of that name. */
+function memberNode({literal, nodes}: ObjectLiteral, name: string): SchemaNode | undefined {
+  return Object.hasOwn(literal, name) ? nodes.of(literal[name]) : undefined;
 }
 
 const objectLiteral: KeywordDefinition<ObjectLiteral> = {
@@ -87,24 +123,26 @@ const objectLiteral: KeywordDefinition<ObjectLiteral> = {
     if (run.kind !== OBJECT) run.fail(keyword, 'must be equal to the constant');
   },
   outline(keyword, outline) {
-    const {members, others} = keyword.value;
+    const {value} = keyword;
+    const others = value.nodes.rejecting;
     outline.kinds(OBJECT);
     // Matching a literal evaluates nothing (enum and const keep no annotations).
     outline.members((name) => {
-      const member = members.get(name);
+      const member = memberNode(value, name);
       return member === undefined ? others : [member];
     }, false);
     // Names are unique (a repeated key is a syntax error): the count makes the sets equal.
-    outline.propertyCount(members.size, members.size);
+    const size = value.nodes.sizeOf(value.literal);
+    outline.propertyCount(size, size);
   },
   key(run, keyword, name) {
-    const member = keyword.value.members.get(name);
+    const member = memberNode(keyword.value, name);
     if (member === undefined) run.fail(keyword, 'must be equal to the constant');
-    else run.applyToMember(member, keyword, 0, keyword.value.paths.get(name)!);
+    else run.applyToMember(member, keyword, 0, '');
   },
   end(run, keyword) {
     // Keys are unique (a repeated key is a syntax error), so equal counts mean equal key sets.
-    if (run.evaluator.count() !== keyword.value.members.size) run.fail(keyword, 'must be equal to the constant');
+    if (run.evaluator.count() !== keyword.value.nodes.sizeOf(keyword.value.literal)) run.fail(keyword, 'must be equal to the constant');
   },
   result(run, keyword, child) {
     if (child.failed) run.fail(keyword, 'must be equal to the constant');
@@ -112,10 +150,10 @@ const objectLiteral: KeywordDefinition<ObjectLiteral> = {
   ignoresPassingMembers: true,
 };
 
+/** An array literal as the schema gave it: an item's node is made when a document first reaches it. */
 interface ArrayLiteral {
-  readonly items: readonly SchemaNode[];
-  /** What an item past the literal's selects, for the text checker (see rejectingNodes). */
-  readonly others: readonly SchemaNode[];
+  readonly literal: readonly unknown[];
+  readonly nodes: LiteralNodes;
 }
 
 const arrayLiteral: KeywordDefinition<ArrayLiteral> = {
@@ -125,18 +163,18 @@ const arrayLiteral: KeywordDefinition<ArrayLiteral> = {
     if (run.kind !== ARRAY) run.fail(keyword, 'must be equal to the constant');
   },
   outline(keyword, outline) {
-    const {items, others} = keyword.value;
+    const {literal, nodes} = keyword.value;
     outline.kinds(ARRAY);
-    outline.items((index) => (index < items.length ? [items[index]!] : others));
-    outline.itemCount(items.length, items.length);
+    outline.items((index) => (index < literal.length ? [nodes.of(literal[index])] : nodes.rejecting));
+    outline.itemCount(literal.length, literal.length);
   },
   item(run, keyword, index) {
-    const item = keyword.value.items[index];
-    if (item === undefined) run.fail(keyword, 'must be equal to the constant');
-    else run.applyToMember(item, keyword, index, '/' + index);
+    const {literal, nodes} = keyword.value;
+    if (index >= literal.length) run.fail(keyword, 'must be equal to the constant');
+    else run.applyToMember(nodes.of(literal[index]), keyword, index, '');
   },
   end(run, keyword) {
-    if (run.evaluator.count() !== keyword.value.items.length) run.fail(keyword, 'must be equal to the constant');
+    if (run.evaluator.count() !== keyword.value.literal.length) run.fail(keyword, 'must be equal to the constant');
   },
   result(run, keyword, child) {
     if (child.failed) run.fail(keyword, 'must be equal to the constant');
@@ -144,43 +182,91 @@ const arrayLiteral: KeywordDefinition<ArrayLiteral> = {
   ignoresPassingMembers: true,
 };
 
-const scalarLiteral: KeywordDefinition<{readonly literal: unknown}> = {
+/** The value is the literal itself: a string, a number, a boolean or null. */
+const scalarLiteral: KeywordDefinition<unknown> = {
   name: 'const',
   compile: () => undefined,
   begin(run, keyword) {
     if (run.kind === OBJECT || run.kind === ARRAY) run.fail(keyword, 'must be equal to the constant');
   },
-  accepts: (keyword, kind, scalar) => scalarEquals(kind, scalar, keyword.value.literal),
+  accepts: (keyword, kind, scalar) => scalarEquals(kind, scalar, keyword.value),
   outline: (_keyword, outline) => outline.kinds(0),
   scalar(run, keyword) {
-    if (!scalarEquals(run.kind, run.evaluator, keyword.value.literal)) run.fail(keyword, 'must be equal to the constant');
+    if (!scalarEquals(run.kind, run.evaluator, keyword.value)) run.fail(keyword, 'must be equal to the constant');
   },
 };
 
-function nodeWith<V>(definition: KeywordDefinition<V>, value: V, resource: Resource, absoluteLocation: string): SchemaNode {
-  const node = newNode(resource, absoluteLocation);
-  setKeywords(node, [{definition, index: 0, value, name: 'const', path: '', absoluteLocation}]);
-  return node;
+/**
+ * A node that accepts exactly `value`, which must be JSON (see nonJsonLocation). Compiling it is
+ * one node, whatever its size: the nodes of its members are made as documents reach them.
+ */
+export function literalNode(value: unknown, resource: Resource, absoluteLocation: string): SchemaNode {
+  return new LiteralNodes(resource, absoluteLocation).of(value);
 }
 
-/** A node that accepts exactly `value`. */
-export function literalNode(value: unknown, resource: Resource, absoluteLocation: string): SchemaNode {
-  const kind = kindOf(value);
-  if (kind === OBJECT) {
-    const members = new Map<string, SchemaNode>();
-    const paths = new Map<string, string>();
-    for (const [name, member] of Object.entries(value as Record<string, unknown>)) {
-      const path = '/' + escapePointerToken(name);
-      members.set(name, literalNode(member, resource, absoluteLocation + path));
-      paths.set(name, path);
+/**
+ * The nodes of one literal, made on first need and kept: a container's by its identity in the
+ * literal, a scalar's by its value (equal scalars share one). Compiling a node per member up front
+ * was a node, a keyword and their lists per member: a 250,000-key `const` took seconds to compile,
+ * against ajv's tens of milliseconds. What is kept is bounded by the literal, whatever the
+ * documents. The literal is read as the schema holds it: like every part of a schema, it must not
+ * change once compiled.
+ *
+ * All the nodes have the literal's own location, and member runs no keyword-location segment: what
+ * fails inside a literal is never reported (enum and const discard their runs' errors and fail at
+ * the keyword).
+ */
+class LiteralNodes {
+  private readonly scalars = new Map<unknown, SchemaNode>();
+  private readonly containers = new Map<object, SchemaNode>();
+  private readonly sizes = new Map<object, number>();
+  /** What a name or index the literal lacks selects, for the text checker (see rejectingNodes). */
+  readonly rejecting: readonly SchemaNode[];
+
+  constructor(
+    private readonly resource: Resource,
+    private readonly absoluteLocation: string,
+  ) {
+    this.rejecting = rejectingNodes(resource);
+  }
+
+  of(value: unknown): SchemaNode {
+    const kind = kindOf(value);
+    // Checked at compile: only a literal changed since would hold something else.
+    if (kind === undefined) return this.rejecting[0]!;
+    if (kind !== OBJECT && kind !== ARRAY) {
+      let node = this.scalars.get(value);
+      if (node === undefined) this.scalars.set(value, (node = this.node(scalarLiteral, value)));
+      return node;
     }
-    return nodeWith(objectLiteral, {members, paths, others: rejectingNodes(resource)}, resource, absoluteLocation);
+    let node = this.containers.get(value as object);
+    if (node === undefined) {
+      node = kind === OBJECT ? this.objectNode(value as Record<string, unknown>) : this.node(arrayLiteral, {literal: value as unknown[], nodes: this});
+      this.containers.set(value as object, node);
+    }
+    return node;
   }
-  if (kind === ARRAY) {
-    const items = (value as unknown[]).map((item, index) => literalNode(item, resource, absoluteLocation + '/' + index));
-    return nodeWith(arrayLiteral, {items, others: rejectingNodes(resource)}, resource, absoluteLocation);
+
+  private objectNode(literal: Record<string, unknown>): SchemaNode {
+    return this.node(objectLiteral, {literal, nodes: this});
   }
-  return nodeWith(scalarLiteral, {literal: value}, resource, absoluteLocation);
+
+  /**
+   * The number of members of an object in the literal, counted on first need: counting lists its
+   * names, which V8 sorts for a large object, and compile already lists them once.
+   */
+  sizeOf(object: object): number {
+    let size = this.sizes.get(object);
+    if (size === undefined) this.sizes.set(object, (size = Object.keys(object).length));
+    return size;
+  }
+
+  private node<V>(definition: KeywordDefinition<V>, value: V): SchemaNode {
+    const {resource, absoluteLocation} = this;
+    const node = newNode(resource, absoluteLocation);
+    setKeywords(node, [{definition, index: 0, value, name: 'const', path: '', absoluteLocation}]);
+    return node;
+  }
 }
 
 export interface Literals {

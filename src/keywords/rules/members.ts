@@ -6,7 +6,7 @@
 // or item arrives, and the text checker through the outline's `members`/`items`. `propertyNames`
 // applies its subschema to each member's name instead (nameApplicator).
 
-import type {CompiledKeyword, KeywordContext, KeywordDefinition, Run, SchemaNode, SubschemaShape} from '../../schema/node.js';
+import type {CompiledKeyword, KeywordContext, KeywordDefinition, Matcher, Run, SchemaNode, SubschemaShape} from '../../schema/node.js';
 import {compileSchema} from './expect.js';
 
 /** A subschema selected for a member, with the keyword-location path from the keyword's node. */
@@ -25,10 +25,21 @@ interface MemberRule<V, K> {
   readonly name: string;
   readonly subschemas: SubschemaShape;
   compile(value: unknown, context: KeywordContext): V | undefined;
-  /** The subschemas for the value of the member at `key` (undefined or empty: the keyword ignores it). */
-  select(value: V, key: K): readonly Selected[] | undefined;
   /** A member selected but forbidden (`false`): it fails at its key or item with this error. */
   refuse?(value: V, key: K): Refusal | undefined;
+}
+
+interface PropertyRule<V> extends MemberRule<V, string> {
+  /**
+   * The subschemas for the value of the property `name` (undefined or empty: the keyword ignores
+   * it); regular expressions run through `match`, once per name in a document.
+   */
+  select(value: V, name: string, match: Matcher): readonly Selected[] | undefined;
+}
+
+interface ItemRule<V> extends MemberRule<V, number> {
+  /** The subschemas for the item at `index` (undefined or empty: the keyword ignores it). */
+  select(value: V, index: number): readonly Selected[] | undefined;
 }
 
 /**
@@ -55,19 +66,19 @@ function applySelected(run: Run, keyword: CompiledKeyword, selected: readonly Se
  * A keyword that applies subschemas to property values, selected by name. The names it selects
  * are evaluated properties for `unevaluatedProperties` (2020-12 core §10.3.2).
  */
-export function propertyApplicator<V>(rule: MemberRule<V, string>): KeywordDefinition<V> {
+export function propertyApplicator<V>(rule: PropertyRule<V>): KeywordDefinition<V> {
   const {select, refuse} = rule;
   return {
     name: rule.name,
     subschemas: rule.subschemas,
     compile: rule.compile,
     // What a name selects depends on the schema alone: the evaluator caches it per name (key plans).
-    classify(keyword, name) {
-      const selected = select(keyword.value, name);
+    classify(keyword, name, match) {
+      const selected = select(keyword.value, name, match);
       return selected === undefined || selected.length === 0 ? undefined : selected;
     },
     outline(keyword, outline) {
-      outline.members((name) => nodesOf(select(keyword.value, name)));
+      outline.members((name, match) => nodesOf(select(keyword.value, name, match)));
     },
     key(run, keyword, name, selected: readonly Selected[]) {
       const refusal = refuse?.(keyword.value, name);
@@ -87,7 +98,7 @@ export function propertyApplicator<V>(rule: MemberRule<V, string>): KeywordDefin
  * A keyword that applies subschemas to array items, selected by index. The indices it selects are
  * evaluated items for `unevaluatedItems` (2020-12 core §10.3.1).
  */
-export function itemApplicator<V>(rule: MemberRule<V, number>): KeywordDefinition<V> {
+export function itemApplicator<V>(rule: ItemRule<V>): KeywordDefinition<V> {
   const {select, refuse} = rule;
   return {
     name: rule.name,

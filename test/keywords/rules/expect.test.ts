@@ -27,6 +27,8 @@ class Failure extends Error {
 }
 
 const context = {
+  options: {},
+  regExp: (source: string) => new RegExp(source, 'u'),
   fail(reason: string, relativePath = ''): never {
     throw new Failure(reason, relativePath);
   },

@@ -5,7 +5,10 @@ import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
 import {kindOf} from '../../../src/keywords/rules/literal.js';
 import {ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING} from '../../../src/schema/node.js';
-import {invalid, refusalByte, valid, verdictOfText} from '../check.js';
+import {compileSchema} from '../../../src/compile/compile.js';
+import {defaultLimits} from '../../../src/json/tokenizer.js';
+import {CompiledValidator} from '../../../src/session/validator.js';
+import {invalid, refusalByte, schemaError, valid, verdictOfText} from '../check.js';
 
 describe('kindOf', () => {
   test('JSON kinds, and undefined for what JSON cannot hold', () => {
@@ -79,5 +82,57 @@ describe('literal nodes (through const)', () => {
     assert.equal(refusalByte(schema, wrongString), wrongString.indexOf('y"') + 1);
     const missingItem = '{"a": [1, 2], "b": "x"}';
     assert.equal(refusalByte(schema, missingItem), missingItem.indexOf(']'));
+  });
+});
+
+describe('compiling a literal is one pass over it', () => {
+  /** A validator of `schema`, and the count of nodes its compilation has made so far. */
+  function compiled(schema: object): {validator: CompiledValidator; nodes: () => number} {
+    const {root, draft} = compileSchema(schema, {});
+    const validator = new CompiledValidator(root, draft, false, defaultLimits);
+    return {validator, nodes: () => root.resource.compilation.nodeCount};
+  }
+
+  function wide(keys: number): Record<string, unknown> {
+    const object: Record<string, unknown> = {};
+    for (let i = 0; i < keys; i++) object['k' + i] = i % 10 === 0 ? {nested: [i, 'x']} : i;
+    return object;
+  }
+
+  test('a const makes as many nodes at compile whatever its size: members get theirs as documents reach them', () => {
+    const small = compiled({const: wide(10)});
+    const large = compiled({const: wide(10_000)});
+    assert.equal(large.nodes(), small.nodes());
+    // A document that differs at its first member reaches one member of the literal.
+    const before = large.nodes();
+    assert.equal(large.validator.validateText('{"k0": {"nested": [0, "y"]}}').valid, false);
+    assert.ok(large.nodes() - before < 10, `${large.nodes() - before} nodes made for one member`);
+  });
+
+  test('an enum of large literals makes a node per literal at compile, not per member', () => {
+    const literals = Array.from({length: 50}, () => wide(1_000));
+    const {nodes} = compiled({enum: literals});
+    assert.ok(nodes() < 60, `${nodes()} nodes`);
+  });
+
+  test('a literal compiled lazily still matches exactly, member by member', () => {
+    const literal = wide(1_000);
+    const {validator} = compiled({const: literal});
+    assert.equal(validator.validate(structuredClone(literal)).valid, true);
+    assert.equal(validator.validateText(JSON.stringify(literal)).valid, true);
+    const changed = structuredClone(literal);
+    (changed.k990 as {nested: unknown[]}).nested[1] = 'y';
+    assert.equal(validator.validate(changed).valid, false);
+    assert.equal(validator.validateText(JSON.stringify(changed)).valid, false);
+    const {k999: _dropped, ...missing} = literal;
+    assert.equal(validator.validateText(JSON.stringify(missing)).valid, false);
+  });
+});
+
+describe('a literal holds JSON only', () => {
+  test('a hole in an array, NaN or undefined deep inside: a SchemaError that says where', () => {
+    assert.equal(schemaError({const: {a: [1, , 3]}}).schemaLocation, '/const/a/1');
+    assert.equal(schemaError({enum: [1, {b: [{c: Number.NaN}]}]}).schemaLocation, '/enum/1/b/0/c');
+    assert.equal(schemaError({const: {a: {b: undefined}}}).schemaLocation, '/const/a/b');
   });
 });
