@@ -2,7 +2,7 @@
 // Nothing here runs: each line either type-checks or is marked @ts-expect-error.
 //
 // A validator compiled from an `as const` schema types every result it gives: `validate`,
-// `parseText`, `validateText`, sessions, the `is` guard and `~standard`.
+// `parseText`, `validateText`, `session()`, the `is` guard and `~standard`.
 
 import {compile} from '../../src/index.js';
 import type {Result, StandardSchemaV1, Validator, ValueResult} from '../../src/types.js';
@@ -62,7 +62,7 @@ if (checked.valid) {
   void checked.value.name;
 }
 
-// ---- sessions: the value when asked to parse ----
+// ---- session(): the value when asked to parse ----
 
 const parsing = users.session({parse: true});
 parsing.write('{"name": "Ada"}');
