@@ -476,7 +476,7 @@ export function parseFailed(errors: OutputUnit[]): HttpError {
 }
 
 export function syntaxUnit(error: string, offset?: number): OutputUnit {
-  const unit: OutputUnit = {kind: 'syntax', keyword: 'syntax', keywordLocation: '', instanceLocation: '', error};
+  const unit: OutputUnit = {valid: false, kind: 'syntax', keyword: 'syntax', keywordLocation: '', instanceLocation: '', error};
   if (offset !== undefined) unit.offset = offset;
   return unit;
 }

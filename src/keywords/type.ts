@@ -21,6 +21,8 @@ const typeBits: Readonly<Record<string, number>> = {
 interface TypeValue {
   readonly mask: number;
   readonly message: string;
+  /** The keyword's value as written (a name or an array of names): ajv's `params.type`. */
+  readonly expected: string | readonly string[];
   /** Under `coerceTypes`, when some listed type is one ajv coerces to; else null. */
   readonly coercion: Coercion | null;
 }
@@ -110,7 +112,7 @@ export const type: KeywordDefinition<TypeValue> = {
       seen.add(name);
       mask |= typeBits[name];
     });
-    return {mask, message: `must be ${names.join(' or ')}`, coercion: coercionOf(names as string[], mask, context.options.coerceTypes)};
+    return {mask, message: `must be ${names.join(' or ')}`, expected: value as string | readonly string[], coercion: coercionOf(names as string[], mask, context.options.coerceTypes)};
   },
   accepts: (keyword, kind, scalar) => hasType(keyword.value.mask, kind, scalar),
   outline: (keyword, outline) => outline.kinds(keyword.value.mask),
@@ -120,12 +122,10 @@ export const type: KeywordDefinition<TypeValue> = {
   begin(run, keyword) {
     // Containers are judged as they open; scalars in `scalar`, once their value is known.
     const kind = run.kind;
-    if ((kind === OBJECT || kind === ARRAY) && !type.accepts!(keyword, kind, run.evaluator)) run.fail(keyword, keyword.value.message, {type: kindNames[kind]});
+    if ((kind === OBJECT || kind === ARRAY) && !type.accepts!(keyword, kind, run.evaluator)) run.fail(keyword, keyword.value.message, {type: keyword.value.expected});
   },
   scalar(run, keyword) {
-    const kind = run.kind as Kind;
-    if (type.accepts!(keyword, kind, run.evaluator)) return;
-    const integerOnly = kind === NUMBER && (keyword.value.mask & INTEGER) !== 0;
-    run.fail(keyword, keyword.value.message, {type: integerOnly ? 'number' : kindNames[kind]});
+    if (type.accepts!(keyword, run.kind as Kind, run.evaluator)) return;
+    run.fail(keyword, keyword.value.message, {type: keyword.value.expected});
   },
 };

@@ -41,7 +41,8 @@ const distinctItems: FingerprintListener = {
     const seen = run.state(keyword, newSeen);
     const earlier = seen.indexOf(fingerprint);
     if (earlier !== undefined) {
-      run.fail(keyword, `must NOT have duplicate items (items ${earlier} and ${index} are identical)`, {i: earlier, j: index});
+      // ajv's params name the later item `i` and the earlier `j`.
+      run.fail(keyword, `must NOT have duplicate items (items ${earlier} and ${index} are identical)`, {i: index, j: earlier});
       return;
     }
     seen.add(fingerprint, index);

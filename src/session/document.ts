@@ -18,7 +18,7 @@ import {Tokenizer} from '../json/tokenizer.js';
 import {ChunkDecoder} from '../json/utf8.js';
 import {assignInPlace} from '../json/inPlace.js';
 import {walkValue} from '../json/walker.js';
-import type {Limits, Result, Session, TokenSink} from '../types.js';
+import type {Limits, Result, Session, TokenSink, ValidResult, ValueResult} from '../types.js';
 
 /** What every document of one compiled schema shares: the schema, its options, and the engines' caches. */
 export interface CompiledParts {
@@ -82,8 +82,8 @@ export class Document implements Session {
 
   // ---- whole documents (the validator's calls) ----
 
-  /** validate(): a parsed value. */
-  validateValue(value: unknown): Result {
+  /** validate(): a parsed value, given back as a valid result's value. */
+  validateValue(value: unknown): ValueResult {
     const plans = this.parts.amendPlans;
     try {
       return plans === null ? this.judgeValue(value) : this.judgeAmended(value, plans);
@@ -96,7 +96,7 @@ export class Document implements Session {
    * validate() under the value options: the value is amended first, in place as ajv does, then
    * judged; `Result.value` is the value judged (a new one only where the whole value changed kind).
    */
-  private judgeAmended(value: unknown, plans: AmendPlans): Result {
+  private judgeAmended(value: unknown, plans: AmendPlans): ValueResult {
     const assembler = new Assembler();
     const amender = this.amenderOf(plans).begin(assembler, null, false);
     try {
@@ -113,21 +113,23 @@ export class Document implements Session {
     return result;
   }
 
-  private judgeValue(value: unknown): Result {
+  private judgeValue(value: unknown): ValueResult {
     // Most values pass: the fast verdict says so without events; otherwise the events say why.
-    if (this.parts.checkerCache.usable && this.checkerOf().checkValue(value) === PASS) return {valid: true, errors: []};
+    if (this.parts.checkerCache.usable && this.checkerOf().checkValue(value) === PASS) return {valid: true, errors: [], value};
     const evaluator = this.evaluator;
     evaluator.reset(null);
     try {
       if (!evaluator.stopped) walkValue(value, evaluator, this.parts.limits);
     } catch (error) {
       if (!(error instanceof InputError)) throw error;
-      return verdict(evaluator, error);
+      return verdict(evaluator, error) as ValueResult;
     } finally {
       // The walk's keys and strings are the caller's; the frames must not keep them alive.
       evaluator.release();
     }
-    return verdict(evaluator, undefined);
+    const result = verdict(evaluator, undefined);
+    if (result.valid) result.value = value;
+    return result as ValueResult;
   }
 
   /** validateText(): a whole document as text or bytes. */
@@ -146,7 +148,7 @@ export class Document implements Session {
   }
 
   /** parseText(): validateText's verdict, and the value of a valid document. */
-  parseText(text: string | Uint8Array): Result {
+  parseText(text: string | Uint8Array): ValueResult {
     try {
       const source = typeof text === 'string' ? text : decode(text);
       if (this.parts.amendPlans !== null) return this.parseAmended(source, this.parts.amendPlans);
@@ -163,7 +165,7 @@ export class Document implements Session {
    * parseText() under the value options: the value is the amended one, assembled from the tokens
    * the engines judged (JSON.parse's would be the value as sent).
    */
-  private parseAmended(source: string, plans: AmendPlans): Result {
+  private parseAmended(source: string, plans: AmendPlans): ValueResult {
     if (this.parts.checkerCache.usable) {
       const assembler = new Assembler();
       const outcome = this.checkerOf().check(source, this.amendedCheck(plans, assembler));
@@ -172,7 +174,7 @@ export class Document implements Session {
     }
     const result = this.evaluateText(source, true);
     if (!result.valid) delete result.value;
-    return result;
+    return result as ValueResult;
   }
 
   /** The evaluator's verdict and errors on a whole text: it finds where the document fails. `parse`: with its value. */
@@ -324,10 +326,10 @@ function decode(bytes: Uint8Array): string {
  * ever disagree, the text is refused as malformed rather than the call throwing: the verdict and
  * the value must agree.
  */
-function withValue(result: Result, source: string): Result {
+function withValue(result: ValidResult, source: string): ValueResult {
   try {
     result.value = JSON.parse(source.charCodeAt(0) === 0xfeff ? source.slice(1) : source);
-    return result;
+    return result as ValueResult;
   } catch {
     // V8's message quotes the text, which must never be echoed back to whoever sent it.
     const refusal = new InputError('syntax', 'syntax.parse', 'JSON.parse refused text the validator accepted', NO_POSITION);

@@ -47,7 +47,7 @@ describe('additionalProperties', () => {
       keyword: 'type',
       keywordLocation: '/additionalProperties/type',
       instanceLocation: '/a',
-      params: {type: 'number'},
+      params: {type: 'string'},
       error: 'must be string',
     });
   });

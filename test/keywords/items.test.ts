@@ -51,7 +51,7 @@ describe('2020-12: prefixItems and items', () => {
       keyword: 'maximum',
       keywordLocation: '/prefixItems/1/maximum',
       instanceLocation: '/1',
-      params: {limit: 5},
+      params: {comparison: '<=', limit: 5},
       error: 'must be <= 5',
     });
   });

@@ -35,7 +35,7 @@ describe('properties', () => {
       keyword: 'type',
       keywordLocation: '/properties/a~1b~0c/type',
       instanceLocation: '/a~1b~0c',
-      params: {type: 'number'},
+      params: {type: 'string'},
       error: 'must be string',
     });
   });
