@@ -8,7 +8,7 @@ import {KeyPlans} from '../engine/keyPlan.js';
 import type {SchemaNode} from '../schema/node.js';
 import {CheckerCache} from '../engine/checker.js';
 import {defaultLimits} from '../json/tokenizer.js';
-import {standardResult} from '../output/standard-schema.js';
+import {standardResult} from './standard-schema.js';
 import type {
   CompileOptions,
   Draft,
@@ -99,7 +99,7 @@ function assertSchemaValue(schema: unknown): void {
 /** A compiled schema; its type parameters are the types `compile` read from the schema, unchecked here. */
 export class CompiledValidator<Output = unknown, Input = Output> implements Validator<Output, Input> {
   readonly [VALIDATOR_BRAND] = true;
-  /** Standard Schema V1: value mode, with the standard's result (src/output/standard-schema.ts). */
+  /** Standard Schema V1: value mode, with the standard's result (src/session/standard-schema.ts). */
   readonly '~standard': StandardSchemaProps<Input, Output>;
   private readonly parts: CompiledParts;
   /**
