@@ -232,6 +232,8 @@ export interface ValidResult<T = unknown> {
 export interface InvalidResult {
   valid: false;
   errors: OutputUnit[];
+  /** None: a failed evaluation keeps no annotations (2020-12 core §12.4.2). */
+  annotations?: undefined;
   /** A session asked to `parse` gives the value of a document that is well-formed JSON though invalid. */
   value?: unknown;
 }
