@@ -635,6 +635,7 @@ function withSyntaxPass(validator: Validator, syntax: Validator): Validator {
   return {
     draft: validator.draft,
     allErrors: validator.allErrors,
+    changesValues: validator.changesValues,
     warnings: validator.warnings,
     validate: (value) => validator.validate(value),
     validateText: (text) => checkText(validator.validateText(text), text),

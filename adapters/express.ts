@@ -88,8 +88,9 @@ export interface PartSchemas<Q, P, H> {
 
 /**
  * Validates `req.query`, `req.params` and `req.headers` in value mode (they are parsed already).
- * Query and header values are strings (or arrays of strings): nothing is coerced, so a schema
- * for `?limit=10` says `{type: 'string', pattern: '^[0-9]+$'}`. Fails with 400
+ * Query and header values are strings (or arrays of strings): with `coerceTypes: true` they are
+ * coerced to the declared types (`?limit=10` to 10 under `{type: 'integer'}`) and the handler
+ * gets the coerced values; without it a schema says `{type: 'string', pattern: '^[0-9]+$'}`. Fails with 400
  * `request.validation.failed`, pointers prefixed by the part (`#/query/limit`).
  */
 export function validate<
@@ -102,7 +103,14 @@ export function validate<
 >(schemas: PartSchemas<Q, P, H>, options: PartsOptions & {schemas?: Schemas} = {}): PartsHandler<P, Q, Params, Query> {
   const parts = new PartsValidator(schemas, options);
   return function validateMiddleware(req: Request, _res: Response, next: NextFunction): void {
-    const error = parts.check({query: req.query, params: req.params, headers: req.headers});
+    const values = {query: req.query, params: req.params, headers: req.headers};
+    const error = parts.check(values);
+    if (error === undefined) {
+      // Express 5 parses req.query anew at each read: the handler is given the object judged, as
+      // the value options (coerceTypes, useDefaults, removeAdditional) left it.
+      Object.defineProperty(req, 'query', {value: values.query, writable: true, configurable: true, enumerable: true});
+      req.params = values.params as Request['params'];
+    }
     next(error);
   } as unknown as PartsHandler<P, Q, Params, Query>;
 }

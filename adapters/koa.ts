@@ -73,7 +73,8 @@ export interface PartSchemas {
 
 /**
  * Validates `ctx.query`, `ctx.params` (from @koa/router) and `ctx.headers` in value mode. Values
- * are strings (or arrays of strings): nothing is coerced. Throws 400 `request.validation.failed`
+ * are strings (or arrays of strings), coerced to the declared types in place with `coerceTypes:
+ * true`. Throws 400 `request.validation.failed`
  * with pointers prefixed by the part (`#/query/limit`).
  */
 export function validate(schemas: PartSchemas, options: PartsOptions = {}): Middleware {

@@ -287,6 +287,12 @@ export interface Validator<Output = unknown, Input = Output> extends StandardSch
   readonly draft: Draft;
   /** Compiled with `allErrors`: the front doors then read a document to its end to find every error. */
   readonly allErrors: boolean;
+  /**
+   * Compiled with a value option (`coerceTypes`, `useDefaults`, `removeAdditional`): the value a
+   * valid document gives is the changed one, which `JSON.parse` of its text is not. The front
+   * doors then take the value from the validator, never from `JSON.parse`.
+   */
+  readonly changesValues: boolean;
   /** What in the schema compiled but is likely a mistake (unknown keywords), in the order compile met them. */
   readonly warnings: readonly SchemaWarning[];
 }

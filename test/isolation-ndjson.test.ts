@@ -225,6 +225,7 @@ function freshCliValidator(schemaCase: SchemaCase, schemaFile: string): Validato
   return {
     draft: validator.draft,
     allErrors: validator.allErrors,
+    changesValues: validator.changesValues,
     warnings: validator.warnings,
     validate: (value) => validator.validate(value),
     validateText: (text) => withSyntaxErrors(validator.validateText(text), () => syntax.validateText(text).errors),

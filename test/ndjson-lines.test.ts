@@ -309,6 +309,7 @@ function spyingValidator(inner: Validator): { validator: Validator; readonly ses
   const validator: Validator = {
     draft: inner.draft,
     allErrors: inner.allErrors,
+    changesValues: inner.changesValues,
     warnings: inner.warnings,
     validate: (value: unknown) => inner.validate(value),
     validateText: (text: string | Uint8Array): Result => (counts.wholeLines++, inner.validateText(text)),

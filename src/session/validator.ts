@@ -109,6 +109,7 @@ export class CompiledValidator<Output = unknown, Input = Output> implements Vali
   private idle: Document | null = null;
   /** What the schema holds that compiled but is likely a mistake (unknown keywords). */
   readonly warnings: readonly SchemaWarning[];
+  readonly changesValues: boolean;
 
   constructor(
     root: SchemaNode,
@@ -123,6 +124,7 @@ export class CompiledValidator<Output = unknown, Input = Output> implements Vali
     // Annotations come from the evaluator's runs: the checker, which makes none, cannot give them.
     if (annotations) checkerCache.usable = false;
     this.parts = {root, allErrors, annotations, limits, keyPlans, checkerCache, amendPlans: amends ? new AmendPlans(root, keyPlans) : null};
+    this.changesValues = amends;
     this['~standard'] = {version: 1, vendor: 'stream-schema', validate: (value) => standardResult(this.validate(value), value)};
   }
 

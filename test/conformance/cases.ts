@@ -174,6 +174,13 @@ const trailingFF = raw('{"data":"ok"}', [0xff]);
 // Mount-time values and compiled validators
 
 const compiledAccounts = mount(compile(accountSchema));
+/** ajv's value options: a body is judged, and handed on, as they change it. */
+const amendingAccounts = mount(
+  compile(
+    {type: 'object', properties: {name: {type: 'string'}, age: {type: 'integer'}, role: {enum: ['user', 'admin'], default: 'user'}}, required: ['name'], additionalProperties: false},
+    {coerceTypes: true, useDefaults: true, removeAdditional: true},
+  ),
+);
 const compiledOrders = mount(compile(orderSchema));
 
 /** Not schemas: a schema is JSON (an object or a boolean), and a validator is what `compile` makes. */
@@ -326,6 +333,17 @@ export const CASES: readonly Case[] = [
       {mount: compiledAccounts, body: whole('{"name":"x","role":"user"}'), expect: accepted('{"name":"x","role":"user"}')},
       {mount: compiledOrders, body: whole(invalidOrders[3]!), expect: refused('validation')},
       {mount: compiledOrders, body: whole(validOrders[0]!), expect: accepted(validOrders[0]!)},
+    ],
+  },
+  {
+    kind: 'verdicts',
+    name: 'under the value options the value handed on is the value judged',
+    from: 'a door that took the value from JSON.parse of the text handed "5" on where the verdict was about 5',
+    steps: [
+      {mount: amendingAccounts, body: whole('{"name":"ada","age":"5","extra":1}'), expect: accepted('{"name":"ada","age":5,"role":"user"}')},
+      {mount: amendingAccounts, body: pieces(['{"name":"ada",', '"age":"5","ex', 'tra":1}']), expect: accepted('{"name":"ada","age":5,"role":"user"}')},
+      {mount: amendingAccounts, body: bytewise('{"name":"ada","age":"5"}'), expect: accepted('{"name":"ada","age":5,"role":"user"}')},
+      {mount: amendingAccounts, body: pieces(['{"name":"ada",', '"age":"five"}']), expect: refused('validation')},
     ],
   },
   {
