@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { compile, SchemaError } from '../src/index.js';
-import type { CompileOptions, Draft, OutputUnit, Result, SchemaWarning, Session, SessionOptions, Validator } from '../src/types.js';
+import type { CompileOptions, Draft, OutputUnit, Result, SchemaWarning, Session, SessionOptions, Validator, ValueResult } from '../src/types.js';
 import { parseLimit } from './http-errors.js';
 import { NdjsonRecordReader, type NdjsonRecord } from './ndjson-lines.js';
 
@@ -635,11 +635,15 @@ function withSyntaxPass(validator: Validator, syntax: Validator): Validator {
   return {
     draft: validator.draft,
     allErrors: validator.allErrors,
+    changesValues: validator.changesValues,
     warnings: validator.warnings,
     validate: (value) => validator.validate(value),
     validateText: (text) => checkText(validator.validateText(text), text),
-    parseText: (text) => checkText(validator.parseText(text), text),
-    session: (options) => new SyntaxCheckedSession(validator, syntax, options),
+    parseText: (text) => checkText(validator.parseText(text), text) as ValueResult,
+    // A session asked to parse gives the value as the validator's own session does.
+    session: ((options?: SessionOptions) => new SyntaxCheckedSession(validator, syntax, options)) as Validator['session'],
+    is: (value): value is unknown => validator.is(value),
+    '~standard': validator['~standard'],
   };
 }
 

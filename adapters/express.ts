@@ -11,9 +11,7 @@
 import type {IncomingMessage, ServerResponse} from 'node:http';
 
 import type {ErrorRequestHandler, NextFunction, Request, Response} from 'express';
-import type {FromSchema, JSONSchema} from 'json-schema-to-ts';
-
-import type {SchemaOrValidator} from '../src/types.js';
+import type {SchemaOrValidator, SchemaOutput, TypingOptions, ValidValue} from '../src/types.js';
 
 import {
   BodyReader,
@@ -45,23 +43,29 @@ export type BodyHandler<Body> = (req: IncomingMessage & {body: Body}, res: Serve
  * The middleware `validate` returns; the same trick for `req.params` and `req.query`, each named
  * only when a schema gives it a type.
  */
-export type PartsHandler<ParamsSchema, QuerySchema> = (
-  req: IncomingMessage & Typed<'params', ParamsSchema> & Typed<'query', QuerySchema>,
+export type PartsHandler<ParamsSchema, QuerySchema, Params = SchemaOutput<ParamsSchema>, Query = SchemaOutput<QuerySchema>> = (
+  req: IncomingMessage & Typed<'params', ParamsSchema, Params> & Typed<'query', QuerySchema, Query>,
   res: ServerResponse,
   next: Next,
 ) => void;
 
-type Typed<Name extends string, S> = [S] extends [undefined] ? unknown : {[key in Name]: S extends JSONSchema ? FromSchema<S> : unknown};
+type Typed<Name extends string, S, T> = [S] extends [undefined] ? unknown : {[key in Name]: T};
 
 /**
  * Reads, decodes and validates the request body while it arrives; on success `req.body` is the
  * parsed value (as `JSON.parse` would give it). Throws SchemaError at once for a bad schema.
  *
- * An `as const` schema types `req.body` through json-schema-to-ts. The type is computed in a
- * defaulted type parameter (`T = FromSchema<S>`): json-schema-to-ts's "deferred" form, which
- * keeps TypeScript from instantiating it too early and failing with TS2589.
+ * An `as const` schema, or a validator compiled from one, types `req.body` through
+ * json-schema-to-ts (external `$ref`s through `schemas`, defaults present with `useDefaults`).
+ * The type is computed in a defaulted type parameter (`T = ValidValue<S, ...>`): json-schema-to-ts's
+ * "deferred" form, which keeps TypeScript from instantiating it too early and failing with TS2589.
  */
-export function validateBody<const S extends JSONSchema, T = FromSchema<S>>(schema: S, options?: BodyOptions): BodyHandler<T>;
+export function validateBody<
+  const S extends SchemaOrValidator,
+  const Schemas extends Record<string, unknown> = {},
+  const Defaults extends boolean | 'empty' = false,
+  T = ValidValue<S, Schemas, Defaults>,
+>(schema: S, options?: BodyOptions & TypingOptions<Schemas, Defaults>): BodyHandler<T>;
 export function validateBody(schema: SchemaOrValidator, options?: BodyOptions): BodyHandler<unknown>;
 export function validateBody(schema: unknown, options: BodyOptions = {}): BodyHandler<unknown> {
   const reader = new BodyReader(schema, options);
@@ -84,19 +88,31 @@ export interface PartSchemas<Q, P, H> {
 
 /**
  * Validates `req.query`, `req.params` and `req.headers` in value mode (they are parsed already).
- * Query and header values are strings (or arrays of strings): nothing is coerced, so a schema
- * for `?limit=10` says `{type: 'string', pattern: '^[0-9]+$'}`. Fails with 400
+ * Query and header values are strings (or arrays of strings): with `coerceTypes: true` they are
+ * coerced to the declared types (`?limit=10` to 10 under `{type: 'integer'}`) and the handler
+ * gets the coerced values; without it a schema says `{type: 'string', pattern: '^[0-9]+$'}`. Fails with 400
  * `request.validation.failed`, pointers prefixed by the part (`#/query/limit`).
  */
-export function validate<const Q = undefined, const P = undefined, const H = undefined>(
-  schemas: PartSchemas<Q, P, H>,
-  options: PartsOptions = {},
-): PartsHandler<P, Q> {
+export function validate<
+  const Q = undefined,
+  const P = undefined,
+  const H = undefined,
+  const Schemas extends Record<string, unknown> = {},
+  Params = SchemaOutput<P, Schemas>,
+  Query = SchemaOutput<Q, Schemas>,
+>(schemas: PartSchemas<Q, P, H>, options: PartsOptions & {schemas?: Schemas} = {}): PartsHandler<P, Q, Params, Query> {
   const parts = new PartsValidator(schemas, options);
   return function validateMiddleware(req: Request, _res: Response, next: NextFunction): void {
-    const error = parts.check({query: req.query, params: req.params, headers: req.headers});
+    const values = {query: req.query, params: req.params, headers: req.headers};
+    const error = parts.check(values);
+    if (error === undefined) {
+      // Express 5 parses req.query anew at each read: the handler is given the object judged, as
+      // the value options (coerceTypes, useDefaults, removeAdditional) left it.
+      Object.defineProperty(req, 'query', {value: values.query, writable: true, configurable: true, enumerable: true});
+      req.params = values.params as Request['params'];
+    }
     next(error);
-  } as unknown as PartsHandler<P, Q>;
+  } as unknown as PartsHandler<P, Q, Params, Query>;
 }
 
 /**

@@ -514,12 +514,17 @@ export class PartsValidator {
     this.#invalidStatus = options.invalidStatus ?? 400;
   }
 
-  /** The first failing part's error; a 500 if validating throws, so the middleware never does. */
+  /**
+   * The first failing part's error; a 500 if validating throws, so the middleware never does.
+   * Each part of `values` is left as the value judged: under the value options (`coerceTypes`,
+   * `useDefaults`, `removeAdditional`) the changed one, which the door hands on.
+   */
   check(values: Record<RequestPart, unknown>): HttpError | undefined {
     try {
       for (const [part, validator] of this.#validators) {
         const result = validator.validate(values[part]);
         if (!result.valid) return this.#partError(part, result.errors);
+        values[part] = result.value;
       }
     } catch (thrown) {
       return internalError(thrown, 'validating the request parts failed');

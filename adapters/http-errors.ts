@@ -339,7 +339,14 @@ export function parseInexactNumbers(option: BodyParsingOptions<unknown>['inexact
  * @throws TypeError for a value that is neither a schema nor a validator, or for compile options
  *   beside a validator; SchemaError for a schema that does not compile.
  */
-export function bodyValidator(schema: unknown, options: ValidatorOptions & Pick<BodyParsingOptions<unknown>, 'inexactNumbers'>): Validator {
+export function bodyValidator(schema: unknown, options: ValidatorOptions & Pick<BodyParsingOptions<unknown>, 'inexactNumbers' | 'reviver'>): Validator {
+  const validator = validatorOfBody(schema, options);
+  // The value of a validator that changes values comes from the validator, where no reviver runs.
+  if (validator.changesValues && options.reviver !== undefined) throw new TypeError('option reviver: the value options (coerceTypes, useDefaults, removeAdditional) make the value, which no reviver then sees');
+  return validator;
+}
+
+function validatorOfBody(schema: unknown, options: ValidatorOptions & Pick<BodyParsingOptions<unknown>, 'inexactNumbers'>): Validator {
   if (isValidator(schema)) {
     if (options.inexactNumbers !== undefined) throw new TypeError('a compiled validator takes no inexactNumbers option: give limits.inexactNumbers to compile()');
     return validatorFor(schema, compileOptions(options));
@@ -476,7 +483,7 @@ export function parseFailed(errors: OutputUnit[]): HttpError {
 }
 
 export function syntaxUnit(error: string, offset?: number): OutputUnit {
-  const unit: OutputUnit = {kind: 'syntax', keyword: 'syntax', keywordLocation: '', instanceLocation: '', error};
+  const unit: OutputUnit = {valid: false, kind: 'syntax', keyword: 'syntax', keywordLocation: '', instanceLocation: '', error};
   if (offset !== undefined) unit.offset = offset;
   return unit;
 }

@@ -3,7 +3,7 @@
 // at the first byte that makes the body certainly bad. The Node middleware (adapters/http-body.ts)
 // and the web front door (adapters/web.ts) both read bodies through it.
 
-import type {Result, Session, Validator} from '../src/types.js';
+import type {Result, Session, SessionOptions, Validator} from '../src/types.js';
 import {BOM, LeadingBom, errorFromResult, sizeInvalid, strictStart, tooLarge, type HttpError} from './http-errors.js';
 
 export interface JsonBodySettings {
@@ -37,9 +37,12 @@ export class JsonBody {
   /** A leading UTF-8 BOM, which the session is not given. */
   readonly #bom = new LeadingBom();
   #awaitingFirstByte: boolean;
+  /** Sessions assemble the value where the validator changes it (Validator.changesValues). */
+  readonly #sessionOptions: SessionOptions;
 
   constructor(validator: Validator, settings: JsonBodySettings, length?: number) {
     this.#validator = validator;
+    this.#sessionOptions = {parse: validator.changesValues};
     this.#settings = settings;
     this.#length = length;
     this.#awaitingFirstByte = settings.strict;
@@ -73,11 +76,14 @@ export class JsonBody {
    * Validator.parseText; otherwise the value, if wanted, is JSON.parse of `text()`.
    */
   end(withValue: boolean): Result {
+    // A validator that changes values gives the value itself: JSON.parse of the text would hand on
+    // the document as sent, not the one judged.
+    withValue ||= this.#validator.changesValues;
     if (this.#heldWhole()) {
       const bytes = this.#wholeBytes();
       return withValue ? this.#validator.parseText(bytes) : this.#validator.validateText(bytes);
     }
-    const session = (this.#session ??= this.#validator.session());
+    const session = (this.#session ??= this.#validator.session(this.#sessionOptions));
     const held = this.#bom.held();
     if (held.length > 0) session.write(held);
     return session.end();
@@ -115,7 +121,7 @@ export class JsonBody {
     }
     // The whole body in one chunk: there is nothing to be early for, and `end` judges it at once.
     if (this.#isWholeBody(text)) return undefined;
-    const session = (this.#session ??= this.#validator.session());
+    const session = (this.#session ??= this.#validator.session(this.#sessionOptions));
     if (session.write(text) || this.#settings.readToEnd) return undefined;
     return errorFromResult(session.end(), this.#settings.invalidStatus);
   }

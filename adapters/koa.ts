@@ -10,9 +10,7 @@
 
 import type {IncomingMessage, ServerResponse} from 'node:http';
 
-import type {FromSchema, JSONSchema} from 'json-schema-to-ts';
-
-import type {SchemaOrValidator} from '../src/types.js';
+import type {SchemaOrValidator, TypingOptions, ValidValue} from '../src/types.js';
 import type {Context, Middleware, Next} from 'koa';
 
 import {
@@ -45,10 +43,16 @@ export type BodyMiddleware<Body> = (ctx: {req: IncomingMessage; res: ServerRespo
  * `ctx.request.body` is the parsed value (as `JSON.parse` would give it). Throws SchemaError at
  * once for a bad schema.
  *
- * An `as const` schema types `ctx.request.body` through json-schema-to-ts, in its deferred form
- * (`T = FromSchema<S>` as a defaulted type parameter) that avoids TS2589.
+ * An `as const` schema, or a validator compiled from one, types `ctx.request.body` through
+ * json-schema-to-ts (external `$ref`s through `schemas`, defaults present with `useDefaults`), in
+ * its deferred form (`T = ValidValue<S, ...>` as a defaulted type parameter) that avoids TS2589.
  */
-export function validateBody<const S extends JSONSchema, T = FromSchema<S>>(schema: S, options?: BodyOptions): BodyMiddleware<T>;
+export function validateBody<
+  const S extends SchemaOrValidator,
+  const Schemas extends Record<string, unknown> = {},
+  const Defaults extends boolean | 'empty' = false,
+  T = ValidValue<S, Schemas, Defaults>,
+>(schema: S, options?: BodyOptions & TypingOptions<Schemas, Defaults>): BodyMiddleware<T>;
 export function validateBody(schema: SchemaOrValidator, options?: BodyOptions): BodyMiddleware<unknown>;
 export function validateBody(schema: unknown, options: BodyOptions = {}): BodyMiddleware<unknown> {
   const reader = new BodyReader(schema, options);
@@ -69,7 +73,8 @@ export interface PartSchemas {
 
 /**
  * Validates `ctx.query`, `ctx.params` (from @koa/router) and `ctx.headers` in value mode. Values
- * are strings (or arrays of strings): nothing is coerced. Throws 400 `request.validation.failed`
+ * are strings (or arrays of strings), coerced to the declared types in place with `coerceTypes:
+ * true`. Throws 400 `request.validation.failed`
  * with pointers prefixed by the part (`#/query/limit`).
  */
 export function validate(schemas: PartSchemas, options: PartsOptions = {}): Middleware {

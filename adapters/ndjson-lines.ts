@@ -99,19 +99,16 @@ export class LineSplitter {
   }
 }
 
-/** The verdict on one NDJSON line. */
-export interface NdjsonRecord {
+/**
+ * The verdict on one NDJSON line: a Result (`R`), and the line. Error positions are in these
+ * units: `line` is the NDJSON line; `offset` (bytes) and `column` are within it. `value`, the
+ * parsed record, is there only when `parse` was asked for and the line was read to its end as
+ * well-formed JSON (an invalid record usually lacks it: reading stops at its first error).
+ */
+export type NdjsonRecord<R extends Result = Result> = R & {
   /** 1-based line number in the whole input; blank lines count. */
   line: number;
-  valid: boolean;
-  /** Positions in these units: `line` is the NDJSON line; `offset` (bytes) and `column` are within it. */
-  errors: OutputUnit[];
-  /**
-   * The parsed record, only when `parse` was asked for and the line was read to its end as
-   * well-formed JSON (an invalid record usually lacks it: reading stops at its first error).
-   */
-  value?: unknown;
-}
+};
 
 export interface NdjsonReaderOptions {
   /** Assemble each record's value (as `JSON.parse` would). Default false: nothing is assembled. */
@@ -276,6 +273,7 @@ function atLine(unit: OutputUnit, line: number, leadingWhitespace: number): Outp
 
 function lineLengthError(line: number, maxLineLength: number): OutputUnit {
   return {
+    valid: false,
     kind: 'limit',
     keyword: 'limit',
     keywordLocation: '',

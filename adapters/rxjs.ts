@@ -7,7 +7,7 @@
 
 import { finished, type Readable } from 'node:stream';
 import { Observable, type OperatorFunction } from 'rxjs';
-import type { CompileOptions, OutputUnit, SchemaOrValidator, Validator } from '../src/types.js';
+import type { CompileOptions, OutputUnit, ResultFor, SchemaOrValidator, TypingOptions, ValidValue, Validator } from '../src/types.js';
 import { validatorFor } from './validator-cache.js';
 import {
   checkOnInvalid,
@@ -30,8 +30,17 @@ export interface ValidateNdjsonOptions extends CompileOptions, NdjsonReaderOptio
 /**
  * Takes chunks of NDJSON (text or UTF-8 bytes, split anywhere) and emits one record per non-blank
  * line, synchronously within the chunk that completed the line. The schema is compiled once, here
- * (a bad schema throws SchemaError now, not at subscription).
+ * (a bad schema throws SchemaError now, not at subscription). An `as const` schema, or a validator
+ * compiled from one, types the records' values.
  */
+export function validateNdjson<
+  const S extends SchemaOrValidator,
+  const Schemas extends Record<string, unknown> = {},
+  const Defaults extends boolean | 'empty' = false,
+  const Parse extends boolean = false,
+  T = ValidValue<S, Schemas, Defaults>,
+>(schema: S, options?: ValidateNdjsonOptions & TypingOptions<Schemas, Defaults> & { parse?: Parse }): OperatorFunction<string | Uint8Array, NdjsonRecord<ResultFor<T, Parse>>>;
+export function validateNdjson(schema: SchemaOrValidator, options?: ValidateNdjsonOptions): OperatorFunction<string | Uint8Array, NdjsonRecord>;
 export function validateNdjson(schema: SchemaOrValidator, options: ValidateNdjsonOptions = {}): OperatorFunction<string | Uint8Array, NdjsonRecord> {
   const validator = validatorFor(schema, options);
   const onInvalid = checkOnInvalid(options.onInvalid);
@@ -72,14 +81,12 @@ export function validateNdjson(schema: SchemaOrValidator, options: ValidateNdjso
     });
 }
 
-/** The verdict on one already-parsed value. */
-export interface ValueRecord {
+/** The verdict on one already-parsed value, and the value; `T`, its type when valid. */
+export type ValueRecord<T = unknown> = {
   /** 0-based position of the value in the source. */
   index: number;
-  valid: boolean;
   errors: OutputUnit[];
-  value: unknown;
-}
+} & ({ valid: true; value: T } | { valid: false; value: unknown });
 
 export interface ValidateValuesOptions extends CompileOptions {
   /** `'emit'` (default) passes invalid records on, `'skip'` drops them, `'error'` fails with the first. */
@@ -101,7 +108,17 @@ export class InvalidValueError extends Error {
   }
 }
 
-/** Validates a stream of already-parsed values (value mode), one record per value. */
+/**
+ * Validates a stream of already-parsed values (value mode), one record per value. An `as const`
+ * schema, or a validator compiled from one, types the valid records' values.
+ */
+export function validateValues<
+  const S extends SchemaOrValidator,
+  const Schemas extends Record<string, unknown> = {},
+  const Defaults extends boolean | 'empty' = false,
+  T = ValidValue<S, Schemas, Defaults>,
+>(schema: S, options?: ValidateValuesOptions & TypingOptions<Schemas, Defaults>): OperatorFunction<unknown, ValueRecord<T>>;
+export function validateValues(schema: SchemaOrValidator, options?: ValidateValuesOptions): OperatorFunction<unknown, ValueRecord>;
 export function validateValues(schema: SchemaOrValidator, options: ValidateValuesOptions = {}): OperatorFunction<unknown, ValueRecord> {
   const validator: Validator = validatorFor(schema, options);
   const onInvalid = checkOnInvalid(options.onInvalid);
@@ -114,7 +131,8 @@ export function validateValues(schema: SchemaOrValidator, options: ValidateValue
           let record: ValueRecord;
           try {
             const result = validator.validate(value);
-            record = { index: position, valid: result.valid, errors: result.errors, value };
+            // A valid result's value: the one judged, should validation have replaced it.
+            record = result.valid ? { index: position, valid: true, errors: result.errors, value: result.value } : { index: position, valid: false, errors: result.errors, value };
           } catch (error) {
             subscriber.error(error);
             return;

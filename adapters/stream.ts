@@ -7,7 +7,7 @@
 //   const result = await validator.result;
 
 import { Transform, Writable, type TransformCallback } from 'node:stream';
-import type { CompileOptions, Result, SchemaOrValidator, Session, SessionOptions } from '../src/types.js';
+import type { CompileOptions, Result, ResultFor, SchemaOrValidator, Session, SessionOptions, TypingOptions, ValidValue } from '../src/types.js';
 import { validatorFor } from './validator-cache.js';
 import {
   checkOnInvalid,
@@ -31,13 +31,30 @@ export interface NdjsonValidatorOptions extends CompileOptions, NdjsonReaderOpti
 /**
  * A Transform from NDJSON bytes or text (chunked anywhere) to one record object per non-blank
  * line. Backpressure is the Transform's own: while more than `highWaterMark` records wait to be
- * read, the next chunk is not accepted, so memory stays bounded by one chunk's records.
+ * read, the next chunk is not accepted, so memory stays bounded by one chunk's records. An
+ * `as const` schema, or a validator compiled from one, types the records' values.
  */
+export function ndjsonValidator<
+  const S extends SchemaOrValidator,
+  const Schemas extends Record<string, unknown> = {},
+  const Defaults extends boolean | 'empty' = false,
+  const Parse extends boolean = false,
+  T = ValidValue<S, Schemas, Defaults>,
+>(schema: S, options?: NdjsonValidatorOptions & TypingOptions<Schemas, Defaults> & { parse?: Parse }): NdjsonValidatorStream<ResultFor<T, Parse>>;
+export function ndjsonValidator(schema: SchemaOrValidator, options?: NdjsonValidatorOptions): NdjsonValidatorStream;
 export function ndjsonValidator(schema: SchemaOrValidator, options: NdjsonValidatorOptions = {}): NdjsonValidatorStream {
   return new NdjsonValidatorStream(schema, options);
 }
 
-export class NdjsonValidatorStream extends Transform {
+/** The records as the readable side gives them (`R`: a record's Result). */
+export interface NdjsonValidatorStream<R extends Result = Result> {
+  on(event: 'data', listener: (record: NdjsonRecord<R>) => void): this;
+  on(event: string | symbol, listener: (...args: never[]) => void): this;
+  once(event: 'data', listener: (record: NdjsonRecord<R>) => void): this;
+  once(event: string | symbol, listener: (...args: never[]) => void): this;
+}
+
+export class NdjsonValidatorStream<R extends Result = Result> extends Transform {
   readonly #reader: NdjsonRecordReader;
   readonly #onInvalid: OnInvalid;
   /** The first invalid record under `onInvalid: 'error'`, reported through the transform callback. */
@@ -103,26 +120,36 @@ export interface JsonValidatorOptions extends CompileOptions, SessionOptions {}
  * (a promise) and the `'result'` event, given as soon as it is known: early, when the document is
  * certainly invalid (except with `allErrors`), else when the writable side ends. Chunks written
  * after an early verdict are accepted and dropped, so a pipe from a request body still drains.
+ * An `as const` schema, or a validator compiled from one, types the verdict's value.
  */
-export function jsonValidator(schema: SchemaOrValidator, options: JsonValidatorOptions = {}): JsonValidatorStream {
-  return new JsonValidatorStream(schema, options);
+export function jsonValidator<
+  const S extends SchemaOrValidator,
+  const Schemas extends Record<string, unknown> = {},
+  const Defaults extends boolean | 'empty' = false,
+  const Parse extends boolean = false,
+  T = ValidValue<S, Schemas, Defaults>,
+>(schema: S, options?: JsonValidatorOptions & TypingOptions<Schemas, Defaults> & { parse?: Parse }): JsonValidatorStream<ResultFor<T, Parse>>;
+export function jsonValidator(schema: SchemaOrValidator, options?: JsonValidatorOptions): JsonValidatorStream;
+export function jsonValidator<R extends Result>(schema: SchemaOrValidator, options: JsonValidatorOptions = {}): JsonValidatorStream<R> {
+  return new JsonValidatorStream<R>(schema, options);
 }
 
-export interface JsonValidatorStream {
-  on(event: 'result', listener: (result: Result) => void): this;
+/** `R`: the verdict, with the value when asked to `parse`. */
+export interface JsonValidatorStream<R extends Result = Result> {
+  on(event: 'result', listener: (result: R) => void): this;
   on(event: string | symbol, listener: (...args: never[]) => void): this;
-  once(event: 'result', listener: (result: Result) => void): this;
+  once(event: 'result', listener: (result: R) => void): this;
   once(event: string | symbol, listener: (...args: never[]) => void): this;
 }
 
-export class JsonValidatorStream extends Writable {
+export class JsonValidatorStream<R extends Result = Result> extends Writable {
   /** The verdict. Rejects if the stream is destroyed with an error before the verdict. */
-  readonly result: Promise<Result>;
+  readonly result: Promise<R>;
   /** Every error is wanted: no early verdict, the whole document is read. */
   readonly #allErrors: boolean;
   #session: Session | undefined;
   #bytesRead = 0;
-  #resolve!: (result: Result) => void;
+  #resolve!: (result: R) => void;
   #reject!: (error: Error) => void;
 
   constructor(schema: SchemaOrValidator, options: JsonValidatorOptions = {}) {
@@ -130,7 +157,7 @@ export class JsonValidatorStream extends Writable {
     const validator = validatorFor(schema, options);
     this.#session = validator.session({ parse: options.parse === true });
     this.#allErrors = validator.allErrors;
-    this.result = new Promise<Result>((resolve, reject) => {
+    this.result = new Promise<R>((resolve, reject) => {
       this.#resolve = resolve;
       this.#reject = reject;
     });
@@ -180,7 +207,8 @@ export class JsonValidatorStream extends Writable {
 
   #conclude(session: Session): void {
     this.#session = undefined;
-    const result = session.end();
+    // The session was begun with `parse` as the options typed R.
+    const result = session.end() as R;
     this.#bytesRead = session.bytesRead;
     this.#resolve(result);
     this.emit('result', result);

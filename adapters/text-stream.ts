@@ -6,7 +6,7 @@
 //   const result = await validateTextStream(deltas(response), schema);
 //   if (!result.complete) controller.abort();   // the model went wrong: stop paying for it
 
-import type {CompileOptions, Result, SchemaOrValidator, Session, Validator} from '../src/types.js';
+import type {CompileOptions, Result, ResultFor, SchemaOrValidator, Session, TypingOptions, ValidValue, Validator} from '../src/types.js';
 import {Deadline} from './deadline.js';
 import {parseLimit, parseTimeout, tooLarge, type BodyTimeout, type HttpError} from './http-errors.js';
 import {validatorFor} from './validator-cache.js';
@@ -48,18 +48,21 @@ export interface TextStreamOptions extends TextStreamValidatorOptions {
   timeout?: BodyTimeout;
 }
 
-/** A verdict on a streamed document, and whether the stream was read to its end to reach it. */
-export interface TextStreamResult extends Result {
+/**
+ * A verdict on a streamed document (`R`: with the value when asked to `parse`), and whether the
+ * stream was read to its end to reach it.
+ */
+export type TextStreamResult<R extends Result = Result> = R & {
   /**
    * The source was read to its end. False when the verdict came at the first certain error, the
    * rest unread: the producer was told to stop (its iterator's `return()`).
    */
   complete: boolean;
-}
+};
 
-/** The incremental form: write each delta as it arrives, ask at any point, end once. */
-export class TextStreamValidator {
-  readonly #session: Session;
+/** The incremental form: write each delta as it arrives, ask at any point, end once. `R`: what `end` gives. */
+export class TextStreamValidator<R extends Result = Result> {
+  readonly #session: Session<R>;
   readonly #limit: number;
   /** UTF-8 bytes of the deltas written, counted against `limit`. */
   #received = 0;
@@ -71,7 +74,7 @@ export class TextStreamValidator {
   /** @throws TypeError for a `limit` that is not a size. */
   constructor(validator: Validator, options: {parse?: boolean; limit?: number | string} = {}) {
     this.#limit = parseLimit(options.limit ?? DEFAULT_LIMIT);
-    this.#session = validator.session({parse: options.parse ?? false});
+    this.#session = validator.session({parse: options.parse ?? false}) as Session<R>;
   }
 
   /**
@@ -113,7 +116,7 @@ export class TextStreamValidator {
    *
    * @throws HttpError 413 `entity.too.large` once a delta went past `limit`: what was read is no document to judge.
    */
-  end(): Result {
+  end(): R {
     if (this.#refusal !== undefined) throw this.#refusal;
     return this.#session.end();
   }
@@ -171,10 +174,22 @@ function isLowSurrogate(unit: number): boolean {
   return unit >= 0xdc00 && unit <= 0xdfff;
 }
 
+/** The options that type a door's verdict: `parse`, and those that type a valid value. */
+type Typing<Schemas, Defaults, Parse> = TypingOptions<Schemas, Defaults> & {parse?: Parse};
+
 /**
  * A TextStreamValidator for `schema` (a JSON Schema, compiled on its first use and kept for that
- * object and options, or a validator made by `compile`).
+ * object and options, or a validator made by `compile`). An `as const` schema, or a validator
+ * compiled from one, types the verdict's value.
  */
+export function textStreamValidator<
+  const S extends SchemaOrValidator,
+  const Schemas extends Record<string, unknown> = {},
+  const Defaults extends boolean | 'empty' = false,
+  const Parse extends boolean = false,
+  T = ValidValue<S, Schemas, Defaults>,
+>(schema: S, options?: TextStreamValidatorOptions & Typing<Schemas, Defaults, Parse>): TextStreamValidator<ResultFor<T, Parse>>;
+export function textStreamValidator(schema: SchemaOrValidator, options?: TextStreamValidatorOptions): TextStreamValidator;
 export function textStreamValidator(schema: SchemaOrValidator, options: TextStreamValidatorOptions = {}): TextStreamValidator {
   return new TextStreamValidator(validatorFor(schema, options), options);
 }
@@ -190,12 +205,18 @@ export function textStreamValidator(schema: SchemaOrValidator, options: TextStre
  * await` does: an async generator's `finally` runs, and can abort its request), without waiting
  * for it to settle. A generator waiting inside an `await` runs its `finally` only once that await
  * settles: after a timeout, abort its request yourself.
+ *
+ * An `as const` schema, or a validator compiled from one, types the verdict's value.
  */
-export async function validateTextStream(
-  source: AsyncIterable<string | Uint8Array>,
-  schema: SchemaOrValidator,
-  options: TextStreamOptions = {},
-): Promise<TextStreamResult> {
+export function validateTextStream<
+  const S extends SchemaOrValidator,
+  const Schemas extends Record<string, unknown> = {},
+  const Defaults extends boolean | 'empty' = false,
+  const Parse extends boolean = false,
+  T = ValidValue<S, Schemas, Defaults>,
+>(source: AsyncIterable<string | Uint8Array>, schema: S, options?: TextStreamOptions & Typing<Schemas, Defaults, Parse>): Promise<TextStreamResult<ResultFor<T, Parse>>>;
+export function validateTextStream(source: AsyncIterable<string | Uint8Array>, schema: SchemaOrValidator, options?: TextStreamOptions): Promise<TextStreamResult>;
+export async function validateTextStream(source: AsyncIterable<string | Uint8Array>, schema: SchemaOrValidator, options: TextStreamOptions = {}): Promise<TextStreamResult> {
   const bounds = parseTimeout(options.timeout, DEFAULT_TIMEOUT);
   const validator = textStreamValidator(schema, options);
   const deadline = new Deadline(bounds, () => validator.bytesRead);

@@ -32,6 +32,9 @@ const COMPILE_OPTION_NAMES = Object.keys({
   limits: true,
   annotations: true,
   refuseExponentialPatterns: true,
+  coerceTypes: true,
+  useDefaults: true,
+  removeAdditional: true,
 } satisfies Record<keyof CompileOptions, true>) as ReadonlyArray<keyof CompileOptions>;
 
 /**

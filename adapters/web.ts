@@ -10,9 +10,7 @@
 // The body is never built while it is judged, and at its first certainly bad byte its stream is
 // cancelled, so the runtime stops reading the upload. Nothing here imports a `node:` module.
 
-import type {FromSchema, JSONSchema} from 'json-schema-to-ts';
-
-import type {Result, SchemaOrValidator, Validator} from '../src/types.js';
+import type {Result, SchemaOrValidator, TypingOptions, ValidValue, Validator} from '../src/types.js';
 import {
   HttpError,
   aborted,
@@ -73,9 +71,16 @@ export type RequestOptions = BodyParsingOptions<Request>;
  * cancelled, and the error asks for `Connection: close`. Rejects with SchemaError for a schema
  * that does not compile.
  *
- * An `as const` schema types the value through json-schema-to-ts, in its deferred form.
+ * An `as const` schema, or a validator compiled from one, types the value through
+ * json-schema-to-ts (external `$ref`s through `schemas`, defaults present with `useDefaults`), in
+ * its deferred form.
  */
-export function validateRequest<const S extends JSONSchema, T = FromSchema<S>>(request: Request, schema: S, options?: RequestOptions): Promise<T>;
+export function validateRequest<
+  const S extends SchemaOrValidator,
+  const Schemas extends Record<string, unknown> = {},
+  const Defaults extends boolean | 'empty' = false,
+  T = ValidValue<S, Schemas, Defaults>,
+>(request: Request, schema: S, options?: RequestOptions & TypingOptions<Schemas, Defaults>): Promise<T>;
 export function validateRequest(request: Request, schema: SchemaOrValidator, options?: RequestOptions): Promise<unknown>;
 export async function validateRequest(request: Request, schema: unknown, options: RequestOptions = {}): Promise<unknown> {
   const validator = bodyValidator(schema, options);
@@ -390,7 +395,7 @@ function refusalResult(refusal: HttpError): Result {
   const limit = refusal.limit ?? 0;
   return {
     valid: false,
-    errors: [{kind: 'limit', keyword: 'limit', keywordLocation: '', instanceLocation: '', error: `the document is longer than ${limit} bytes`, offset: limit}],
+    errors: [{valid: false, kind: 'limit', keyword: 'limit', keywordLocation: '', instanceLocation: '', error: `the document is longer than ${limit} bytes`, offset: limit}],
   };
 }
 

@@ -1,5 +1,7 @@
 // Public types of stream-schema. Everything an adapter or a user touches is declared here.
 
+import type {FromSchema, JSONSchema} from 'json-schema-to-ts';
+
 /** The JSON Schema dialects we implement, each a table of keywords (see src/keywords/drafts.ts). */
 export type Draft = 'draft4' | 'draft6' | 'draft7' | 'draft2019-09' | 'draft2020-12';
 
@@ -112,6 +114,44 @@ export interface CompileOptions {
    * accepts most valid documents.
    */
   annotations?: boolean;
+  /**
+   * As ajv's option of that name: where a schema object's `type` does not list the value's type,
+   * the value becomes one of the listed types if ajv's table allows, tried in the order written
+   * (string → number or integer when `+s` is a finite number of that kind, and boolean from
+   * `"true"`/`"false"`, null from `""`; number and boolean → string; boolean and null → number;
+   * 0/1 → boolean; `""`/0/false → null). `'array'` also wraps a scalar into an array when `type`
+   * lists `array`, and takes the item out of a one-item array when it does not. Every keyword
+   * judges the coerced value, and it is the value handed on (`validate` changes the value in
+   * place). Not followed into `anyOf`, `oneOf`, `not`, `if`/`then`/`else`, `dependentSchemas`,
+   * `contains`, `unevaluated*` or dynamic references, where ajv's result depends on which branch it
+   * happened to try first: there a value is judged as it came. A string whose number is not finite
+   * (`"1e999"`) is not coerced. Default false.
+   */
+  coerceTypes?: boolean | 'array';
+  /**
+   * As ajv's option of that name: a property missing from an object gets the `default` written in
+   * its `properties` subschema, and an item missing from an array the `default` of its array-form
+   * `items` subschema (drafts before 2020-12), before any keyword judges the object; `'empty'`: a
+   * property or item whose value is null or `""` gets it too. Not inside `anyOf`, `oneOf`, `not`,
+   * `contains` or `propertyNames`, as in ajv, nor inside `if`/`then`/`else` or `dependentSchemas`
+   * (ajv adds those of the branch it takes). The default is added as if it had been sent: coerced,
+   * given defaults of its own, judged. Default false. The types follow: a property with a
+   * `default` is optional in a validator's input type, and present in its output type only with
+   * this option on.
+   */
+  useDefaults?: boolean | 'empty';
+  /**
+   * As ajv's option of that name: properties that a schema object's `properties` and
+   * `patternProperties` do not list are taken out of the value before any keyword judges it —
+   * `true`: where that object has `additionalProperties: false`; `'all'`: where it has
+   * `additionalProperties` (any value) or `properties`; `'failing'`: where `additionalProperties`
+   * is false or the property's value fails it. In streaming, such a member is skipped as it
+   * arrives, never assembled (`'failing'` holds its tokens while its value may still pass). Not
+   * inside `anyOf`, `oneOf`, `not`, `if`/`then`/`else` or `dependentSchemas`, where ajv removes
+   * whatever a branch it merely tried would. A repeated key is refused even where it is removed.
+   * Default false.
+   */
+  removeAdditional?: boolean | 'all' | 'failing';
 }
 
 /** Something in a schema that compiled but is likely a mistake (Validator.warnings). */
@@ -133,6 +173,8 @@ export type ErrorKind = 'validation' | 'syntax' | 'limit';
 
 /** One error, in the shape of the JSON Schema "basic" output format plus stream positions. */
 export interface OutputUnit {
+  /** Always false: every unit of the basic output format has `valid` (2020-12 core §12.4.2, and its output schema). */
+  valid: false;
   kind: ErrorKind;
   /** The keyword that failed (`syntax` / `limit` for input errors). */
   keyword: string;
@@ -168,15 +210,37 @@ export interface AnnotationUnit {
   annotation: unknown;
 }
 
-export interface Result {
-  valid: boolean;
+/**
+ * A verdict, told apart by `valid`. `T` is the type of a valid document: its schema's, for a
+ * validator compiled from an `as const` schema (see `compile`).
+ */
+export type Result<T = unknown> = ValidResult<T> | InvalidResult;
+
+/** The verdict of a call that gives the document's value: `validate`, `parseText`, a session asked to `parse`. */
+export type ValueResult<T = unknown> = (ValidResult<T> & {value: T}) | InvalidResult;
+
+/** A door's verdict: with the value (ValueResult) when the door was certainly asked to `parse`. */
+export type ResultFor<T, Parse> = [Parse] extends [true] ? ValueResult<T> : Result<T>;
+
+export interface ValidResult<T = unknown> {
+  valid: true;
+  /** Empty. */
   errors: OutputUnit[];
+  /** The document's value, from the calls that give it (ValueResult). */
+  value?: T;
   /**
-   * Compiled with `annotations: true`: on a valid result, every annotation kept (none on an invalid
-   * one, 2020-12 core §12.4.2). Otherwise absent.
+   * Compiled with `annotations: true`: every annotation kept (2020-12 core §12.4.2; an invalid
+   * result has none). Otherwise absent.
    */
   annotations?: AnnotationUnit[];
-  /** The parsed document, only when a session was asked to `parse` and the document is valid JSON. */
+}
+
+export interface InvalidResult {
+  valid: false;
+  errors: OutputUnit[];
+  /** None: a failed evaluation keeps no annotations (2020-12 core §12.4.2). */
+  annotations?: undefined;
+  /** A session asked to `parse` gives the value of a document that is well-formed JSON though invalid. */
   value?: unknown;
 }
 
@@ -185,35 +249,56 @@ export interface SessionOptions {
   parse?: boolean;
 }
 
-export interface Session {
+/** One document in chunks; `R` is the verdict `end` gives (with the value when asked to `parse`). */
+export interface Session<R extends Result = Result> {
   /** Feed the next chunk. Returns false as soon as the document is certainly invalid. */
   write(chunk: string | Uint8Array): boolean;
   /** The document is complete: the verdict. */
-  end(): Result;
+  end(): R;
   /** True once the verdict is known to be "invalid" (no more input can change it). */
   readonly failed: boolean;
   /** UTF-8 bytes consumed so far. */
   readonly bytesRead: number;
 }
 
-export interface Validator {
-  /** Value mode: validate an already-parsed JavaScript value. */
-  validate(value: unknown): Result;
+/**
+ * A compiled schema. `Output` is the type of a valid value (its `default`s filled in with
+ * `useDefaults`), `Input` the type of the values it takes as valid before that; both `unknown`
+ * unless `compile` was given an `as const` schema. It is also a Standard Schema (`~standard`).
+ */
+export interface Validator<Output = unknown, Input = Output> extends StandardSchemaV1<Input, Output> {
+  /**
+   * Value mode: validate an already-parsed JavaScript value. A valid result's `value` is that value
+   * (the very object given: value options such as `useDefaults` change it in place, as ajv does).
+   */
+  validate(value: unknown): ValueResult<Output>;
   /** Streaming mode over one whole document. */
-  validateText(text: string | Uint8Array): Result;
+  validateText(text: string | Uint8Array): Result<Output>;
   /**
    * `validateText`'s verdict and errors, and on success the value `JSON.parse` gives the text
    * (`Result.value`): for callers that want the document anyway, such as body parsers. A valid
    * document is parsed once and checked in value mode, after a syntax pass has made sure the text
    * and its value say the same thing (no repeated key, no number JSON.parse rounds).
    */
-  parseText(text: string | Uint8Array): Result;
-  /** Streaming mode, incremental. */
-  session(options?: SessionOptions): Session;
+  parseText(text: string | Uint8Array): ValueResult<Output>;
+  /** Streaming mode, incremental; `end()` gives the value when asked to `parse`. */
+  session(options: SessionOptions & {parse: true}): Session<ValueResult<Output>>;
+  session(options?: SessionOptions): Session<Result<Output>>;
+  /**
+   * A type guard: `validate(value)` found the value valid, as it is. A value that `coerceTypes`
+   * would replace (a root scalar, which cannot be changed in place) is not: the guard would lie.
+   */
+  is(value: unknown): value is Output;
   /** The draft this validator was compiled for. */
   readonly draft: Draft;
   /** Compiled with `allErrors`: the front doors then read a document to its end to find every error. */
   readonly allErrors: boolean;
+  /**
+   * Compiled with a value option (`coerceTypes`, `useDefaults`, `removeAdditional`): the value a
+   * valid document gives is the changed one, which `JSON.parse` of its text is not. The front
+   * doors then take the value from the validator, never from `JSON.parse`.
+   */
+  readonly changesValues: boolean;
   /** What in the schema compiled but is likely a mistake (unknown keywords), in the order compile met them. */
   readonly warnings: readonly SchemaWarning[];
 }
@@ -236,3 +321,174 @@ export interface TokenSink {
   trueValue(): void;
   falseValue(): void;
 }
+
+/**
+ * Standard Schema V1 (https://standardschema.dev), the interface that Hono's
+ * `@hono/standard-validator`, tRPC, TanStack Form and others take: what a validator carries under
+ * `~standard`. Declared here, structurally, so that no dependency is needed to implement it.
+ */
+export interface StandardSchemaV1<Input = unknown, Output = Input> {
+  readonly '~standard': StandardSchemaProps<Input, Output>;
+}
+
+export interface StandardSchemaProps<Input = unknown, Output = Input> {
+  readonly version: 1;
+  /** `'stream-schema'`. */
+  readonly vendor: string;
+  /** Value mode, synchronous: never a Promise, never a throw for an invalid value. */
+  readonly validate: (value: unknown) => StandardResult<Output>;
+  /** For type inference only: absent at run time, as the standard has it. */
+  readonly types?: {readonly input: Input; readonly output: Output} | undefined;
+}
+
+export type StandardResult<Output> = {readonly value: Output; readonly issues?: undefined} | {readonly issues: readonly StandardIssue[]};
+
+export interface StandardIssue {
+  /** The error unit's message. */
+  readonly message: string;
+  /** The keys from the root to the value the error is about: strings, and numbers for array indices. */
+  readonly path: ReadonlyArray<string | number>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Types from schemas, through json-schema-to-ts. Each door computes them in a defaulted type
+// parameter (`T = SchemaOutput<S, ...>`), json-schema-to-ts's deferred form, which keeps
+// TypeScript from instantiating the type too early and failing with TS2589.
+//
+// A type is claimed only where json-schema-to-ts reads the schema as the validator does. It
+// resolves a `$ref` by its own rules: a reference it cannot find, or an `$anchor`, becomes
+// `never` (no value can be there) or the root's type, and a `$ref` inside a registered document
+// resolves against the root rather than that document; a cycle of references never ends
+// (TS2589). A schema with any such reference types as `unknown` instead: a value to check, never
+// a wrong promise.
+
+/** The options that decide the type of a valid value: the documents of external `$ref`s, and `useDefaults`. */
+export interface TypingOptions<Schemas, Defaults> {
+  schemas?: Schemas;
+  useDefaults?: Defaults;
+}
+
+/**
+ * The type of a value valid against `S` once validated: a property with a `default` is present
+ * when `Defaults` is certainly on (`true` or `'empty'`), else optional, as `default` alone fills
+ * nothing. External `$ref`s resolve through `Schemas`, the `schemas` option's documents.
+ */
+export type SchemaOutput<S, Schemas = {}, Defaults = false> = Typed<S, Schemas, DefaultsFilled<Defaults> extends true ? false : true>;
+
+/** The type of a value valid against `S` before validation: a property with a `default` may be absent. */
+export type SchemaInput<S, Schemas = {}> = Typed<S, Schemas, true>;
+
+/** The type of a valid value for what a door takes: an `as const` schema, or a validator made by `compile`. */
+export type ValidValue<S, Schemas = {}, Defaults = false> = S extends Validator<infer Output, unknown> ? Output : SchemaOutput<S, Schemas, Defaults>;
+
+type Typed<S, Schemas, DefaultedOptional extends boolean> = 0 extends 1 & S
+  ? unknown
+  : JSONSchema extends S
+    ? unknown
+    : S extends JSONSchema
+      ? [UnsoundReferences<S, Schemas>] extends [never]
+        ? Known<FromSchema<S, {references: ReferencesOf<S, Schemas>; keepDefaultedPropertiesOptional: DefaultedOptional}>>
+        : unknown
+      : unknown;
+
+/** `never` is what json-schema-to-ts gives a schema it cannot read: no type is claimed then. */
+type Known<T> = [T] extends [never] ? unknown : T;
+
+/** Defaults are filled only when the option is known to be on; `boolean` may be off. */
+type DefaultsFilled<Defaults> = [Defaults] extends [never] ? false : [Defaults] extends [true | 'empty'] ? true : false;
+
+type KnownKeys<Schemas> = string extends keyof Schemas ? never : keyof Schemas & string;
+
+/** json-schema-to-ts's `references`, for a schema with external `$ref`s only (they are costly to read). */
+type ReferencesOf<S, Schemas> = [Exclude<RefsOf<S>, `#${string}`>] extends [never] ? [] : Registered<Schemas>[];
+
+/** Each registered document under its key as `$id`, and under its own `$id`. */
+type Registered<Schemas> = {
+  [Key in KnownKeys<Schemas>]:
+    | (Schemas[Key] extends object ? Omit<Schemas[Key], '$id'> & {readonly $id: Key} : never)
+    | (Schemas[Key] extends {readonly $id: infer Id extends string} ? (Id extends Key ? never : Schemas[Key]) : never);
+}[KnownKeys<Schemas>];
+
+/** The `$ref`s of `S` that json-schema-to-ts would not type as the validator reads them. */
+type UnsoundReferences<S, Schemas> = RefsOf<S> extends infer Ref ? (Ref extends string ? (SoundReference<S, Schemas, Ref> extends true ? never : Ref) : never) : never;
+
+type SoundReference<S, Schemas, Ref extends string> = string extends Ref
+  ? false
+  : Ref extends `#/${infer Pointer}`
+    ? [Resolve<S, Pointer>] extends [never]
+      ? false
+      : Cyclic<S, Ref, never> extends true
+        ? false
+        : true
+    : Ref extends `#${string}`
+      ? false // the root, a cycle; or an anchor, which json-schema-to-ts reads as the root
+      : Ref extends `${infer Id}#${infer Fragment}`
+        ? SoundExternal<DocumentOf<S, Schemas, Id>, Fragment>
+        : SoundExternal<DocumentOf<S, Schemas, Ref>, ''>;
+
+/** A registered document is typed only when it has no `$ref` of its own (json-schema-to-ts would resolve them against the root). */
+type SoundExternal<Document, Fragment extends string> = [Document] extends [never]
+  ? false
+  : [RefsOf<Document>] extends [never]
+    ? Fragment extends ''
+      ? true
+      : Fragment extends `/${infer Pointer}`
+        ? [Resolve<Document, Pointer>] extends [never]
+          ? false
+          : true
+        : false
+    : false;
+
+/** The registered document json-schema-to-ts finds for `Id`: as written, else joined to the directory of the root's `$id`. */
+type DocumentOf<S, Schemas, Id extends string> = [DocumentAt<Schemas, Id>] extends [never]
+  ? S extends {readonly $id: infer RootId extends string}
+    ? DocumentAt<Schemas, `${DirectoryOf<RootId>}${Id}`>
+    : never
+  : DocumentAt<Schemas, Id>;
+
+type DocumentAt<Schemas, Id extends string> = Id extends KnownKeys<Schemas> ? Schemas[Id] : Extract<Schemas[KnownKeys<Schemas>], {readonly $id: Id}>;
+
+/** json-schema-to-ts's directory of an `$id`: up to its last `/`, included; `/` when it has none. */
+type DirectoryOf<Id extends string, Directory extends string = ''> = Id extends `${infer Segment}/${infer Rest}`
+  ? DirectoryOf<Rest, `${Directory}${Segment}/`>
+  : Directory extends ''
+    ? '/'
+    : Directory;
+
+/** The value at a JSON pointer's tokens (without its leading `/`), as json-schema-to-ts looks it up; `never` if absent. */
+type Resolve<Node, Pointer extends string> = Pointer extends `${infer Token}/${infer Rest}`
+  ? Token extends keyof Node
+    ? Resolve<Node[Token], Rest>
+    : never
+  : Pointer extends keyof Node
+    ? Node[Pointer]
+    : never;
+
+/** Whether following `Ref` within `S` leads back to a reference already followed. */
+type Cyclic<S, Ref extends string, Followed extends string> = Ref extends Followed
+  ? true
+  : Ref extends `#/${infer Pointer}`
+    ? true extends CyclicAny<S, Extract<RefsOf<Resolve<S, Pointer>>, `#${string}`>, Followed | Ref>
+      ? true
+      : false
+    : false;
+
+type CyclicAny<S, Refs extends string, Followed extends string> = Refs extends string ? Cyclic<S, Refs, Followed> : never;
+
+/**
+ * Every `$ref` value in a schema (one in a `const` or `default` too: taking it for a reference
+ * only costs a type), walked level by level so that TypeScript's tail recursion carries it. A type
+ * that is no written schema (`JSONSchema` itself, a recursive type) counts as a reference to
+ * anything, `string`.
+ */
+type RefsOf<S> = RefsIn<S, never, []>;
+
+type RefsIn<Level, Found, Depth extends unknown[]> = [Level] extends [never]
+  ? Found
+  : Depth['length'] extends 64
+    ? string
+    : RefsIn<ChildrenOf<Level>, Found | RefOf<Level>, [...Depth, unknown]>;
+
+type RefOf<Node> = Node extends {readonly $ref?: infer Ref} ? Extract<Ref, string> : never;
+
+type ChildrenOf<Node> = Node extends readonly unknown[] ? Node[number] : Node extends object ? Node[keyof Node] : never;

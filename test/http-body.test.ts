@@ -147,6 +147,7 @@ describe('parseLimit', () => {
 
 describe('toProblem (RFC 9457)', () => {
   const unit = (instanceLocation: string, error: string): OutputUnit => ({
+    valid: false,
     kind: 'validation',
     keyword: 'type',
     keywordLocation: '/properties/x/type',

@@ -22,7 +22,7 @@ describe('status phrases without node:http', () => {
 
 describe('problem details never echo the body', () => {
   const problemOf = (instanceLocation: string, error = 'must not be here') =>
-    toProblem(new HttpError(422, 'entity.validation.failed', 'request body does not match the schema', [{kind: 'validation', keyword: 'false', keywordLocation: '', instanceLocation, error}]), 422).errors![0]!;
+    toProblem(new HttpError(422, 'entity.validation.failed', 'request body does not match the schema', [{valid: false, kind: 'validation', keyword: 'false', keywordLocation: '', instanceLocation, error}]), 422).errors![0]!;
 
   it('cuts a pointer whose key is 5,000 characters, as it cuts detail', () => {
     const key = 'k'.repeat(5000);

@@ -19,7 +19,7 @@ import {NdjsonRecordReader, type NdjsonReaderOptions, type NdjsonRecord} from '.
 import {validateNdjson} from '../adapters/rxjs.js';
 import {jsonValidator, ndjsonValidator} from '../adapters/stream.js';
 import {compile} from '../src/index.js';
-import type {Result, Validator} from '../src/types.js';
+import type {Result, Session, SessionOptions, Validator, ValueResult} from '../src/types.js';
 import {chunk, familyCases, chunkingArbitrary, describeBytes, positionArbitrary, documentArbitrary, schemaCases, type Chunking, type SchemaCase} from './support/arbitraries.js';
 import {property} from './support/property.js';
 
@@ -225,11 +225,14 @@ function freshCliValidator(schemaCase: SchemaCase, schemaFile: string): Validato
   return {
     draft: validator.draft,
     allErrors: validator.allErrors,
+    changesValues: validator.changesValues,
     warnings: validator.warnings,
     validate: (value) => validator.validate(value),
     validateText: (text) => withSyntaxErrors(validator.validateText(text), () => syntax.validateText(text).errors),
-    parseText: (text) => withSyntaxErrors(validator.parseText(text), () => syntax.validateText(text).errors),
-    session: (options) => {
+    parseText: (text) => withSyntaxErrors(validator.parseText(text), () => syntax.validateText(text).errors) as ValueResult,
+    is: (value): value is unknown => validator.is(value),
+    '~standard': validator['~standard'],
+    session: (options?: SessionOptions): Session<ValueResult> => {
       const written: (string | Uint8Array)[] = [];
       const session = validator.session(options);
       return {
@@ -239,7 +242,7 @@ function freshCliValidator(schemaCase: SchemaCase, schemaFile: string): Validato
             const alone = syntax.session();
             for (const chunk of written) alone.write(chunk);
             return alone.end().errors;
-          }),
+          }) as ValueResult,
         get failed() {
           return session.failed;
         },

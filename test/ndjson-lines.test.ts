@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { compile } from '../src/index.js';
-import type { Result, Session, SessionOptions, Validator } from '../src/types.js';
+import type { Result, Session, SessionOptions, Validator, ValueResult } from '../src/types.js';
 import {
   checkOnInvalid,
   InvalidRecordError,
@@ -309,11 +309,14 @@ function spyingValidator(inner: Validator): { validator: Validator; readonly ses
   const validator: Validator = {
     draft: inner.draft,
     allErrors: inner.allErrors,
+    changesValues: inner.changesValues,
     warnings: inner.warnings,
-    validate: (value: unknown): Result => inner.validate(value),
+    validate: (value: unknown) => inner.validate(value),
     validateText: (text: string | Uint8Array): Result => (counts.wholeLines++, inner.validateText(text)),
-    parseText: (text: string | Uint8Array): Result => (counts.wholeLines++, inner.parseText(text)),
-    session(options?: SessionOptions): Session {
+    parseText: (text: string | Uint8Array) => (counts.wholeLines++, inner.parseText(text)),
+    is: (value: unknown): value is unknown => inner.is(value),
+    '~standard': inner['~standard'],
+    session(options?: SessionOptions): Session<ValueResult> {
       counts.sessions++;
       const session = inner.session(options);
       let saidFalse = false;
@@ -324,7 +327,7 @@ function spyingValidator(inner: Validator): { validator: Validator; readonly ses
           if (!more) saidFalse = true;
           return more;
         },
-        end: () => session.end(),
+        end: () => session.end() as ValueResult,
         get failed() {
           return session.failed;
         },

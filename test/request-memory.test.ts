@@ -13,10 +13,14 @@ import {once} from 'node:events';
 import {before, describe, test} from 'node:test';
 import {fileURLToPath} from 'node:url';
 import {promisify} from 'node:util';
-import {post} from './support/servers.js';
 import {calls, invalidBody} from './support/requestMemory.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+
+async function post(origin: string, path: string, text: string): Promise<{status: number; text: string}> {
+  const response = await fetch(origin + path, {method: 'POST', headers: {'content-type': 'application/json'}, body: text});
+  return {status: response.status, text: await response.text()};
+}
 const probe = new URL('./support/requestMemory.ts', import.meta.url).href;
 const childFlags = ['--expose-gc', '--import', 'tsx', '--input-type=module', '--eval'];
 

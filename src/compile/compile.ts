@@ -93,6 +93,7 @@ class Compiler {
     checkChoice(options, 'formats', ['annotate', 'assert']);
     checkChoice(options, 'unknownFormats', ['refuse', 'ignore']);
     this.customFormats = customFormatChecks(options);
+    for (const [name, allowed] of valueOptions) expectOption(name, options[name], allowed);
     this.rootUri = DEFAULT_BASE_URI;
     if (options.baseUri !== undefined) {
       const absolute = typeof options.baseUri === 'string' ? absoluteUri(options.baseUri) : undefined;
@@ -565,6 +566,19 @@ function locationsBeside(document: unknown, resourceUri: string, fragment: strin
   return Object.keys(value).map((key) => `${resourceUri}#${pointer}/${escapePointerToken(key)}`);
 }
 
+
+/** The value options and the values each takes, as ajv's options of those names do. */
+const valueOptions: readonly (readonly ['coerceTypes' | 'useDefaults' | 'removeAdditional', readonly unknown[]])[] = [
+  ['coerceTypes', [false, true, 'array']],
+  ['useDefaults', [false, true, 'empty']],
+  ['removeAdditional', [false, true, 'all', 'failing']],
+];
+
+/** An option set to a value it does not take would otherwise be read as off, silently. */
+function expectOption(name: string, value: unknown, allowed: readonly unknown[]): void {
+  if (value === undefined || allowed.includes(value)) return;
+  throw new SchemaError(`schema.option.${name}`, '', `${name} ${JSON.stringify(value)} is not one of ${allowed.map((each) => JSON.stringify(each)).join(', ')}`);
+}
 
 /** The keyword present in `schema` that makes its siblings ignored in `draft` (`$ref` before 2019-09), if any. */
 function hidingKeyword(schema: Record<string, unknown>, draft: DraftTable): string | undefined {

@@ -881,10 +881,14 @@ export class TextChecker implements TokenSink {
     this.usedLevels = 0;
   }
 
-  /** Judge one whole document. */
-  check(text: string): Outcome {
+  /**
+   * Judge one whole document. `front`: what stands between the tokenizer and the checker, given
+   * both (the amender of the value options, src/engine/amender.ts).
+   */
+  check(text: string, front?: (checker: TokenSink, tokenizer: Tokenizer) => TokenSink): Outcome {
     this.begin(this.root);
     const tokenizer = (this.tokenizer = new Tokenizer(this, this.limits));
+    if (front !== undefined) tokenizer.redirect(front(this, tokenizer));
     try {
       tokenizer.write(text);
       tokenizer.end();

@@ -270,6 +270,7 @@ export class Run implements KeywordRun {
    */
   private failRecursion(): void {
     const unit: OutputUnit = {
+      valid: false,
       kind: 'limit',
       keyword: 'limit',
       keywordLocation: this.location(),
@@ -336,6 +337,7 @@ export class Run implements KeywordRun {
     let instanceLocation = evaluator.pointer(this.depth);
     if (memberLocation !== undefined) instanceLocation += '/' + escapePointerToken(memberLocation);
     const unit: OutputUnit = {
+      valid: false,
       kind: 'validation',
       keyword: keyword.name,
       keywordLocation: this.location() + keyword.path,

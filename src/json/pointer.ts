@@ -31,3 +31,23 @@ export function resolvePointer(root: unknown, tokens: readonly string[]): unknow
   }
   return current;
 }
+
+/**
+ * The keys a pointer walks through `root`: strings, and numbers where the value there is an array
+ * (a pointer alone cannot tell index `0` from key `"0"`). Past where `root` has no value, strings.
+ */
+export function pathOfPointer(root: unknown, pointer: string): Array<string | number> {
+  const tokens = parsePointer(pointer) ?? [];
+  const path: Array<string | number> = [];
+  let current: unknown = root;
+  for (const token of tokens) {
+    if (Array.isArray(current) && /^(0|[1-9]\d*)$/.test(token)) {
+      path.push(Number(token));
+      current = current[Number(token)];
+    } else {
+      path.push(token);
+      current = current !== null && typeof current === 'object' && Object.prototype.hasOwnProperty.call(current, token) ? (current as Record<string, unknown>)[token] : undefined;
+    }
+  }
+  return path;
+}

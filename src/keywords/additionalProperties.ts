@@ -1,16 +1,25 @@
 // `additionalProperties` (2020-12 core §10.3.2.3): properties matched by neither `properties` nor
 // `patternProperties` of the same schema object must validate against it. It sees only its own
 // siblings, so names declared in `allOf` subschemas are "additional" here. `false` fails at the
-// key, with a message that names it.
+// key, with a message that names it. Under `removeAdditional` (ajv's option) such properties are
+// taken out of the value instead: every one (`'all'`), where the keyword is `false` (`true`), or
+// also those whose value fails it (`'failing'`).
 
-import {propertyApplicator, type Selected} from './rules/members.js';
-import {compilePattern, expectSchema, isObject} from './rules/expect.js';
+import type {Matcher, Removal} from '../schema/node.js';
+import type {CompileOptions} from '../types.js';
+import {additionalNames, propertyApplicator, type Selected} from './rules/members.js';
+import {expectSchema} from './rules/expect.js';
 
 interface AdditionalProperties {
   readonly selected: readonly Selected[];
   readonly forbidden: boolean;
-  readonly declared: ReadonlySet<string>;
-  readonly patterns: readonly RegExp[];
+  readonly isAdditional: (name: string, match: Matcher) => boolean;
+  readonly removal: Removal | null;
+}
+
+function removalOf(value: unknown, {selected, isAdditional}: Omit<AdditionalProperties, 'forbidden' | 'removal'>, mode: CompileOptions['removeAdditional']): Removal | null {
+  if (mode === 'all' || ((mode === true || mode === 'failing') && value === false)) return {isAdditional, failing: null};
+  return mode === 'failing' ? {isAdditional, failing: selected[0]!.node} : null;
 }
 
 export const additionalProperties = propertyApplicator<AdditionalProperties>({
@@ -18,15 +27,12 @@ export const additionalProperties = propertyApplicator<AdditionalProperties>({
   subschemas: 'schema',
   compile(value, context) {
     expectSchema(value, context);
-    const siblings = context.schema;
-    const declared = new Set(isObject(siblings.properties) ? Object.keys(siblings.properties) : []);
-    const patterns = isObject(siblings.patternProperties)
-      ? Object.keys(siblings.patternProperties).map((source) => compilePattern(source, context))
-      : [];
-    return {selected: [{node: context.subschema(value, ''), path: '/additionalProperties'}], forbidden: value === false, declared, patterns};
+    const members = {selected: [{node: context.subschema(value, ''), path: '/additionalProperties'}], isAdditional: additionalNames(context)};
+    return {...members, forbidden: value === false, removal: removalOf(value, members, context.options.removeAdditional)};
   },
-  select({selected, declared, patterns}, name, match) {
-    return declared.has(name) || patterns.some((pattern) => match(pattern, name)) ? undefined : selected;
-  },
+  select: ({selected, isAdditional}, name, match) => (isAdditional(name, match) ? selected : undefined),
   refuse: ({forbidden}, name) => (forbidden ? {message: `must NOT have additional property "${name}"`, params: {additionalProperty: name}} : undefined),
+  amend({removal}, amendments) {
+    if (removal !== null) amendments.remove(removal);
+  },
 });

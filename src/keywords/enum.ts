@@ -25,7 +25,9 @@ export const enumKeyword = literalApplicator('enum', (value, context) => {
   if (containers > MAX_CONTAINER_LITERALS) {
     throw new SchemaError('schema.enum.tooLarge', context.location, `"enum": ${containers} objects and arrays, more than the ${MAX_CONTAINER_LITERALS} allowed`);
   }
-  return compileLiterals(value, context, 'must be equal to one of the allowed values', (index) => '/' + index);
+  return compileLiterals(value, context, {message: 'must be equal to one of the allowed values', params: {allowedValues: value}}, (index) => '/' + index);
 });
 
-export const constKeyword = literalApplicator('const', (value, context) => compileLiterals([value], context, 'must be equal to the constant', () => ''));
+export const constKeyword = literalApplicator('const', (value, context) =>
+  compileLiterals([value], context, {message: 'must be equal to the constant', params: {allowedValue: value}}, () => ''),
+);

@@ -1,11 +1,12 @@
 // Array applicators: `prefixItems` and `items` (2020-12 core §10.3.1), the older `items` (schema or
 // array) with `additionalItems` (draft 4 to 2019-09). Each item's run starts as the item starts,
 // so a wrong item fails at that item (rules/members.ts). Evaluated indices are annotations for
-// `unevaluatedItems`.
+// `unevaluatedItems`. Under `useDefaults` (ajv's option) a missing item gets the `default` of the
+// array-form `items` subschema at its position; ajv reads no defaults from `prefixItems`.
 
-import type {KeywordContext} from '../schema/node.js';
+import type {Amendments, KeywordContext} from '../schema/node.js';
 import {itemApplicator, type Refusal, type Selected} from './rules/members.js';
-import {expectSchema, isSchema} from './rules/expect.js';
+import {expectSchema, isObject, isSchema} from './rules/expect.js';
 
 /** Schemas by position (`prefixItems`, or `items` as an array), each as what it selects. */
 type Positional = readonly (readonly Selected[])[];
@@ -56,12 +57,34 @@ export const items = itemApplicator<Rest>({
   refuse: refuseRest,
 });
 
+/** Draft 4 to 2019-09 `items` as an array, with the `default` of each position's subschema under `useDefaults`. */
+interface Tuple {
+  readonly positional: Positional;
+  /** By position; undefined where the subschema has none (or `useDefaults` is off). */
+  readonly itemDefaults: readonly unknown[];
+  readonly replacesEmpty: boolean;
+}
+
+function compileTuple(value: unknown[], context: KeywordContext): Tuple {
+  const {useDefaults} = context.options;
+  const itemDefaults = useDefaults === undefined || useDefaults === false ? [] : value.map((schema) => (isObject(schema) ? schema.default : undefined));
+  return {positional: compilePositional(value, context, 'items'), itemDefaults, replacesEmpty: useDefaults === 'empty'};
+}
+
+function amendTuple(schemas: Tuple | Rest, amendments: Amendments): void {
+  if ('from' in schemas) return;
+  schemas.itemDefaults.forEach((value, index) => {
+    if (value !== undefined) amendments.itemDefault(index, value, schemas.replacesEmpty);
+  });
+}
+
 /** Draft 4 to 2019-09 `items`: a schema for every item, or an array of schemas by position. */
-export const legacyItems = itemApplicator<Positional | Rest>({
+export const legacyItems = itemApplicator<Tuple | Rest>({
   name: 'items',
   subschemas: 'schemaOrSchemaArray',
-  compile: (value, context) => (Array.isArray(value) ? compilePositional(value, context, 'items') : compileRest(value, context, 'items', 0)),
-  select: (schemas, index) => ('from' in schemas ? selectRest(schemas, index) : selectPositional(schemas, index)),
+  compile: (value, context) => (Array.isArray(value) ? compileTuple(value, context) : compileRest(value, context, 'items', 0)),
+  select: (schemas, index) => ('from' in schemas ? selectRest(schemas, index) : selectPositional(schemas.positional, index)),
+  amend: amendTuple,
   // A schema that is `false` fails every item, as its run does: no separate refusal (the message
   // of `additionalItems` would be wrong here).
 });

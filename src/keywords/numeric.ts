@@ -15,17 +15,25 @@ interface Bound {
   readonly failsBelow: boolean;
   readonly failsEqual: boolean;
   readonly failsAbove: boolean;
+  /** What a number within the bound is to the limit (`>=`, `>`, `<=`, `<`): ajv's `params.comparison`. */
+  readonly comparison: string;
   readonly message: string;
 }
 
-function bound(limit: number, fails: 'below' | 'below-or-equal' | 'above' | 'above-or-equal', message: string): Bound {
+type Fails = 'below' | 'below-or-equal' | 'above' | 'above-or-equal';
+
+const comparisons: Readonly<Record<Fails, string>> = {'below': '>=', 'below-or-equal': '>', 'above': '<=', 'above-or-equal': '<'};
+
+function bound(limit: number, fails: Fails): Bound {
+  const comparison = comparisons[fails];
   return {
     limit,
     decimal: parseDecimal(String(limit)),
     failsBelow: fails === 'below' || fails === 'below-or-equal',
     failsEqual: fails === 'below-or-equal' || fails === 'above-or-equal',
     failsAbove: fails === 'above' || fails === 'above-or-equal',
-    message: `${message} ${limit}`,
+    comparison,
+    message: `must be ${comparison} ${limit}`,
   };
 }
 
@@ -36,21 +44,24 @@ function withinBound(keyword: CompiledKeyword<Bound>, kind: Kind, scalar: Scalar
   return !((order < 0 && value.failsBelow) || (order === 0 && value.failsEqual) || (order > 0 && value.failsAbove));
 }
 
-const boundFailure = (keyword: CompiledKeyword<Bound>): [string, Record<string, unknown>] => [keyword.value.message, {limit: keyword.value.limit}];
+const boundFailure = (keyword: CompiledKeyword<Bound>): [string, Record<string, unknown>] => [
+  keyword.value.message,
+  {comparison: keyword.value.comparison, limit: keyword.value.limit},
+];
 
-function boundKeyword(name: string, fails: Parameters<typeof bound>[1], message: string): KeywordDefinition<Bound> {
+function boundKeyword(name: string, fails: Fails): KeywordDefinition<Bound> {
   return scalarCheck<Bound>({
     name,
-    compile: (value, context) => bound(expectNumber(value, context), fails, message),
+    compile: (value, context) => bound(expectNumber(value, context), fails),
     accepts: withinBound,
     failure: boundFailure,
   });
 }
 
-export const minimum = boundKeyword('minimum', 'below', 'must be >=');
-export const maximum = boundKeyword('maximum', 'above', 'must be <=');
-export const exclusiveMinimum = boundKeyword('exclusiveMinimum', 'below-or-equal', 'must be >');
-export const exclusiveMaximum = boundKeyword('exclusiveMaximum', 'above-or-equal', 'must be <');
+export const minimum = boundKeyword('minimum', 'below');
+export const maximum = boundKeyword('maximum', 'above');
+export const exclusiveMinimum = boundKeyword('exclusiveMinimum', 'below-or-equal');
+export const exclusiveMaximum = boundKeyword('exclusiveMaximum', 'above-or-equal');
 
 /** Draft 4: `minimum`/`maximum` read the boolean `exclusiveMinimum`/`exclusiveMaximum` beside them. */
 function draft4BoundKeyword(name: 'minimum' | 'maximum', exclusiveName: string): KeywordDefinition<Bound> {
@@ -60,8 +71,8 @@ function draft4BoundKeyword(name: 'minimum' | 'maximum', exclusiveName: string):
     compile(value, context) {
       const limit = expectNumber(value, context);
       const exclusive = context.schema[exclusiveName];
-      if (exclusive === true) return bound(limit, lower ? 'below-or-equal' : 'above-or-equal', lower ? 'must be >' : 'must be <');
-      return bound(limit, lower ? 'below' : 'above', lower ? 'must be >=' : 'must be <=');
+      if (exclusive === true) return bound(limit, lower ? 'below-or-equal' : 'above-or-equal');
+      return bound(limit, lower ? 'below' : 'above');
     },
     accepts: withinBound,
     failure: boundFailure,

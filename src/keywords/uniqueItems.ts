@@ -22,7 +22,8 @@ const distinctItems: FingerprintListener = {
     const max = keyword.value;
     if (seen.size >= max) throw run.evaluator.limitError('limit.uniqueItems', `More than maxUniqueItems (${max}) items in one array under uniqueItems`, run.depth);
     const earlier = seen.add(fingerprint);
-    if (earlier >= 0) run.fail(keyword, `must NOT have duplicate items (items ${earlier} and ${index} are identical)`, {i: earlier, j: index});
+    // ajv's params name the later item `i` and the earlier `j`.
+    if (earlier >= 0) run.fail(keyword, `must NOT have duplicate items (items ${earlier} and ${index} are identical)`, {i: index, j: earlier});
   },
 };
 

@@ -72,6 +72,7 @@ export class InputError extends Error implements InputPosition {
 /** An input problem (malformed JSON, a limit) as an output unit, distinguishable by `kind`. */
 export function inputErrorUnit(error: InputError): OutputUnit {
   const unit: OutputUnit = {
+    valid: false,
     kind: error.kind,
     keyword: error.kind,
     keywordLocation: '',

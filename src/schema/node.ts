@@ -227,6 +227,13 @@ export interface KeywordDefinition<V = any> {
    * keyword that acts and can be asked neither way makes the checker give up on the schema.
    */
   outline?(keyword: CompiledKeyword<V>, outline: Outline): void;
+  /**
+   * What this keyword changes in the value under the value options (`coerceTypes`, `useDefaults`,
+   * `removeAdditional`), told to the amender (src/engine/amender.ts), which changes the tokens
+   * before either engine sees them. The structure the amender follows (which subschemas apply to a
+   * member, or in place) it reads from `outline`.
+   */
+  amend?(keyword: CompiledKeyword<V>, amendments: Amendments): void;
   /** An object key arrived. `plan` is what `classify` said of the name (undefined without `classify`). */
   key?(run: Run, keyword: CompiledKeyword<V>, name: string, plan: any): void;
   /** An array item starts at `index`. */
@@ -293,6 +300,53 @@ export interface Outline {
   conditional(condition: SchemaNode, then: SchemaNode | undefined, otherwise: SchemaNode | undefined): void;
   /** If property `trigger` is present, `node` applies (dependentSchemas). */
   when(trigger: string, node: SchemaNode): void;
+}
+
+/** What `Coercion.coerce` makes of a scalar that ajv's table turns into an array of itself. */
+export const WRAP_IN_ARRAY: unique symbol = Symbol('wrap in array');
+
+/** A scalar's value as coercion reads and makes it: a JSON scalar, numbers as doubles. */
+export type Coerced = string | number | boolean | null | typeof WRAP_IN_ARRAY | undefined;
+
+/** What `type` does under `coerceTypes` (ajv's coercion table): the keyword's own rule, in its file. */
+export interface Coercion {
+  /** The value already has one of the types: it stays as it is. */
+  accepts(kind: Kind, scalar: Scalar): boolean;
+  /** A scalar of none of the types as one of them, tried in the order written; undefined: none fits. */
+  coerce(kind: Kind, scalar: Scalar): Coerced;
+  /** An array of one item that has none of the types becomes its item (`coerceTypes: 'array'`). */
+  readonly unwraps: boolean;
+  /** The item taken out of such an array has one of the types: it stays as it is (else `coerce` tries). */
+  acceptsUnwrapped(kind: Kind, scalar: Scalar): boolean;
+}
+
+/** Additional properties that `removeAdditional` takes out of an object. */
+export interface Removal {
+  /**
+   * The names this schema object calls additional: neither its `properties` nor its
+   * `patternProperties` lists them (regular expressions through `match`).
+   */
+  isAdditional(name: string, match: Matcher): boolean;
+  /** null: every additional property goes; a node: only those whose value fails it (`'failing'`). */
+  readonly failing: SchemaNode | null;
+}
+
+/**
+ * The terms in which a keyword tells the amender what the value options change
+ * (KeywordDefinition.amend). Each call is about the value at the keyword's location.
+ */
+export interface Amendments {
+  /** The value is coerced by `coercion` (`type` under `coerceTypes`). */
+  coerce(coercion: Coercion): void;
+  /**
+   * A property missing from the object gets `value` (`properties` under `useDefaults`);
+   * `replacesEmpty` (`'empty'`): so does one whose value is null or "".
+   */
+  propertyDefault(name: string, value: unknown, replacesEmpty: boolean): void;
+  /** The same for the item at `index` of an array (array-form `items`). */
+  itemDefault(index: number, value: unknown, replacesEmpty: boolean): void;
+  /** Additional properties are taken out (`removeAdditional`). */
+  remove(removal: Removal): void;
 }
 
 export interface KeywordContext {

@@ -7,6 +7,7 @@
 
 import {Assembler, TeeSink} from '../json/assembler.js';
 import {InputError, NO_POSITION, inputErrorUnit} from '../output/errors.js';
+import {Amender, type AmendPlans} from '../engine/amender.js';
 import {Evaluator} from '../engine/evaluator.js';
 import type {KeyPlans} from '../engine/keyPlan.js';
 import {PASS, TextChecker, type CheckerCache} from '../engine/checker.js';
@@ -15,8 +16,9 @@ import type {SchemaNode} from '../schema/node.js';
 import {MemberSink, memberValues} from './memberSink.js';
 import {Tokenizer} from '../json/tokenizer.js';
 import {ChunkDecoder} from '../json/utf8.js';
+import {assignInPlace} from '../json/inPlace.js';
 import {walkValue} from '../json/walker.js';
-import type {Limits, Result, Session, TokenSink} from '../types.js';
+import type {Limits, Result, Session, TokenSink, ValidResult, ValueResult} from '../types.js';
 
 /** What every document of one compiled schema shares: the schema, its options, and the engines' caches. */
 export interface CompiledParts {
@@ -29,6 +31,8 @@ export interface CompiledParts {
   readonly keyPlans: KeyPlans;
   /** The checker's shapes and plans (src/engine/checker.ts). */
   readonly checkerCache: CheckerCache;
+  /** What the value options change where (src/engine/amender.ts); null when none is on. */
+  readonly amendPlans: AmendPlans | null;
 }
 
 /** Bytes decoded at a time by a session (see ChunkDecoder). */
@@ -44,6 +48,8 @@ export class Document implements Session {
   private readonly patterns = new PatternTests();
   /** The pass-only verdict, and the judge of member values set apart; made on first need. */
   private checker: TextChecker | null = null;
+  /** Changes the tokens as the value options say, before the engines see them; made on first need. */
+  private amender: Amender | null = null;
   // The input side of a document given as text, set afresh by beginText.
   private tokenizer: Tokenizer | null = null;
   private decoder: ChunkDecoder | null = null;
@@ -65,28 +71,61 @@ export class Document implements Session {
     return (this.checker ??= new TextChecker(this.parts.root, this.parts.limits, this.parts.checkerCache, this.patterns));
   }
 
+  private amenderOf(plans: AmendPlans): Amender {
+    return (this.amender ??= new Amender(plans, this.parts.limits, this.patterns.run));
+  }
+
+  /** What the checker's tokenizer feeds under the value options: the amender, then `checker` (and `also`). */
+  private amendedCheck(plans: AmendPlans, also?: TokenSink): (checker: TokenSink, tokenizer: Tokenizer) => TokenSink {
+    return (checker, tokenizer) => this.amenderOf(plans).begin(also === undefined ? checker : new TeeSink(checker, also), tokenizer, true);
+  }
+
   // ---- whole documents (the validator's calls) ----
 
-  /** validate(): a parsed value. */
-  validateValue(value: unknown): Result {
+  /** validate(): a parsed value, given back as a valid result's value. */
+  validateValue(value: unknown): ValueResult {
+    const plans = this.parts.amendPlans;
     try {
-      return this.judgeValue(value);
+      return plans === null ? this.judgeValue(value) : this.judgeAmended(value, plans);
     } finally {
       this.patterns.clear();
     }
   }
 
-  private judgeValue(value: unknown): Result {
+  /**
+   * validate() under the value options: the value is amended first, in place as ajv does, then
+   * judged; `Result.value` is the value judged (a new one only where the whole value changed kind).
+   */
+  private judgeAmended(value: unknown, plans: AmendPlans): ValueResult {
+    const assembler = new Assembler();
+    const amender = this.amenderOf(plans).begin(assembler, null, false);
+    try {
+      walkValue(value, amender, this.parts.limits);
+    } catch (error) {
+      if (!(error instanceof InputError)) throw error;
+      return {valid: false, errors: [inputErrorUnit(error)]};
+    } finally {
+      amender.release();
+    }
+    const amended = assignInPlace(value, assembler.value);
+    const result = this.judgeValue(amended);
+    result.value = amended;
+    return result;
+  }
+
+  private judgeValue(value: unknown): ValueResult {
     // Most values pass: the fast verdict says so without events; otherwise the events say why.
-    if (this.parts.checkerCache.usable && this.checkerOf().checkValue(value) === PASS) return {valid: true, errors: []};
+    if (this.parts.checkerCache.usable && this.checkerOf().checkValue(value) === PASS) return {valid: true, errors: [], value};
     const evaluator = this.evaluator;
     evaluator.reset(null);
     try {
       if (!evaluator.stopped) walkValue(value, evaluator, this.parts.limits);
-      return verdict(evaluator, undefined);
+      const result = verdict(evaluator, undefined);
+      if (result.valid) result.value = value;
+      return result as ValueResult;
     } catch (error) {
       if (!(error instanceof InputError)) throw error;
-      return verdict(evaluator, error);
+      return verdict(evaluator, error) as ValueResult;
     } finally {
       // The walk's keys and strings are the caller's: the pooled document must not keep them alive.
       evaluator.forget();
@@ -99,17 +138,20 @@ export class Document implements Session {
       // Most documents pass: the checker says so without runs; otherwise the evaluator says why.
       if (!this.parts.checkerCache.usable) return this.evaluateText(text);
       const source = typeof text === 'string' ? text : decode(text);
-      if (this.checkerOf().check(source) === PASS) return {valid: true, errors: []};
+      const plans = this.parts.amendPlans;
+      if (this.checkerOf().check(source, plans === null ? undefined : this.amendedCheck(plans)) === PASS) return {valid: true, errors: []};
       return this.evaluateText(source);
     } finally {
       this.patterns.clear();
+      this.amender?.release();
     }
   }
 
   /** parseText(): validateText's verdict, and the value of a valid document. */
-  parseText(text: string | Uint8Array): Result {
+  parseText(text: string | Uint8Array): ValueResult {
     try {
       const source = typeof text === 'string' ? text : decode(text);
+      if (this.parts.amendPlans !== null) return this.parseAmended(source, this.parts.amendPlans);
       // For a valid document whose value is wanted anyway: the checker's pass, then JSON.parse once.
       if (this.parts.checkerCache.usable && this.checkerOf().check(source) === PASS) return withValue({valid: true, errors: []}, source);
       const result = this.evaluateText(source);
@@ -119,15 +161,32 @@ export class Document implements Session {
     }
   }
 
-  /** The evaluator's verdict and errors on a whole text: it finds where the document fails. */
-  private evaluateText(text: string | Uint8Array): Result {
+  /**
+   * parseText() under the value options: the value is the amended one, assembled from the tokens
+   * the engines judged (JSON.parse's would be the value as sent).
+   */
+  private parseAmended(source: string, plans: AmendPlans): ValueResult {
+    if (this.parts.checkerCache.usable) {
+      const assembler = new Assembler();
+      const outcome = this.checkerOf().check(source, this.amendedCheck(plans, assembler));
+      this.amender!.release();
+      if (outcome === PASS) return {valid: true, errors: [], value: assembler.value};
+    }
+    const result = this.evaluateText(source, true);
+    if (!result.valid) delete result.value;
+    return result as ValueResult;
+  }
+
+  /** The evaluator's verdict and errors on a whole text: it finds where the document fails. `parse`: with its value. */
+  private evaluateText(text: string | Uint8Array, parse = false): Result {
     // Not begun afresh: what the checker found in this same text is recalled, not run again.
-    this.startText(false, false);
+    this.startText(parse, false);
     try {
       this.write(text);
       return this.end();
     } finally {
       this.forgetText();
+      this.amender?.release();
     }
   }
 
@@ -160,9 +219,12 @@ export class Document implements Session {
   private startText(parse: boolean, membersApart: boolean): void {
     this.assembler = parse ? new Assembler() : undefined;
     const sink: TokenSink = this.assembler === undefined ? this.evaluator : new TeeSink(this.evaluator, this.assembler);
-    this.tokenizer = new Tokenizer(sink, this.parts.limits);
+    const tokenizer = (this.tokenizer = new Tokenizer(sink, this.parts.limits));
+    const plans = this.parts.amendPlans;
+    if (plans !== null) tokenizer.redirect(this.amenderOf(plans).begin(sink, tokenizer, true));
     this.decoder = new ChunkDecoder(DECODE_SLICE);
-    this.judgesMembersApart = membersApart && this.parts.checkerCache.usable;
+    // A member value judged apart would be judged as sent, not as amended.
+    this.judgesMembersApart = membersApart && this.parts.checkerCache.usable && plans === null;
     this.members = null;
     this.inputError = undefined;
     this.result = undefined;
@@ -170,12 +232,13 @@ export class Document implements Session {
     this.evaluator.reset(this.tokenizer);
   }
 
-  /** Begin a document given as tokens (see `tokenValidator`): the events come from elsewhere. */
-  beginTokens(): Evaluator {
+  /** Begin a document given as tokens (see `tokenValidator`): the events come from elsewhere, into the sink returned. */
+  beginTokens(): TokenSink {
     this.tokenizer = null;
     this.patterns.clear();
     this.evaluator.reset(null, true);
-    return this.evaluator;
+    const plans = this.parts.amendPlans;
+    return plans === null ? this.evaluator : this.amenderOf(plans).begin(this.evaluator, null, true);
   }
 
   /**
@@ -279,10 +342,10 @@ function decode(bytes: Uint8Array): string {
  * ever disagree, the text is refused as malformed rather than the call throwing: the verdict and
  * the value must agree.
  */
-function withValue(result: Result, source: string): Result {
+function withValue(result: ValidResult, source: string): ValueResult {
   try {
     result.value = JSON.parse(source.charCodeAt(0) === 0xfeff ? source.slice(1) : source);
-    return result;
+    return result as ValueResult;
   } catch {
     // V8's message quotes the text, which must never be echoed back to whoever sent it.
     const refusal = new InputError('syntax', 'syntax.parse', 'JSON.parse refused text the validator accepted', NO_POSITION);

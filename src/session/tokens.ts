@@ -23,14 +23,17 @@ export interface TokenValidator {
  */
 export function tokenValidator(validator: Validator): TokenValidator {
   if (!(validator instanceof CompiledValidator)) throw new TypeError('tokenValidator needs a validator made by compile()');
-  const evaluator = validator.document().beginTokens();
+  const document = validator.document();
+  // The tokens go to `sink`, which is the evaluator unless the value options amend them first.
+  const sink = document.beginTokens();
+  const evaluator = document.evaluator;
   let pieces = '';
   let pending: 'string' | 'key' | 'number' | undefined;
   let inputError: InputError | undefined;
   const deliverPending = (): void => {
-    if (pending === 'string') evaluator.stringValue(pieces);
-    else if (pending === 'key') evaluator.keyValue(pieces);
-    else if (pending === 'number') evaluator.numberValue(pieces);
+    if (pending === 'string') sink.stringValue(pieces);
+    else if (pending === 'key') sink.keyValue(pieces);
+    else if (pending === 'number') sink.numberValue(pieces);
     pending = undefined;
     pieces = '';
   };
@@ -61,7 +64,7 @@ export function tokenValidator(validator: Validator): TokenValidator {
         // The packed value supersedes the pieces streamed just before it.
         pending = undefined;
         pieces = '';
-        evaluator[token.name](token.value as string);
+        sink[token.name](token.value as string);
         return;
       case 'startObject':
       case 'endObject':
@@ -71,7 +74,7 @@ export function tokenValidator(validator: Validator): TokenValidator {
       case 'trueValue':
       case 'falseValue':
         deliverPending();
-        evaluator[token.name]();
+        sink[token.name]();
         return;
     }
   };

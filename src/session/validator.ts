@@ -1,11 +1,29 @@
 // compile() and the Validator it returns: value mode, text, and sessions over one compiled schema.
 
+import type {JSONSchema} from 'json-schema-to-ts';
+
 import {compileSchema} from '../compile/compile.js';
+import {AmendPlans} from '../engine/amender.js';
 import {KeyPlans} from '../engine/keyPlan.js';
 import type {SchemaNode} from '../schema/node.js';
 import {CheckerCache} from '../engine/checker.js';
 import {defaultLimits} from '../json/tokenizer.js';
-import type {CompileOptions, Draft, Limits, Result, SchemaWarning, Session, SessionOptions, Validator} from '../types.js';
+import {standardResult} from './standard-schema.js';
+import type {
+  CompileOptions,
+  Draft,
+  Limits,
+  Result,
+  SchemaWarning,
+  SchemaInput,
+  SchemaOutput,
+  Session,
+  SessionOptions,
+  StandardSchemaProps,
+  TypingOptions,
+  Validator,
+  ValueResult,
+} from '../types.js';
 import {Document, type CompiledParts} from './document.js';
 
 /**
@@ -25,12 +43,40 @@ export function isValidator(candidate: unknown): candidate is Validator {
  * that is no JSON Schema at all: a validator (it is compiled already), a function, or an object
  * that JSON cannot hold (a class instance, a Map). Such a value would otherwise be read as an
  * object with no keywords, the schema that accepts everything.
+ *
+ * An `as const` schema types the validator's results through json-schema-to-ts: `Output`, a valid
+ * value (its `default`s present with `useDefaults: true`), and `Input`, what it takes as valid
+ * (`default`ed properties optional). External `$ref`s are typed from the `schemas` given here
+ * (`as const` or written inline), and `unknown` where the types cannot see their document.
  */
+export function compile<
+  const S extends JSONSchema,
+  const Schemas extends Record<string, unknown> = {},
+  const Defaults extends boolean | 'empty' = false,
+  Output = SchemaOutput<S, Schemas, Defaults>,
+  Input = SchemaInput<S, Schemas>,
+>(schema: S, options?: CompileOptions & TypingOptions<Schemas, Defaults>): Validator<Output, Input>;
+export function compile(schema: unknown, options?: CompileOptions): Validator;
 export function compile(schema: unknown, options: CompileOptions = {}): Validator {
   assertSchemaValue(schema);
   const {root, draft, warnings} = compileSchema(schema, options);
   if (options.strict === 'warn') for (const warning of warnings) console.warn(`stream-schema: ${warning.message}`);
-  return new CompiledValidator(root, draft, options.allErrors ?? false, {...defaultLimits, ...options.limits}, warnings, options.annotations === true);
+  const features: CompiledFeatures = {warnings, annotations: options.annotations === true, amends: amendsValues(options)};
+  return new CompiledValidator(root, draft, options.allErrors ?? false, {...defaultLimits, ...options.limits}, features);
+}
+
+/** What a validator does beyond judging, as its compile options asked. */
+interface CompiledFeatures {
+  readonly warnings?: readonly SchemaWarning[];
+  /** Collect annotations (`annotations: true`). */
+  readonly annotations?: boolean;
+  /** Some value option is on: documents go through the amender (src/engine/amender.ts). */
+  readonly amends?: boolean;
+}
+
+/** Some value option is on: documents go through the amender (src/engine/amender.ts). */
+function amendsValues({coerceTypes, useDefaults, removeAdditional}: CompileOptions): boolean {
+  return (coerceTypes !== undefined && coerceTypes !== false) || (useDefaults !== undefined && useDefaults !== false) || (removeAdditional !== undefined && removeAdditional !== false);
 }
 
 /** A JSON Schema is a boolean or an object (2020-12 core §4.3.1); one that JSON can hold, here. */
@@ -50,27 +96,36 @@ function assertSchemaValue(schema: unknown): void {
   }
 }
 
-export class CompiledValidator implements Validator {
+/** A compiled schema; its type parameters are the types `compile` read from the schema, unchecked here. */
+export class CompiledValidator<Output = unknown, Input = Output> implements Validator<Output, Input> {
   readonly [VALIDATOR_BRAND] = true;
+  /** Standard Schema V1: value mode, with the standard's result (src/session/standard-schema.ts). */
+  readonly '~standard': StandardSchemaProps<Input, Output>;
   private readonly parts: CompiledParts;
   /**
    * A document to reuse, with its frames (a third of the time on small documents went to setting
    * up a fresh evaluator): the whole-document calls take it and give it back before they return.
    */
   private idle: Document | null = null;
+  /** What the schema holds that compiled but is likely a mistake (unknown keywords). */
+  readonly warnings: readonly SchemaWarning[];
+  readonly changesValues: boolean;
 
   constructor(
     root: SchemaNode,
     readonly draft: Draft,
     readonly allErrors: boolean,
     limits: Required<Limits>,
-    readonly warnings: readonly SchemaWarning[] = [],
-    annotations = false,
+    {warnings = [], annotations = false, amends = false}: CompiledFeatures = {},
   ) {
+    this.warnings = warnings;
+    const keyPlans = new KeyPlans();
     const checkerCache = new CheckerCache();
     // Annotations come from the evaluator's runs: the checker, which makes none, cannot give them.
     if (annotations) checkerCache.usable = false;
-    this.parts = {root, allErrors, annotations, limits, keyPlans: new KeyPlans(), checkerCache};
+    this.parts = {root, allErrors, annotations, limits, keyPlans, checkerCache, amendPlans: amends ? new AmendPlans(root, keyPlans) : null};
+    this.changesValues = amends;
+    this['~standard'] = {version: 1, vendor: 'stream-schema', validate: (value) => standardResult(this.validate(value), value)};
   }
 
   /** A document for one whole-document call: the idle one, or a new one while that is in use. */
@@ -82,7 +137,7 @@ export class CompiledValidator implements Validator {
   }
 
   /** `call` on a document of its own, given back when it returns (or throws). */
-  private withDocument<A>(call: (document: Document, argument: A) => Result, argument: A): Result {
+  private withDocument<A, R extends Result>(call: (document: Document, argument: A) => R, argument: A): R {
     const document = this.take();
     try {
       return call(document, argument);
@@ -91,23 +146,31 @@ export class CompiledValidator implements Validator {
     }
   }
 
-  validate(value: unknown): Result {
-    return this.withDocument(validateValue, value);
+  validate(value: unknown): ValueResult<Output> {
+    return this.withDocument(validateValue, value) as ValueResult<Output>;
   }
 
-  validateText(text: string | Uint8Array): Result {
-    return this.withDocument(validateText, text);
+  validateText(text: string | Uint8Array): Result<Output> {
+    return this.withDocument(validateText, text) as Result<Output>;
   }
 
-  parseText(text: string | Uint8Array): Result {
-    return this.withDocument(parseText, text);
+  parseText(text: string | Uint8Array): ValueResult<Output> {
+    return this.withDocument(parseText, text) as ValueResult<Output>;
   }
 
+  session(options: SessionOptions & {parse: true}): Session<ValueResult<Output>>;
+  session(options?: SessionOptions): Session<Result<Output>>;
   session(options: SessionOptions = {}): Session {
     const document = new Document(this.parts);
     const parse = options.parse ?? false;
     document.beginText(parse, !parse && !this.allErrors);
     return document;
+  }
+
+  is(value: unknown): value is Output {
+    const result = this.validate(value);
+    // A valid value replaced rather than changed in place (a coerced root scalar) is not of the type.
+    return result.valid && Object.is(result.value, value);
   }
 
   /** A document of its own, for one given as tokens (see `tokenValidator`). */
@@ -117,6 +180,6 @@ export class CompiledValidator implements Validator {
 }
 
 // The whole-document calls, as functions of the document (no closure made per call).
-const validateValue = (document: Document, value: unknown): Result => document.validateValue(value);
+const validateValue = (document: Document, value: unknown): ValueResult => document.validateValue(value);
 const validateText = (document: Document, text: string | Uint8Array): Result => document.validateText(text);
-const parseText = (document: Document, text: string | Uint8Array): Result => document.parseText(text);
+const parseText = (document: Document, text: string | Uint8Array): ValueResult => document.parseText(text);

@@ -174,6 +174,13 @@ const trailingFF = raw('{"data":"ok"}', [0xff]);
 // Mount-time values and compiled validators
 
 const compiledAccounts = mount(compile(accountSchema));
+/** ajv's value options: a body is judged, and handed on, as they change it. */
+const amendingAccounts = mount(
+  compile(
+    {type: 'object', properties: {name: {type: 'string'}, age: {type: 'integer'}, role: {enum: ['user', 'admin'], default: 'user'}}, required: ['name'], additionalProperties: false},
+    {coerceTypes: true, useDefaults: true, removeAdditional: true},
+  ),
+);
 const compiledOrders = mount(compile(orderSchema));
 
 /** Not schemas: a schema is JSON (an object or a boolean), and a validator is what `compile` makes. */
@@ -329,6 +336,17 @@ export const CASES: readonly Case[] = [
     ],
   },
   {
+    kind: 'verdicts',
+    name: 'under the value options the value handed on is the value judged',
+    from: 'a door that took the value from JSON.parse of the text handed "5" on where the verdict was about 5',
+    steps: [
+      {mount: amendingAccounts, body: whole('{"name":"ada","age":"5","extra":1}'), expect: accepted('{"name":"ada","age":5,"role":"user"}')},
+      {mount: amendingAccounts, body: pieces(['{"name":"ada",', '"age":"5","ex', 'tra":1}']), expect: accepted('{"name":"ada","age":5,"role":"user"}')},
+      {mount: amendingAccounts, body: bytewise('{"name":"ada","age":"5"}'), expect: accepted('{"name":"ada","age":5,"role":"user"}')},
+      {mount: amendingAccounts, body: pieces(['{"name":"ada",', '"age":"five"}']), expect: refused('validation')},
+    ],
+  },
+  {
     kind: 'mount error',
     name: 'a value that is neither a schema nor a validator is a TypeError when mounted',
     from: 'issue 22, what must hold 1: anything else is a TypeError at mount time, not a schema of no keywords',
@@ -401,6 +419,9 @@ export const CASES: readonly Case[] = [
       {mount: mount({}, {limits: {maxStringLength: 10, maxKeyLength: 10, maxProperties: 5}}), body: whole(`{"a":"${'x'.repeat(100)}"}`), expect: refused('limit')},
       {mount: mount({}, {limits: {maxStringLength: 10, maxKeyLength: 10, maxProperties: 5}}), body: whole(`{"${'k'.repeat(100)}":1}`), expect: refused('limit')},
       {mount: mount({}, {limits: {maxStringLength: 10, maxKeyLength: 10, maxProperties: 5}}), body: whole('{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6}'), expect: refused('limit')},
+      // uniqueItems keeps a fingerprint per item: past maxUniqueItems, a limit (413), not the heap.
+      {mount: mount({type: 'array', uniqueItems: true}, {limits: {maxUniqueItems: 4}}), body: whole('[1,2,3,4,5,6]'), expect: refused('limit')},
+      {mount: mount({type: 'array', uniqueItems: true}, {limits: {maxUniqueItems: 4}}), body: bytewise('[1,2,3,4,5,6]'), expect: refused('limit')},
     ],
   },
   {

@@ -684,6 +684,7 @@ const cliDoor: Door = {
     ...TIMEOUT_CASES,
     ...LIMIT_CASES,
     'a compiled validator is judged as its schema': 'a command line takes a schema file: there is no compiled validator to give it',
+    'under the value options the value handed on is the value judged': 'a command line takes a schema file: there is no compiled validator to give it, and it hands no value on',
     'a value that is neither a schema nor a validator is a TypeError when mounted': 'a schema file holds JSON: it cannot hold a function, a class instance or a Map',
     'a key of 5,000 characters is never echoed in the answer': 'its output goes to whoever ran it on their own file',
     'every split point gives the verdict of the whole': NO_SPLIT,

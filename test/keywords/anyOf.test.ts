@@ -20,9 +20,9 @@ describe('anyOf', () => {
     const outcome = run({anyOf: [{type: 'string'}, {type: 'integer'}]}, '1.5');
     assert.equal(outcome.valid, false);
     assert.deepEqual(outcome.errors.map(summary), [
-      {keyword: 'type', keywordLocation: '/anyOf/0/type', instanceLocation: '', params: {type: 'number'}, error: 'must be string'},
-      {keyword: 'type', keywordLocation: '/anyOf/1/type', instanceLocation: '', params: {type: 'number'}, error: 'must be integer'},
-      {keyword: 'anyOf', keywordLocation: '/anyOf', instanceLocation: '', params: {passingSchemas: 0}, error: 'must match a schema in anyOf'},
+      {keyword: 'type', keywordLocation: '/anyOf/0/type', instanceLocation: '', params: {type: 'string'}, error: 'must be string'},
+      {keyword: 'type', keywordLocation: '/anyOf/1/type', instanceLocation: '', params: {type: 'integer'}, error: 'must be integer'},
+      {keyword: 'anyOf', keywordLocation: '/anyOf', instanceLocation: '', params: {passingSchemas: null}, error: 'must match a schema in anyOf'},
     ]);
   });
 

@@ -124,3 +124,39 @@ export function summary(unit: OutputUnit): Pick<OutputUnit, 'keyword' | 'keyword
   const {keyword, keywordLocation, instanceLocation, params, error} = unit;
   return params === undefined ? {keyword, keywordLocation, instanceLocation, error} : {keyword, keywordLocation, instanceLocation, params, error};
 }
+
+/** What the value options made of a document, agreed on by every mode. */
+export interface Amended {
+  valid: boolean;
+  /** The value handed on (validate's Result.value): for a valid document, every mode's. */
+  value: unknown;
+  errors: OutputUnit[];
+}
+
+/**
+ * JSON `text` through every mode under value `options` (coerceTypes, useDefaults,
+ * removeAdditional): verdicts and errors agree (see run), and for a valid document so does the
+ * value handed on — validate's, which changes the caller's value in place; parseText's; and a
+ * parsing session's, fed one byte at a time.
+ */
+export function amended(schema: unknown, text: string, options: CompileOptions): Amended {
+  const validator = compile(schema, options);
+  const outcome = run(validator, text);
+  const given: unknown = JSON.parse(text);
+  const result = validator.validate(given);
+  // Without value options, validate hands nothing on: the value is the caller's, unchanged.
+  const validated = 'value' in result ? result : {...result, value: given};
+  const parsed = validator.parseText(text);
+  const session = validator.session({parse: true});
+  for (const chunk of byteChunks(encoder.encode(text))) session.write(chunk);
+  const streamed = session.end();
+  assert.equal(parsed.valid, outcome.valid, `parseText and validateText disagree on ${text}`);
+  assert.equal(streamed.valid, outcome.valid, `a parsing session and validateText disagree on ${text}`);
+  if (outcome.valid) {
+    assert.deepEqual(parsed.value, validated.value, `parseText and validate hand on different values for ${text}`);
+    assert.deepEqual(streamed.value, validated.value, `a parsing session and validate hand on different values for ${text}`);
+    // Changed in place: the caller's object or array is the value handed on, unless it changed kind.
+    if (typeof given === 'object' && given !== null && Array.isArray(given) === Array.isArray(validated.value)) assert.equal(validated.value, given);
+  }
+  return {valid: outcome.valid, value: validated.value, errors: outcome.errors};
+}

@@ -52,7 +52,7 @@ describe('contains', () => {
       keyword: 'contains',
       keywordLocation: '/items/contains',
       instanceLocation: '/0',
-      params: {maxContains: 1},
+      params: {minContains: 1, maxContains: 1},
       error: 'must contain at most 1 valid item(s)',
     });
   });
@@ -86,6 +86,6 @@ describe('contains', () => {
 
   test('allErrors: maxContains is reported once, not once per extra match', () => {
     const outcome = run({contains: strings, maxContains: 1}, '["a", "b", "c", "d"]', {allErrors: true});
-    assert.deepEqual(outcome.errors.map((unit) => unit.params), [{maxContains: 1}]);
+    assert.deepEqual(outcome.errors.map((unit) => unit.params), [{minContains: 1, maxContains: 1}]);
   });
 });

@@ -46,7 +46,7 @@ describe('dependencies', () => {
       keyword: 'dependencies',
       keywordLocation: '/dependencies',
       instanceLocation: '',
-      params: {property: 'a', missingProperty: 'b'},
+      params: {property: 'a', missingProperty: 'b', depsCount: 1, deps: 'b'},
       error: 'must have property "b" when property "a" is present',
     });
     assert.deepEqual(summary(onlyError({dependencies: {c: {required: ['d']}}}, {c: 1}, {draft: 'draft7'})), {

@@ -34,7 +34,7 @@ describe('dependentRequired', () => {
       keyword: 'dependentRequired',
       keywordLocation: '/dependentRequired',
       instanceLocation: '',
-      params: {property: 'card', missingProperty: 'billing'},
+      params: {property: 'card', missingProperty: 'billing', depsCount: 2, deps: 'billing, cvc'},
       error: 'must have property "billing" when property "card" is present',
     });
   });

@@ -40,7 +40,7 @@ describe('dependentSchemas', () => {
       keyword: 'type',
       keywordLocation: '/dependentSchemas/card/properties/billing/type',
       instanceLocation: '/billing',
-      params: {type: 'number'},
+      params: {type: 'string'},
       error: 'must be string',
     });
     assert.deepEqual(summary(onlyError({dependentSchemas: {'a/b': {required: ['c']}}}, {'a/b': 1})), {

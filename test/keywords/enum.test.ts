@@ -55,17 +55,19 @@ describe('enum', () => {
     assert.equal(refusalByte(schema, value), value.indexOf('}'));
   });
 
-  test('the error does not list the candidates', () => {
+  test('the message does not list the candidates; params do, as ajv\'s allowedValues', () => {
     assert.deepEqual(summary(onlyError({properties: {c: {enum: ['r', 'g']}}}, {c: 'b'})), {
       keyword: 'enum',
       keywordLocation: '/properties/c/enum',
       instanceLocation: '/c',
+      params: {allowedValues: ['r', 'g']},
       error: 'must be equal to one of the allowed values',
     });
     assert.deepEqual(summary(onlyError({enum: [{a: [1, 2]}]}, {a: [1, 3]})), {
       keyword: 'enum',
       keywordLocation: '/enum',
       instanceLocation: '',
+      params: {allowedValues: [{a: [1, 2]}]},
       error: 'must be equal to one of the allowed values',
     });
   });
@@ -144,6 +146,7 @@ describe('const', () => {
       keyword: 'const',
       keywordLocation: '/items/const',
       instanceLocation: '/1',
+      params: {allowedValue: 'a'},
       error: 'must be equal to the constant',
     });
   });

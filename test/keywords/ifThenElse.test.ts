@@ -37,7 +37,7 @@ describe('if / then / else', () => {
       keyword: 'minimum',
       keywordLocation: '/else/minimum',
       instanceLocation: '',
-      params: {limit: 5},
+      params: {comparison: '>=', limit: 5},
       error: 'must be >= 5',
     });
   });

@@ -3,7 +3,7 @@
 
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
-import {invalid, onlyError, refusalByte, schemaError, summary, valid} from './check.js';
+import {amended, invalid, onlyError, refusalByte, schemaError, summary, valid} from './check.js';
 
 const legacyDrafts = ['draft4', 'draft6', 'draft7', 'draft2019-09'] as const;
 
@@ -51,7 +51,7 @@ describe('2020-12: prefixItems and items', () => {
       keyword: 'maximum',
       keywordLocation: '/prefixItems/1/maximum',
       instanceLocation: '/1',
-      params: {limit: 5},
+      params: {comparison: '<=', limit: 5},
       error: 'must be <= 5',
     });
   });
@@ -121,5 +121,29 @@ describe('draft 4 to 2019-09: items and additionalItems', () => {
   test('compile: items array entries and additionalItems are schemas', () => {
     assert.equal(schemaError({items: [{}, 'x']}, {draft: 'draft7'}).schemaLocation, '/items/1');
     assert.equal(schemaError({items: [{}], additionalItems: 1}, {draft: 'draft7'}).schemaLocation, '/additionalItems');
+  });
+});
+
+describe('items under useDefaults', () => {
+  const tuple = {type: 'array', items: [{type: 'string'}, {type: 'integer', default: 0}, {default: 'last'}]};
+
+  test('array-form items (draft 4 to 2019-09): a missing item gets its position\'s default', () => {
+    for (const draft of legacyDrafts) {
+      assert.deepEqual(amended(tuple, '["a"]', {draft, useDefaults: true}).value, ['a', 0, 'last'], draft);
+      assert.deepEqual(amended(tuple, '["a", 5, 6, 7]', {draft, useDefaults: true}).value, ['a', 5, 6, 7], draft);
+    }
+  });
+
+  test("'empty': an item that is null or \"\" gets it too", () => {
+    assert.deepEqual(amended(tuple, '["a", null, ""]', {draft: 'draft7', useDefaults: 'empty'}).value, ['a', 0, 'last']);
+    assert.equal(amended(tuple, '["a", null]', {draft: 'draft7', useDefaults: true}).valid, false);
+  });
+
+  test('only after the items that were sent, while no position before has none (ajv would leave a hole JSON cannot hold)', () => {
+    assert.deepEqual(amended(tuple, '[]', {draft: 'draft7', useDefaults: true}).value, []);
+  });
+
+  test('2020-12 prefixItems gives no defaults, as in ajv', () => {
+    assert.deepEqual(amended({prefixItems: [{default: 1}]}, '[]', {useDefaults: true}).value, []);
   });
 });

@@ -48,12 +48,12 @@ describe('minimum / maximum / exclusiveMinimum / exclusiveMaximum', () => {
   });
 
   test('the error gives the limit', () => {
-    assert.deepEqual(summary(onlyError({maximum: 3}, 4)), {keyword: 'maximum', keywordLocation: '/maximum', instanceLocation: '', params: {limit: 3}, error: 'must be <= 3'});
+    assert.deepEqual(summary(onlyError({maximum: 3}, 4)), {keyword: 'maximum', keywordLocation: '/maximum', instanceLocation: '', params: {comparison: '<=', limit: 3}, error: 'must be <= 3'});
     assert.deepEqual(summary(onlyError({items: {exclusiveMinimum: 0}}, [1, 0])), {
       keyword: 'exclusiveMinimum',
       keywordLocation: '/items/exclusiveMinimum',
       instanceLocation: '/1',
-      params: {limit: 0},
+      params: {comparison: '>', limit: 0},
       error: 'must be > 0',
     });
   });
@@ -91,7 +91,7 @@ describe('draft 4: exclusiveMinimum / exclusiveMaximum are booleans beside minim
       keyword: 'maximum',
       keywordLocation: '/maximum',
       instanceLocation: '',
-      params: {limit: 3},
+      params: {comparison: '<', limit: 3},
       error: 'must be < 3',
     });
   });

@@ -43,7 +43,7 @@ describe('patternProperties', () => {
       keyword: 'type',
       keywordLocation: '/patternProperties/^a~1b/type',
       instanceLocation: '/a~1bc',
-      params: {type: 'number'},
+      params: {type: 'string'},
       error: 'must be string',
     });
   });

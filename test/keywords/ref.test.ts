@@ -44,7 +44,7 @@ describe('$ref', () => {
 
   test('the error: keywordLocation through $ref, absoluteKeywordLocation at the target', () => {
     const error = onlyError({$id: 'https://example.com/s', $defs: {pos: {minimum: 0}}, properties: {a: {$ref: '#/$defs/pos'}}}, {a: -1});
-    assert.deepEqual(summary(error), {keyword: 'minimum', keywordLocation: '/properties/a/$ref/minimum', instanceLocation: '/a', params: {limit: 0}, error: 'must be >= 0'});
+    assert.deepEqual(summary(error), {keyword: 'minimum', keywordLocation: '/properties/a/$ref/minimum', instanceLocation: '/a', params: {comparison: '>=', limit: 0}, error: 'must be >= 0'});
     assert.equal(error.absoluteKeywordLocation, 'https://example.com/s#/$defs/pos/minimum');
   });
 

@@ -62,7 +62,7 @@ describe('unevaluatedItems', () => {
       keyword: 'type',
       keywordLocation: '/unevaluatedItems/type',
       instanceLocation: '/1',
-      params: {type: 'number'},
+      params: {type: 'string'},
       error: 'must be string',
     });
   });

@@ -83,7 +83,7 @@ describe('unevaluatedProperties', () => {
       keyword: 'type',
       keywordLocation: '/unevaluatedProperties/type',
       instanceLocation: '/b',
-      params: {type: 'number'},
+      params: {type: 'string'},
       error: 'must be string',
     });
     const all = run({unevaluatedProperties: false}, '{"a": 1, "b": 2}', {allErrors: true});

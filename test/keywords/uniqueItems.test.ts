@@ -55,7 +55,7 @@ describe('uniqueItems', () => {
       keyword: 'uniqueItems',
       keywordLocation: '/properties/t/uniqueItems',
       instanceLocation: '/t',
-      params: {i: 1, j: 3},
+      params: {i: 3, j: 1},
       error: 'must NOT have duplicate items (items 1 and 3 are identical)',
     });
   });

@@ -20,7 +20,11 @@ export async function POST(request: Request): Promise<Response> {
     expectType<Equal<typeof order, {customer: string; quantity?: number}>>();
     // @ts-expect-error: not a property of the schema
     void order.note;
-    const untyped = await validateRequest(request, compile(orderSchema));
+    // A validator compiled from the schema types the value as the schema does.
+    const compiled = await validateRequest(request, compile(orderSchema));
+    expectType<Equal<typeof compiled, {customer: string; quantity?: number}>>();
+    const loaded: object = JSON.parse('{"type": "object"}');
+    const untyped = await validateRequest(request, compile(loaded));
     expectType<Equal<typeof untyped, unknown>>();
     return Response.json(order);
   } catch (error) {

@@ -28,6 +28,8 @@ export function requireSubschema(run: Run, _keyword: unknown, child: Run): void 
 
 export class BranchTally {
   passed = 0;
+  /** The index of the first branch that passed. */
+  firstPassed = -1;
   settled = 0;
   readonly failures: Run[] = [];
 }
@@ -67,11 +69,12 @@ function branchKeyword(name: string): Pick<KeywordDefinition<Branches>, 'name' |
 export function tallyBranch(run: Run, keyword: CompiledKeyword<Branches>, child: Run, message: string): BranchTally {
   const tally = run.state(keyword, newTally);
   tally.settled++;
-  if (!child.failed) tally.passed++;
-  else tally.failures.push(child);
+  if (child.failed) tally.failures.push(child);
+  else if (tally.passed++ === 0) tally.firstPassed = child.slot;
   if (tally.settled === keyword.value.nodes.length && tally.passed === 0) {
     for (const failure of tally.failures) run.collectErrors(failure);
-    run.fail(keyword, message, {passingSchemas: 0});
+    // ajv's params: no branch passed.
+    run.fail(keyword, message, {passingSchemas: null});
   }
   return tally;
 }
@@ -107,7 +110,8 @@ export function someBranches(name: string, exactly: boolean): KeywordDefinition<
       }
       if (child.failed || run.settled) return;
       if (tally.passed === 1) run.mergeAnnotations(child);
-      else if (tally.passed === 2) run.fail(keyword, message, {passingSchemas: 2});
+      // ajv's params: the two branches that passed, in order (they may settle in any).
+      else if (tally.passed === 2) run.fail(keyword, message, {passingSchemas: [Math.min(tally.firstPassed, child.slot), Math.max(tally.firstPassed, child.slot)]});
     },
   };
 }

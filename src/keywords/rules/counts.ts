@@ -58,6 +58,11 @@ export interface Matches {
   readonly max: number;
 }
 
+/** ajv's params: both bounds, `maxContains` only when there is one. */
+function containsParams({min, max}: Matches): Record<string, unknown> {
+  return max === Infinity ? {minContains: min} : {minContains: min, maxContains: max};
+}
+
 class MatchCount {
   matches = 0;
 }
@@ -92,12 +97,12 @@ export function matchCount(name: string, annotates: boolean, compile: (value: un
       count.matches++;
       if (annotates) run.evaluatedItems?.add(child.slot);
       run.mergeAnnotations(child);
-      if (count.matches === max + 1) run.fail(keyword, `must contain at most ${max} valid item(s)`, {maxContains: max});
+      if (count.matches === max + 1) run.fail(keyword, `must contain at most ${max} valid item(s)`, containsParams(keyword.value));
     },
     end(run, keyword) {
       if (run.kind !== ARRAY) return;
       const {min} = keyword.value;
-      if (run.state(keyword, newMatchCount).matches < min) run.fail(keyword, `must contain at least ${min} valid item(s)`, {minContains: min});
+      if (run.state(keyword, newMatchCount).matches < min) run.fail(keyword, `must contain at least ${min} valid item(s)`, containsParams(keyword.value));
     },
   };
 }

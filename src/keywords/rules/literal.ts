@@ -278,6 +278,8 @@ export interface Literals {
   readonly objects: readonly SchemaNode[];
   readonly arrays: readonly SchemaNode[];
   readonly message: string;
+  /** ajv's params: `{allowedValues}` (the schema's `enum`) or `{allowedValue}` (its `const`). */
+  readonly params: Readonly<Record<string, unknown>>;
 }
 
 class Matching {
@@ -288,7 +290,12 @@ class Matching {
 const newMatching = (): Matching => new Matching();
 
 /** Compile the literals an instance may equal; `pathOf` gives the location of the one at `index`. */
-export function compileLiterals(values: readonly unknown[], context: KeywordContext, message: string, pathOf: (index: number) => string): Literals {
+export function compileLiterals(
+  values: readonly unknown[],
+  context: KeywordContext,
+  failure: {message: string; params: Readonly<Record<string, unknown>>},
+  pathOf: (index: number) => string,
+): Literals {
   const scalars: unknown[] = [];
   const strings = new Set<string>();
   const numbers = new Set<number>();
@@ -304,7 +311,7 @@ export function compileLiterals(values: readonly unknown[], context: KeywordCont
     else if (typeof value === 'number') numbers.add(value);
     else scalars.push(value);
   });
-  return {scalars, strings, numbers, objects, arrays, message};
+  return {scalars, strings, numbers, objects, arrays, ...failure};
 }
 
 function beginMatching(run: Run, keyword: CompiledKeyword<Literals>): void {
@@ -312,7 +319,7 @@ function beginMatching(run: Run, keyword: CompiledKeyword<Literals>): void {
   if (kind !== OBJECT && kind !== ARRAY) return;
   const candidates = kind === OBJECT ? keyword.value.objects : keyword.value.arrays;
   if (candidates.length === 0) {
-    run.fail(keyword, keyword.value.message);
+    failLiterals(run, keyword);
     return;
   }
   const matching = run.state(keyword, newMatching);
@@ -344,14 +351,19 @@ function outlineLiterals(keyword: CompiledKeyword<Literals>, outline: Outline): 
 }
 
 function scalarMatches(run: Run, keyword: CompiledKeyword<Literals>): void {
-  if (!acceptsScalar(keyword, run.kind as Kind, run.evaluator)) run.fail(keyword, keyword.value.message);
+  if (!acceptsScalar(keyword, run.kind as Kind, run.evaluator)) failLiterals(run, keyword);
+}
+
+/** A params object of its own for each error unit: a caller may change one without touching the rest. */
+function failLiterals(run: Run, keyword: CompiledKeyword<Literals>): void {
+  run.fail(keyword, keyword.value.message, {...keyword.value.params});
 }
 
 function candidateSettled(run: Run, keyword: CompiledKeyword<Literals>, child: Run): void {
   const matching = run.state(keyword, newMatching);
   matching.open--;
   if (!child.failed) matching.matched = true;
-  else if (matching.open === 0 && !matching.matched) run.fail(keyword, keyword.value.message);
+  else if (matching.open === 0 && !matching.matched) failLiterals(run, keyword);
 }
 
 /** A keyword whose meaning is "equals one of these literals" (`enum`, `const`). */

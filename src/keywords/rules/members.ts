@@ -6,8 +6,8 @@
 // or item arrives, and the text checker through the outline's `members`/`items`. `propertyNames`
 // applies its subschema to each member's name instead (nameApplicator).
 
-import type {CompiledKeyword, KeywordContext, KeywordDefinition, Matcher, Run, SchemaNode, SubschemaShape} from '../../schema/node.js';
-import {compileSchema} from './expect.js';
+import type {Amendments, CompiledKeyword, KeywordContext, KeywordDefinition, Matcher, Run, SchemaNode, SubschemaShape} from '../../schema/node.js';
+import {compilePattern, compileSchema, isObject} from './expect.js';
 
 /** A subschema selected for a member, with the keyword-location path from the keyword's node. */
 export interface Selected {
@@ -27,6 +27,26 @@ interface MemberRule<V, K> {
   compile(value: unknown, context: KeywordContext): V | undefined;
   /** A member selected but forbidden (`false`): it fails at its key or item with this error. */
   refuse?(value: V, key: K): Refusal | undefined;
+  /** What the value options change here (KeywordDefinition.amend). */
+  amend?(value: V, amendments: Amendments): void;
+}
+
+/**
+ * The names that neither `properties` nor `patternProperties` beside the keyword lists: the
+ * schema object's additional properties (2020-12 core §10.3.2.3). Regular expressions run
+ * through `match`, once per name in a document.
+ */
+export function additionalNames(context: KeywordContext): (name: string, match: Matcher) => boolean {
+  const siblings = context.schema;
+  const declared = new Set(isObject(siblings.properties) ? Object.keys(siblings.properties) : []);
+  const patterns = isObject(siblings.patternProperties) ? Object.keys(siblings.patternProperties).map((source) => compilePattern(source, context)) : [];
+  return (name, match) => !declared.has(name) && !patterns.some((pattern) => match(pattern, name));
+}
+
+/** A rule's `amend`, as the keyword's. */
+function amendOf<V, K>(rule: MemberRule<V, K>): KeywordDefinition<V>['amend'] {
+  const amend = rule.amend;
+  return amend === undefined ? undefined : (keyword, amendments) => amend(keyword.value, amendments);
 }
 
 interface PropertyRule<V> extends MemberRule<V, string> {
@@ -73,6 +93,7 @@ export function propertyApplicator<V>(rule: PropertyRule<V>): KeywordDefinition<
     name: rule.name,
     subschemas: rule.subschemas,
     compile: rule.compile,
+    amend: amendOf(rule),
     // What a name selects depends on the schema alone: the evaluator caches it per name (key plans).
     classify(keyword, name, match) {
       const selected = select(keyword.value, name, match);
@@ -105,6 +126,7 @@ export function itemApplicator<V>(rule: ItemRule<V>): KeywordDefinition<V> {
     name: rule.name,
     subschemas: rule.subschemas,
     compile: rule.compile,
+    amend: amendOf(rule),
     outline(keyword, outline) {
       outline.items((index) => nodesOf(select(keyword.value, index)));
     },

@@ -78,10 +78,15 @@ export function checkRequirements(run: Run, keyword: CompiledKeyword, {presence,
     for (const name of names) {
       if (presence.has(seen, name)) continue;
       if (trigger === undefined) run.fail(keyword, `must have required property "${name}"`, {missingProperty: name});
-      else run.fail(keyword, `must have property "${name}" when property "${trigger}" is present`, {property: trigger, missingProperty: name});
+      else run.fail(keyword, `must have property "${name}" when property "${trigger}" is present`, dependencyParams(trigger, names, name));
       if (run.settled) return;
     }
   }
+}
+
+/** ajv's params of a missing dependency: the trigger, the name missing, and all the trigger requires. */
+function dependencyParams(trigger: string, names: readonly string[], missing: string): Record<string, unknown> {
+  return {property: trigger, missingProperty: missing, depsCount: names.length, deps: names.join(', ')};
 }
 
 /** A keyword whose whole meaning is Requirements (`required`, `dependentRequired`). */
