@@ -48,6 +48,11 @@ export class JsonBody {
     this.#awaitingFirstByte = settings.strict;
   }
 
+  /** The validator changes values (Validator.changesValues): the value is not the bytes as sent. */
+  get changesValues(): boolean {
+    return this.#validator.changesValues;
+  }
+
   /** Body bytes read so far. */
   get received(): number {
     return this.#received;

@@ -420,6 +420,8 @@ function streamBody(schema: unknown, options: StreamOptions): JsonBody {
  */
 export function validationStream(schema: SchemaOrValidator, options: StreamOptions = {}): TransformStream<Uint8Array, Uint8Array> {
   const jsonBody = streamBody(schema, options);
+  // The bytes go on as sent: under the value options the verdict is about another document.
+  if (jsonBody.changesValues) throw new TypeError('validationStream passes the bytes on as sent: a validator that changes values (coerceTypes, useDefaults, removeAdditional) would judge another document');
   return new TransformStream<Uint8Array, Uint8Array>({
     transform(chunk, controller) {
       const refusal = guarded(() => jsonBody.write(asBytes(chunk)));

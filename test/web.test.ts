@@ -325,6 +325,13 @@ describe('problemResponse and getResponse', SUITE_TIMEOUT, () => {
 });
 
 describe('validationStream and validationSink', SUITE_TIMEOUT, () => {
+  it('validationStream refuses a validator that changes values: it would pass on bytes another document was judged for', () => {
+    const coercing = compile({type: 'object', properties: {n: {type: 'integer'}}}, {coerceTypes: true});
+    assert.throws(() => validationStream(coercing), /passes the bytes on as sent/);
+    assert.throws(() => validationStream({type: 'object'}, {useDefaults: true}), TypeError);
+    assert.doesNotThrow(() => validationSink(coercing));
+  });
+
   const collect = async (stream: ReadableStream<Uint8Array>): Promise<{bytes: number[]; error?: unknown}> => {
     const passed: number[] = [];
     try {
