@@ -107,9 +107,9 @@ describe('uniqueItems', () => {
     assert.deepEqual(
       errors.map((unit) => unit.params),
       [
-        {i: 0, j: 2},
-        {i: 1, j: 4},
-        {i: 0, j: 5},
+        {i: 2, j: 0},
+        {i: 4, j: 1},
+        {i: 5, j: 0},
       ],
     );
   });
@@ -125,7 +125,7 @@ describe('uniqueItems', () => {
       ];
       for (const [items, again] of cases) {
         const outcome = run(unique, `[${items},${again}]`);
-        assert.deepEqual(outcome.errors[0]?.params, {i: repeated, j: count}, `item ${repeated} again`);
+        assert.deepEqual(outcome.errors[0]?.params, {i: count, j: repeated}, `item ${repeated} again`);
       }
     }
     valid(unique, Array.from({length: count}, (_, i) => i));
