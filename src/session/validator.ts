@@ -74,7 +74,7 @@ interface CompiledFeatures {
   readonly amends?: boolean;
 }
 
-/** Some value option is on: documents go through the amender (src/engine/amender.ts). */
+/** `coerceTypes`, `useDefaults` or `removeAdditional` is on. */
 function amendsValues({coerceTypes, useDefaults, removeAdditional}: CompileOptions): boolean {
   return (coerceTypes !== undefined && coerceTypes !== false) || (useDefaults !== undefined && useDefaults !== false) || (removeAdditional !== undefined && removeAdditional !== false);
 }
@@ -109,7 +109,6 @@ export class CompiledValidator<Output = unknown, Input = Output> implements Vali
   private idle: Document | null = null;
   /** What the schema holds that compiled but is likely a mistake (unknown keywords). */
   readonly warnings: readonly SchemaWarning[];
-  readonly changesValues: boolean;
 
   constructor(
     root: SchemaNode,
@@ -124,8 +123,12 @@ export class CompiledValidator<Output = unknown, Input = Output> implements Vali
     // Annotations come from the evaluator's runs: the checker, which makes none, cannot give them.
     if (annotations) checkerCache.usable = false;
     this.parts = {root, allErrors, annotations, limits, keyPlans, checkerCache, amendPlans: amends ? new AmendPlans(root, keyPlans) : null};
-    this.changesValues = amends;
     this['~standard'] = {version: 1, vendor: 'stream-schema', validate: (value) => standardResult(this.validate(value), value)};
+  }
+
+  /** Validator.changesValues: the amender's plans exist exactly when some value option is on. */
+  get changesValues(): boolean {
+    return this.parts.amendPlans !== null;
   }
 
   /** A document for one whole-document call: the idle one, or a new one while that is in use. */
