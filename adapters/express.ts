@@ -88,10 +88,11 @@ export interface PartSchemas<Q, P, H> {
 
 /**
  * Validates `req.query`, `req.params` and `req.headers` in value mode (they are parsed already).
- * Query and header values are strings (or arrays of strings): with `coerceTypes: true` they are
- * coerced to the declared types (`?limit=10` to 10 under `{type: 'integer'}`) and the handler
- * gets the coerced values; without it a schema says `{type: 'string', pattern: '^[0-9]+$'}`. Fails with 400
- * `request.validation.failed`, pointers prefixed by the part (`#/query/limit`).
+ * Their values are strings (a repeated query parameter an array of strings; header names
+ * lower-cased): they are coerced to the declared types (`?limit=10` to 10 under `{type:
+ * 'integer'}`, `?tag=a` to `['a']` under `{type: 'array'}`) and the handler gets the coerced
+ * values, unless `coerceTypes: false`. Fails with 400 `request.validation.failed`, pointers
+ * prefixed by the part (`#/query/limit`).
  */
 export function validate<
   const Q = undefined,

@@ -9,6 +9,7 @@ import type {Socket} from 'node:net';
 import type {Transform} from 'node:stream';
 import {createBrotliDecompress, createGunzip, createInflate} from 'node:zlib';
 
+import {isValidator} from '../src/index.js';
 import type {OutputUnit, Validator} from '../src/types.js';
 import {
   HttpError,
@@ -55,6 +56,14 @@ export interface BodyOptions extends BodyParsingOptions<IncomingMessage> {
 
 /** Options of `validate({query, params, headers})`. */
 export interface PartsOptions extends ValidatorOptions {
+  /**
+   * As ajv's option (see CompileOptions), but on by default here: query, path and header values
+   * arrive as strings, so `'array'` (default) turns `?n=5` into 5 under `{type: 'integer'}`, and a
+   * parameter sent once into a one-item array where the schema says `array`, as Fastify's
+   * validation does; `false` judges the strings as sent. A part given as a compiled validator
+   * keeps the options it was compiled with.
+   */
+  coerceTypes?: boolean | 'array';
   /** Status for a part that violates its schema (default 400). */
   invalidStatus?: 400 | 422;
 }
@@ -506,9 +515,14 @@ export class PartsValidator {
   readonly #invalidStatus: number;
 
   constructor(schemas: PartSchemas, options: PartsOptions = {}) {
+    const given = compileOptions(options);
+    // A query parameter repeated arrives as an array and sent once as a string: only `'array'`
+    // lets one schema (`{type: 'array'}`) take both, which is why Fastify defaults to it.
+    const forSchemas = {...given, coerceTypes: given.coerceTypes ?? 'array'};
     const compiled: Array<readonly [RequestPart, Validator]> = [];
     for (const part of PART_ORDER) {
-      if (schemas[part] !== undefined) compiled.push([part, validatorFor(schemas[part], compileOptions(options))]);
+      const schema = schemas[part];
+      if (schema !== undefined) compiled.push([part, validatorFor(schema, isValidator(schema) ? given : forSchemas)]);
     }
     this.#validators = compiled;
     this.#invalidStatus = options.invalidStatus ?? 400;

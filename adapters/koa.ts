@@ -72,15 +72,20 @@ export interface PartSchemas {
 }
 
 /**
- * Validates `ctx.query`, `ctx.params` (from @koa/router) and `ctx.headers` in value mode. Values
- * are strings (or arrays of strings), coerced to the declared types in place with `coerceTypes:
- * true`. Throws 400 `request.validation.failed`
- * with pointers prefixed by the part (`#/query/limit`).
+ * Validates `ctx.query`, `ctx.params` (from @koa/router) and `ctx.headers` in value mode. Their
+ * values are strings (a repeated query parameter an array of strings; header names lower-cased):
+ * they are coerced to the declared types (`?limit=10` to 10 under `{type: 'integer'}`, `?tag=a` to
+ * `['a']` under `{type: 'array'}`) and the handler gets the coerced values, unless `coerceTypes:
+ * false`. Throws 400 `request.validation.failed` with pointers prefixed by the part
+ * (`#/query/limit`).
  */
 export function validate(schemas: PartSchemas, options: PartsOptions = {}): Middleware {
   const parts = new PartsValidator(schemas, options);
   return async function validateMiddleware(ctx: Context, next: Next): Promise<void> {
     const params = (ctx as {params?: unknown}).params ?? {};
+    // Value mode changes each part in place, and Koa keeps the query object it parsed for the
+    // query string (its `ctx.query` setter would write the values back as text): the handler
+    // reads the same, changed, objects.
     const error = parts.check({query: ctx.query, params, headers: ctx.headers});
     if (error !== undefined) throw error;
     await next();

@@ -14,7 +14,9 @@ import express, {type ErrorRequestHandler} from 'express';
 import supertest from 'supertest';
 
 import {HttpError, problemHandler, validate, validateBody} from '../adapters/express.js';
+import {compile} from '../src/index.js';
 import {asIs, KiB, listen, MiB, orderSchema as sharedOrderSchema, slowUpload, SUITE_TIMEOUT, uploadSchema, type Harness} from './support/http.js';
+import {coercionCases, searchParts} from './support/parts.js';
 
 /** The shared order, with a note: the echo tests show a member beyond the required ones arriving. */
 const orderSchema = {...sharedOrderSchema, properties: {...sharedOrderSchema.properties, note: {type: 'string'}}} as const;
@@ -43,6 +45,8 @@ function buildApp(options: {withProblemHandler?: boolean; captured?: unknown[]} 
     }),
     (req, res) => res.json({id: req.params.id, expand: req.query.expand ?? null}),
   );
+  app.get('/search/:page', validate(searchParts), (req, res) => res.json({page: req.params.page, query: req.query, count: req.headers['x-count']}));
+  app.get('/search-as-sent', validate({query: searchParts.query}, {coerceTypes: false}), (req, res) => res.json({query: req.query}));
   const capture: ErrorRequestHandler = (error, _req, _res, next) => {
     captured.push(error);
     next(error);
@@ -206,6 +210,15 @@ describe('validate({query, params, headers}) with Express 5', SUITE_TIMEOUT, () 
     assert.match(query.body.errors[0].pointer, /^#\/query/);
     const headers = await agent.get('/orders/42').expect(400);
     assert.match(headers.body.errors[0].pointer, /^#\/headers/);
+  });
+
+  coercionCases(agent);
+
+  it('a part given as a compiled validator keeps the options it was compiled with', async () => {
+    const app = express();
+    app.get('/search', validate({query: compile(searchParts.query)}), (req, res) => res.json({query: req.query}));
+    app.use(problemHandler());
+    assert.equal((await supertest(app).get('/search?n=5').expect(400)).body.errors[0].pointer, '#/query/n');
   });
 });
 

@@ -13,6 +13,7 @@ import supertest from 'supertest';
 
 import {HttpError, problemHandler, validate, validateBody} from '../adapters/koa.js';
 import {asIs, KiB, MiB, orderSchema, SUITE_TIMEOUT} from './support/http.js';
+import {coercionCases, searchParts} from './support/parts.js';
 
 const validOrder = {customer: 'ada', items: [{sku: 'tea-01', quantity: 2}]};
 
@@ -85,6 +86,12 @@ function buildApp(options: {withProblemHandler?: boolean; captured?: unknown[]} 
       ctx.body = {id: ctx.params.id, expand: ctx.query.expand ?? null};
     },
   );
+  router.get('/search/:page', validate(searchParts), (ctx) => {
+    ctx.body = {page: ctx.params.page, query: ctx.query, count: ctx.headers['x-count']};
+  });
+  router.get('/search-as-sent', validate({query: searchParts.query}, {coerceTypes: false}), (ctx) => {
+    ctx.body = {query: ctx.query};
+  });
   app.use(router.routes()).use(router.allowedMethods());
   // Koa logs every error that is not exposed; ours are, so nothing is printed during tests.
   app.silent = true;
@@ -229,4 +236,6 @@ describe('validate({query, params, headers}) with Koa 3', SUITE_TIMEOUT, () => {
     assert.equal(headers.body.code, 'request.validation.failed');
     assert.match(headers.body.errors[0].pointer, /^#\/headers/);
   });
+
+  coercionCases(agent);
 });

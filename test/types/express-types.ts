@@ -116,6 +116,24 @@ app.get('/teams/:teamId/users', validate({query: {type: 'object', properties: {p
   res.json({teamId, page});
 });
 
+// Params and query as coerced by default: the handler sees the declared types, not the strings sent.
+app.get(
+  '/search/:page',
+  validate({
+    params: {type: 'object', properties: {page: {type: 'integer'}}, required: ['page']},
+    query: {type: 'object', properties: {n: {type: 'integer'}, tags: {type: 'array', items: {type: 'string'}}, flag: {type: 'boolean'}}},
+  } as const),
+  (req, res) => {
+    const page: number = req.params.page;
+    const n: number | undefined = req.query.n;
+    const tags: string[] | undefined = req.query.tags;
+    const flag: boolean | undefined = req.query.flag;
+    // @ts-expect-error coerced: a number, not the string sent
+    const asSent: string | undefined = req.query.n;
+    res.json({page, n, tags, flag, asSent});
+  },
+);
+
 // Several middlewares on one route: the body type still comes through.
 app.post('/teams/:teamId/users', validate({headers: {type: 'object', required: ['x-tenant']}}), validateBody(userSchema), (req, res) => {
   const teamId: string = req.params.teamId;
