@@ -319,8 +319,9 @@ describe('a route schema the plugin cannot use fails ready()', SUITE_TIMEOUT, ()
     }
   });
 
-  it("a compiled validator where the plugin was given compile options, which it cannot take", async () => {
-    const error = await readyError({body: compile(roleSchema)}, {formats: 'assert'});
-    assert.match(error.message, /a compiled validator takes no compile options \(got formats\)/);
+  it('a compiled validator where the plugin was given compile options, which it cannot take: the message says how to fix it', async () => {
+    const error = await readyError({body: compile(roleSchema)}, {formats: 'assert', coerceTypes: false});
+    assert.equal(error.code, 'FST_ERR_SCH_VALIDATION_BUILD');
+    assert.match(error.message, /schema\.body is a compiled validator, which keeps the options compile\(\) gave it, so the plugin's formats, coerceTypes would not apply to it: pass them to compile\(schema, \{formats, coerceTypes\}\) instead/);
   });
 });
