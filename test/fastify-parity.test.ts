@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import type {AddressInfo} from 'node:net';
 import {after, before, describe, it} from 'node:test';
 
-import addFormats from 'ajv-formats';
+import ajvFormats from 'ajv-formats';
 import Fastify, {type FastifyError, type FastifyInstance, type FastifyRequest, type FastifyServerOptions} from 'fastify';
 
 import streamSchema, {type FastifyBodyOptions} from '../adapters/fastify.js';
@@ -118,6 +118,12 @@ const partsSchemas = {
   },
   headers: {type: 'object', properties: {'x-count': {type: 'integer'}}, required: ['x-count']},
 } as const;
+
+/** An ajv plugin as Fastify's `ajv.plugins` types it. */
+type AjvPlugin = Extract<NonNullable<NonNullable<FastifyServerOptions['ajv']>['plugins']>[number], (...args: never[]) => unknown>;
+
+/** The plugin Fastify adds to its ajv itself, named `formatsPlugin` (its options' type is narrower than Fastify's). */
+const addFormats = ajvFormats.default as unknown as AjvPlugin;
 
 /** How a route's body schema is given: as it is, or (the plugin only) as a validator compiled with `options`. */
 type BodySchemaOf = (schema: object, options?: CompileOptions) => unknown;
@@ -614,12 +620,15 @@ describe('a route schema the plugin cannot use fails ready()', SUITE_TIMEOUT, ()
   });
 
   it('ajv.plugins other than ajv-formats as Fastify adds it, and ajv.onCreate', async () => {
-    const keywords = function ajvKeywords(): void {};
-    for (const [ajv, said] of [
+    const keywords = function ajvKeywords<Ajv>(ajv: Ajv): Ajv {
+      return ajv;
+    };
+    const cases: Array<[NonNullable<FastifyServerOptions['ajv']>, RegExp]> = [
       [{plugins: [keywords]}, /ajv\.plugins \(ajvKeywords\)/],
       [{plugins: [[addFormats, {mode: 'fast'}]]}, /ajv\.plugins \(formatsPlugin with options\)/],
       [{onCreate: () => undefined}, /ajv\.onCreate/],
-    ] as const) {
+    ];
+    for (const [ajv, said] of cases) {
       await plainReady({body: roleSchema}, {ajv});
       assert.match((await readyError({body: roleSchema}, {}, {ajv})).message, said);
     }
