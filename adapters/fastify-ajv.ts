@@ -70,13 +70,22 @@ const AJV_ONLY_KEYWORDS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * The compile options that judge a body as Fastify's validation does, given the `ajv` server
- * option: Fastify's defaults, then what `ajv.customOptions` says, then the formats Fastify's ajv
- * has. The plugin's own options go on top of these (adapters/fastify.ts).
+ * `given` (the plugin's options) on top of the compile options that judge a body as Fastify's
+ * validation does, given the `ajv` server option: Fastify's defaults, what `ajv.customOptions`
+ * says, and the formats Fastify's ajv has.
  *
  * @throws TypeError for an `ajv` option with no counterpart here.
  */
-export function fastifyCompileOptions(ajv: FastifyAjvOptions | undefined, ajvFormats: () => AjvFormatsModule): ValidatorOptions {
+export function withFastifyOptions<Options extends ValidatorOptions>(given: Options, ajv: FastifyAjvOptions | undefined, ajvFormats: () => AjvFormatsModule): Options {
+  const fastify = fastifyCompileOptions(ajv);
+  const draft = given.draft ?? fastify.draft!;
+  // The constructor's `formats` first, then ajv-formats, which replaces those of its names, then the plugin's.
+  const formats = {...fromAjvFormats(ajv?.customOptions?.['formats'], 'ajv.customOptions.formats'), ...withDraftFormats(fromAjvFormats(ajvFormats().fullFormats, 'ajv-formats'), draft)};
+  return {...fastify, ...given, customFormats: {...formats, ...given.customFormats}};
+}
+
+/** Fastify's defaults and what `ajv.customOptions` says, formats aside. */
+function fastifyCompileOptions(ajv: FastifyAjvOptions | undefined): ValidatorOptions {
   const custom = ajv?.customOptions ?? {};
   refuseUnmapped(ajv, custom);
   const options: ValidatorOptions = {...FASTIFY_DEFAULTS};
@@ -87,8 +96,6 @@ export function fastifyCompileOptions(ajv: FastifyAjvOptions | undefined, ajvFor
   // ajv ignores an unknown format, as an unknown keyword, unless strict (ajv's `unknownFormat`).
   if (options.strictSchema !== true) options.unknownFormats = 'ignore';
   if (custom['validateFormats'] === false) options.formats = 'annotate';
-  // The constructor's `formats` first, then ajv-formats, which replaces those of its names.
-  options.customFormats = {...fromAjvFormats(custom['formats'], 'ajv.customOptions.formats'), ...withDraftFormats(fromAjvFormats(ajvFormats().fullFormats, 'ajv-formats'), options.draft!)};
   return options;
 }
 

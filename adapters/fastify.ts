@@ -1,7 +1,7 @@
 // Fastify plugin (`stream-schema/fastify`): each route's `schema.body` checked while the body
 // streams in.
 //
-//   await app.register(streamSchema, {formats: 'assert'});
+//   await app.register(streamSchema);
 //   app.post('/users', {schema: {body: userSchema}}, async (request) => request.body);
 //
 // Fastify's own JSON parser reads the whole body and its validation judges it afterwards. The
@@ -40,7 +40,7 @@ import type {
 
 import {isValidator} from '../src/index.js';
 import type {OutputUnit, Validator} from '../src/types.js';
-import {fastifyCompileOptions, refuseAjvOnlyKeywords, type AjvFormatsModule, type FastifyAjvOptions} from './fastify-ajv.js';
+import {refuseAjvOnlyKeywords, withFastifyOptions, type AjvFormatsModule, type FastifyAjvOptions} from './fastify-ajv.js';
 import {BodyReader, HttpError, NO_BODY, contentLength, hasBody, internalError, parseLimit, type BodyOptions} from './http-body.js';
 import {compileOptions, refuseMediaType, shortDetail, shortPointer} from './http-errors.js';
 import {compileOptionsOf} from './validator-cache.js';
@@ -257,14 +257,7 @@ class JsonBodies {
 
   /** Fastify's validation as compile options, the plugin's own on top; Fastify's shared schemas for `$ref`. */
   #schemaOptions(externalSchemas: Record<string, unknown>, ajvOptions: FastifyAjvOptions | undefined): BodyOptions {
-    const fastify = fastifyCompileOptions(ajvOptions, ajvFormatsOfFastify);
-    const given = this.#options;
-    return {
-      ...fastify,
-      ...given,
-      customFormats: {...fastify.customFormats, ...given.customFormats},
-      schemas: {...externalSchemas, ...given.schemas},
-    };
+    return {...withFastifyOptions(this.#options, ajvOptions, ajvFormatsOfFastify), schemas: {...externalSchemas, ...this.#options.schemas}};
   }
 
   /**
