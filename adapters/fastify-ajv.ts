@@ -10,7 +10,7 @@
 // Whatever of that has no counterpart here is refused when the routes compile: ignoring it would
 // let through bodies that Fastify's validation refuses.
 
-import {compile} from '../src/index.js';
+import {compile, SchemaError} from '../src/index.js';
 import type {CustomFormat, Draft, SchemaWarning} from '../src/types.js';
 import type {ValidatorOptions} from './http-errors.js';
 
@@ -182,7 +182,17 @@ function draftFormat(name: string, draft: Draft): ((value: string) => boolean) |
  */
 export function refuseAjvOnlyKeywords(warnings: readonly SchemaWarning[]): void {
   const ignored = warnings.find((warning) => AJV_ONLY_KEYWORDS.has(warning.keyword));
-  if (ignored === undefined) return;
-  throw new TypeError(`keyword "${ignored.keyword}" at ${ignored.schemaLocation || '/'}: Fastify's ajv judges by it, stream-schema does not know it, and a body it would refuse must not pass${ignored.keyword === 'nullable' ? '; write the type as ["string", "null"] instead' : ''}`);
+  if (ignored !== undefined) throw ajvOnlyKeyword(ignored.keyword, ignored.schemaLocation);
 }
 
+/** What compiling a body schema threw, told as a keyword Fastify's ajv knows where it is one. */
+export function explainedSchemaError(thrown: unknown): unknown {
+  if (!(thrown instanceof SchemaError) || thrown.code !== 'schema.keyword.unknown') return thrown;
+  const keyword = thrown.schemaLocation.slice(thrown.schemaLocation.lastIndexOf('/') + 1);
+  return AJV_ONLY_KEYWORDS.has(keyword) ? ajvOnlyKeyword(keyword, thrown.schemaLocation) : thrown;
+}
+
+function ajvOnlyKeyword(keyword: string, schemaLocation: string): TypeError {
+  const instead = keyword === 'nullable' ? '; write the type as ["string", "null"] instead' : '';
+  return new TypeError(`keyword "${keyword}" at ${schemaLocation || '/'}: Fastify's ajv judges by it, stream-schema does not know it, and a body it would refuse must not pass${instead}`);
+}

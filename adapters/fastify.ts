@@ -40,7 +40,7 @@ import type {
 
 import {isValidator} from '../src/index.js';
 import type {OutputUnit, Validator} from '../src/types.js';
-import {refuseAjvOnlyKeywords, withFastifyOptions, type AjvFormatsModule, type FastifyAjvOptions} from './fastify-ajv.js';
+import {explainedSchemaError, refuseAjvOnlyKeywords, withFastifyOptions, type AjvFormatsModule, type FastifyAjvOptions} from './fastify-ajv.js';
 import {BodyReader, HttpError, NO_BODY, contentLength, hasBody, internalError, parseLimit, type BodyOptions} from './http-body.js';
 import {compileOptions, refuseMediaType, shortDetail, shortPointer} from './http-errors.js';
 import {compileOptionsOf} from './validator-cache.js';
@@ -249,7 +249,12 @@ class JsonBodies {
       if (validator) return new BodySchema(new Readers(route.schema, this.#optionsBesideValidator(), this.#usualLimit)).validation;
       // Made at the first body schema: what it refuses of the `ajv` option fails that route.
       schemaOptions ??= this.#schemaOptions(externalSchemas, ajvOptions);
-      const readers = new Readers(route.schema, schemaOptions, this.#usualLimit);
+      let readers: Readers;
+      try {
+        readers = new Readers(route.schema, schemaOptions, this.#usualLimit);
+      } catch (thrown) {
+        throw explainedSchemaError(thrown);
+      }
       refuseAjvOnlyKeywords(readers.validator.warnings);
       return new BodySchema(readers).validation;
     };
