@@ -469,8 +469,7 @@ function fastifyDefaultValidatorBuilder(): ValidatorBuilder {
 
 /** The formats Fastify's ajv asserts: those of the ajv-formats its own compiler adds (validator-compiler.js). */
 function ajvFormatsOfFastify(): AjvFormatsModule {
-  const ajvCompiler = createRequire(createRequire(import.meta.url).resolve('fastify')).resolve('@fastify/ajv-compiler');
-  return createRequire(ajvCompiler)('ajv-formats/dist/formats') as AjvFormatsModule;
+  return createRequire(fastifyRequire().resolve('@fastify/ajv-compiler'))('ajv-formats/dist/formats') as AjvFormatsModule;
 }
 
 /** One of Fastify's internal symbols, or undefined where this Fastify has no such module or name. */
@@ -484,7 +483,12 @@ function fastifySymbol(name: string): symbol | undefined {
 }
 
 function requireFromFastify(id: string): unknown {
-  return createRequire(createRequire(import.meta.url).resolve('fastify'))(id);
+  return fastifyRequire()(id);
+}
+
+/** `require` as Fastify's own modules have it, so that its dependencies are the ones it loads. */
+function fastifyRequire(): NodeJS.Require {
+  return createRequire(createRequire(import.meta.url).resolve('fastify'));
 }
 
 function register(fastify: FastifyInstance, options: FastifyBodyOptions, done: (error?: Error) => void): void {
