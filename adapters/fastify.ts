@@ -205,7 +205,10 @@ class JsonBodies {
    * seen) is not a verdict on that value. Such a server's bodies are judged after the removal.
    */
   readonly #removesKeys: boolean;
-  /** Fastify's ajv builder for the other parts, loaded once the first of them is compiled. */
+  /**
+   * The validator builder of the scope the plugin was registered in, for the other parts: Fastify's
+   * ajv, or the server's own `schemaController`'s; loaded once the first of them is compiled.
+   */
   #ajvBuilder: ValidatorBuilder | undefined;
   /** The parser is given the request but not the reply, whose response an early refusal must close. */
   readonly #responses = new WeakMap<IncomingMessage, ServerResponse>();
@@ -227,6 +230,7 @@ class JsonBodies {
   }
 
   install(fastify: FastifyInstance): void {
+    this.#ajvBuilder = validatorBuilderOf(fastify);
     // A new schema controller under the current one: only the validator builder changes, and
     // Fastify still treats the compiler as its default (it lowercases header schemas' names).
     fastify.setSchemaController({compilersFactory: {buildValidator: this.#buildValidator as unknown as FastifyValidatorBuilder}});
@@ -455,6 +459,20 @@ function prototypeRefused(): FastifyBodyError {
   const error: FastifyBodyError = new HttpError(400, 'entity.parse.failed', 'request body has a forbidden prototype property');
   error.code = 'FST_ERR_CTP_INVALID_JSON_BODY';
   return error;
+}
+
+/** Fastify's symbol for an instance's schema controller (lib/symbols.js), as ROUTE_CONTEXT. */
+const SCHEMA_CONTROLLER = fastifySymbol('kSchemaController');
+
+/**
+ * The validator builder `fastify`'s scope has before the plugin replaces it (schema-controller.js,
+ * `getValidatorBuilder`): a `schemaController` or `setValidatorCompiler` of the app's keeps
+ * judging querystring, params and headers. Undefined where this Fastify does not show it.
+ */
+function validatorBuilderOf(fastify: FastifyInstance): ValidatorBuilder | undefined {
+  const controller = SCHEMA_CONTROLLER === undefined ? undefined : (fastify as unknown as Record<symbol, {getValidatorBuilder?: () => unknown} | undefined>)[SCHEMA_CONTROLLER];
+  const builder = controller?.getValidatorBuilder?.();
+  return typeof builder === 'function' ? (builder as ValidatorBuilder) : undefined;
 }
 
 /**

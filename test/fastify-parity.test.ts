@@ -569,6 +569,22 @@ describe("the plugin and plain Fastify 5 answer alike, with onProtoPoisoning and
   ]);
 });
 
+/**
+ * A validator builder of the app's own, as `schemaController.compilersFactory.buildValidator`:
+ * it refuses a part with a `deny` member and passes the rest on as it is, uncoerced.
+ */
+const denyingBuilder = () => () => (data: unknown) =>
+  isObject(data) && 'deny' in data ? {error: [Object.assign(new Error('denied'), {keyword: 'deny', instancePath: '', schemaPath: '#', params: {}})]} : {value: data};
+
+describe("the plugin and plain Fastify 5 answer alike with the app's own schemaController", SUITE_TIMEOUT, () => {
+  const pair = servePair({schemaController: {compilersFactory: {buildValidator: denyingBuilder as never}}});
+
+  parity(pair, [
+    {name: "querystring, params and headers stay with the app's validator builder: refused by it", path: '/parts/7?deny=1', headers: {'x-count': '3'}, status: 400},
+    {name: "querystring, params and headers stay with the app's validator builder: not coerced by Fastify's ajv", path: '/parts/7?limit=5', headers: {'x-count': '3'}, status: 200, answer: {params: {id: '7'}, query: {limit: '5'}, count: '3'}},
+  ]);
+});
+
 describe('a route schema the plugin cannot use fails ready()', SUITE_TIMEOUT, () => {
   async function readyError(schema: Record<string, unknown>, options: FastifyBodyOptions = {}, serverOptions: FastifyServerOptions = {}): Promise<FastifyError> {
     const app = Fastify(serverOptions);
