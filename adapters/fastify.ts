@@ -9,7 +9,8 @@
 // `application/*+json` types a route's `schema.body.content` lists) feeds the request to a
 // validator session and stops reading at the first byte that makes the body certainly bad, and
 // the validator compiler hands `schema.body` to stream-schema (compiled once per route) while
-// querystring, params and headers stay with Fastify's ajv, exactly as without the plugin.
+// querystring, params and headers stay with Fastify's ajv (or the app's own validator builder),
+// exactly as without the plugin.
 //
 // A body schema is compiled as Fastify's ajv would judge it (adapters/fastify-ajv.ts): its
 // defaults (`coerceTypes: 'array'`, `useDefaults`, `removeAdditional`, ajv-formats' formats
@@ -185,8 +186,6 @@ class BodySchema {
 class JsonBodies {
   /** The plugin's options as the reader takes them, its compile options among them. */
   readonly #options: BodyOptions;
-  /** The same without compile options, for a compiled validator, which keeps its own. */
-  readonly #validatorOptions: BodyOptions;
   /** The compile options the plugin was given, by the names compile reads (`strictSchema` as `strict`). */
   readonly #givenCompileOptions: string[];
   /** The plugin's `limit`, or Infinity: each request takes the smaller of it and the route's `bodyLimit`. */
@@ -219,7 +218,6 @@ class JsonBodies {
     this.#options = {...rest, strict: strict ?? false, invalidStatus: 400, type: () => true};
     this.#givenCompileOptions = Object.keys(compileOptionsOf(compileOptions(rest)));
     if (rest.inexactNumbers !== undefined) this.#givenCompileOptions.push('inexactNumbers');
-    this.#validatorOptions = Object.fromEntries(Object.entries(this.#options).filter(([name]) => !this.#givenCompileOptions.includes(name) && name !== 'strictSchema')) as BodyOptions;
     this.#limit = limit === undefined ? Infinity : parseLimit(limit);
     this.#usualLimit = Math.min(this.#limit, fastify.initialConfig.bodyLimit ?? DEFAULT_BODY_LIMIT);
     this.#plain = new Readers(true, this.#options, this.#usualLimit);
@@ -277,7 +275,7 @@ class JsonBodies {
    */
   #optionsBesideValidator(): BodyOptions {
     const given = this.#givenCompileOptions;
-    if (given.length === 0) return this.#validatorOptions;
+    if (given.length === 0) return this.#options;
     throw new TypeError(
       `schema.body is a compiled validator, which keeps the options compile() gave it, so the plugin's ${given.join(', ')} would not apply to it: ` +
         `pass them to compile(schema, {${given.join(', ')}}) instead, give schema.body the JSON Schema itself for the plugin to compile, ` +
