@@ -7,7 +7,7 @@
 // Fastify's own JSON parser reads the whole body and its validation judges it afterwards. The
 // plugin takes over both for JSON bodies: a content-type parser for `application/json` (and the
 // `application/*+json` types a route's `schema.body.content` lists) feeds the request to a
-// validator session and stops reading at the first byte that makes the body certainly bad, and
+// validator's `session()` and stops reading at the first byte that makes the body certainly bad, and
 // the validator compiler hands `schema.body` to stream-schema (compiled once per route) while
 // querystring, params and headers stay with Fastify's ajv (or the app's own validator builder),
 // exactly as without the plugin.
