@@ -1,15 +1,21 @@
 // Fastify plugin (`stream-schema/fastify`): each route's `schema.body` checked while the body
 // streams in.
 //
-//   await app.register(streamSchema, {formats: 'assert'});
+//   await app.register(streamSchema);
 //   app.post('/users', {schema: {body: userSchema}}, async (request) => request.body);
 //
 // Fastify's own JSON parser reads the whole body and its validation judges it afterwards. The
-// plugin takes over both for JSON bodies: a content-type parser for `application/json` and
-// `application/*+json` feeds the request to a validator session and stops reading at the first
-// byte that makes the body certainly bad, and the validator compiler hands `schema.body` to
-// stream-schema (compiled once per route) while querystring, params and headers stay with
-// Fastify's ajv, exactly as without the plugin.
+// plugin takes over both for JSON bodies: a content-type parser for `application/json` (and the
+// `application/*+json` types a route's `schema.body.content` lists) feeds the request to a
+// validator's `session()` and stops reading at the first byte that makes the body certainly bad, and
+// the validator compiler hands `schema.body` to stream-schema (compiled once per route) while
+// querystring, params and headers stay with Fastify's ajv (or the app's own validator builder),
+// exactly as without the plugin.
+//
+// A body schema is compiled as Fastify's ajv would judge it (adapters/fastify-ajv.ts): its
+// defaults (`coerceTypes: 'array'`, `useDefaults`, `removeAdditional`, ajv-formats' formats
+// asserted, strict schemas), then the server's `ajv.customOptions`, then the plugin's own options.
+// The handler gets the value so changed, as with Fastify's validation.
 //
 // A schema violation is answered by Fastify's validation step itself, so its 400
 // (`FST_ERR_VALIDATION`, `validation`, `validationContext: 'body'`), a custom
@@ -35,11 +41,19 @@ import type {
 
 import {isValidator} from '../src/index.js';
 import type {OutputUnit, Validator} from '../src/types.js';
+import {explainedSchemaError, refuseAjvOnlyKeywords, withFastifyOptions, type AjvFormatsModule, type FastifyAjvOptions} from './fastify-ajv.js';
 import {BodyReader, HttpError, NO_BODY, contentLength, hasBody, internalError, parseLimit, type BodyOptions} from './http-body.js';
-import {refuseMediaType, shortDetail, shortPointer} from './http-errors.js';
+import {compileOptions, refuseMediaType, shortDetail, shortPointer} from './http-errors.js';
+import {compileOptionsOf} from './validator-cache.js';
 
 export {HttpError} from './http-body.js';
 
+/**
+ * The plugin's options. Its compile options (`coerceTypes`, `useDefaults`, `removeAdditional`,
+ * `formats`, `customFormats`, `strictSchema`, `allErrors`, `draft`, …) default to what Fastify's
+ * validation does (its ajv defaults and the server's `ajv.customOptions`), and replace them where
+ * given: `{coerceTypes: false, useDefaults: false, removeAdditional: false}` judges bodies as sent.
+ */
 export interface FastifyBodyOptions extends Omit<BodyOptions, 'type' | 'invalidStatus'> {
   /**
    * Most bytes of (decompressed) JSON body. Fastify's `bodyLimit` (the route's, else the
@@ -53,14 +67,17 @@ export interface FastifyBodyOptions extends Omit<BodyOptions, 'type' | 'invalidS
 /** The reader's HttpError with the `code` Fastify gives the same condition, where it has one. */
 export type FastifyBodyError = HttpError & {code?: string};
 
-/** What Fastify's validation step calls for the body (a FastifyValidationResult). */
-type BodyValidation = (data: unknown) => true | {error: FastifySchemaValidationError[]};
+/**
+ * What Fastify's validation step calls for the body (a FastifyValidationResult): `value` replaces
+ * the body (validation.js), as ajv's coercion of a root scalar does there.
+ */
+type BodyValidation = (data: unknown) => true | {value: unknown} | {error: FastifySchemaValidationError[]};
 
 /** A validator compiler as Fastify calls it: one route part's schema in, its validation out. */
 type ValidatorCompiler = (route: Parameters<FastifySchemaCompiler<unknown>>[0]) => unknown;
 
 /** `compilersFactory.buildValidator`: called by Fastify with the shared schemas and the server's `ajv` option. */
-type ValidatorBuilder = (externalSchemas: Record<string, unknown>, ajvOptions: unknown) => ValidatorCompiler;
+type ValidatorBuilder = (externalSchemas: Record<string, unknown>, ajvOptions: FastifyAjvOptions | undefined) => ValidatorCompiler;
 
 /**
  * The same, as Fastify's types name it: @fastify/ajv-compiler's type, whose compiler takes a bare
@@ -90,11 +107,13 @@ const FASTIFY_CODES: Readonly<Record<string, string>> = {
 };
 
 /**
- * A route whose `schema.body.content` does not list the request's media type. Fastify's
- * validation step then judges nothing (validation.js picks the entry by exact media type):
- * Fastify answers 415 for an `application/*+json` body only because it has no parser for it
- * (content-type-parser.js, `run`), and passes an `application/json` body on unjudged. The plugin
- * refuses both with Fastify's 415: a body that no schema of the route judges does not reach it.
+ * A request whose media type the route does not take. Fastify has no parser for
+ * `application/*+json` (content-type-parser.js, `run`), so it answers 415 for one on every route;
+ * the plugin does too, except where the route's `schema.body.content` lists that very type, whose
+ * entry then judges it. A `schema.body.content` that does not list the request's media type makes
+ * Fastify's validation step judge nothing (validation.js picks the entry by exact media type), and
+ * Fastify passes an `application/json` body on unjudged: the plugin refuses it with Fastify's 415
+ * as well, since a body that no schema of the route judges does not reach it.
  */
 const UNLISTED = Symbol('unlisted media type');
 
@@ -148,10 +167,12 @@ class BodySchema {
     this.validation = (data) => {
       const refused = refusals.get(data as object);
       if (refused !== undefined) return {error: refused};
+      // The stream judged it and the parser handed on the value the value options made.
       if (typeof data === 'object' && data !== null && this.#valid.delete(data)) return true;
-      // A body another parser made, or one the lifecycle may have changed: judged as it is now.
+      // A body another parser made, or one the lifecycle may have changed: judged as it is now,
+      // and changed in place; a root scalar the options change is replaced.
       const result = readers.validator.validate(data);
-      return result.valid ? true : {error: result.errors.map(toValidationError)};
+      return result.valid ? {value: result.value} : {error: result.errors.map(toValidationError)};
     };
     bodySchemas.set(this.validation, this);
   }
@@ -163,7 +184,10 @@ class BodySchema {
 
 /** The plugin's state in the scope it was registered in. */
 class JsonBodies {
+  /** The plugin's options as the reader takes them, its compile options among them. */
   readonly #options: BodyOptions;
+  /** The compile options the plugin was given, by the names compile reads (`strictSchema` as `strict`). */
+  readonly #givenCompileOptions: string[];
   /** The plugin's `limit`, or Infinity: each request takes the smaller of it and the route's `bodyLimit`. */
   readonly #limit: number;
   /** The limit of a route without its own `bodyLimit`, for which each schema is compiled at start. */
@@ -180,7 +204,10 @@ class JsonBodies {
    * seen) is not a verdict on that value. Such a server's bodies are judged after the removal.
    */
   readonly #removesKeys: boolean;
-  /** Fastify's ajv builder for the other parts, loaded once the first of them is compiled. */
+  /**
+   * The validator builder of the scope the plugin was registered in, for the other parts: Fastify's
+   * ajv, or the server's own `schemaController`'s; loaded once the first of them is compiled.
+   */
   #ajvBuilder: ValidatorBuilder | undefined;
   /** The parser is given the request but not the reply, whose response an early refusal must close. */
   readonly #responses = new WeakMap<IncomingMessage, ServerResponse>();
@@ -189,6 +216,8 @@ class JsonBodies {
     const {limit, strict, ...rest} = options;
     // Fastify routed the request here by its Content-Type already.
     this.#options = {...rest, strict: strict ?? false, invalidStatus: 400, type: () => true};
+    this.#givenCompileOptions = Object.keys(compileOptionsOf(compileOptions(rest)));
+    if (rest.inexactNumbers !== undefined) this.#givenCompileOptions.push('inexactNumbers');
     this.#limit = limit === undefined ? Infinity : parseLimit(limit);
     this.#usualLimit = Math.min(this.#limit, fastify.initialConfig.bodyLimit ?? DEFAULT_BODY_LIMIT);
     this.#plain = new Readers(true, this.#options, this.#usualLimit);
@@ -199,6 +228,7 @@ class JsonBodies {
   }
 
   install(fastify: FastifyInstance): void {
+    this.#ajvBuilder = validatorBuilderOf(fastify);
     // A new schema controller under the current one: only the validator builder changes, and
     // Fastify still treats the compiler as its default (it lowercases header schemas' names).
     fastify.setSchemaController({compilersFactory: {buildValidator: this.#buildValidator as unknown as FastifyValidatorBuilder}});
@@ -209,7 +239,7 @@ class JsonBodies {
 
   #buildValidator: ValidatorBuilder = (externalSchemas, ajvOptions) => {
     let ajv: ValidatorCompiler | undefined;
-    const options: BodyOptions = {...this.#options, schemas: {...externalSchemas, ...this.#options.schemas}};
+    let schemaOptions: BodyOptions | undefined;
     return (route) => {
       const validator = isValidator(route.schema);
       if (route.httpPart !== 'body' || (!validator && !isJsonMediaType(route.contentType))) {
@@ -218,11 +248,40 @@ class JsonBodies {
         ajv ??= (this.#ajvBuilder ??= fastifyDefaultValidatorBuilder())(externalSchemas, ajvOptions);
         return ajv(route);
       }
-      // A validator resolved its references when it was compiled: Fastify's shared schemas are
-      // not for it, and the plugin's own compile options are a TypeError (validatorFor).
-      return new BodySchema(new Readers(route.schema, validator ? this.#options : options, this.#usualLimit)).validation;
+      if (validator) return new BodySchema(new Readers(route.schema, this.#optionsBesideValidator(), this.#usualLimit)).validation;
+      // Made at the first body schema: what it refuses of the `ajv` option fails that route.
+      schemaOptions ??= this.#schemaOptions(externalSchemas, ajvOptions);
+      let readers: Readers;
+      try {
+        readers = new Readers(route.schema, schemaOptions, this.#usualLimit);
+      } catch (thrown) {
+        throw explainedSchemaError(thrown);
+      }
+      refuseAjvOnlyKeywords(readers.validator.warnings);
+      return new BodySchema(readers).validation;
     };
   };
+
+  /** Fastify's validation as compile options, the plugin's own on top; Fastify's shared schemas for `$ref`. */
+  #schemaOptions(externalSchemas: Record<string, unknown>, ajvOptions: FastifyAjvOptions | undefined): BodyOptions {
+    return {...withFastifyOptions(this.#options, ajvOptions, ajvFormatsOfFastify), schemas: {...externalSchemas, ...this.#options.schemas}};
+  }
+
+  /**
+   * A compiled validator keeps the options compile() gave it; it resolved its references then too,
+   * so Fastify's shared schemas are not for it either.
+   *
+   * @throws TypeError where the plugin was given compile options, which would not apply to it.
+   */
+  #optionsBesideValidator(): BodyOptions {
+    const given = this.#givenCompileOptions;
+    if (given.length === 0) return this.#options;
+    throw new TypeError(
+      `schema.body is a compiled validator, which keeps the options compile() gave it, so the plugin's ${given.join(', ')} would not apply to it: ` +
+        `pass them to compile(schema, {${given.join(', ')}}) instead, give schema.body the JSON Schema itself for the plugin to compile, ` +
+        'or register the plugin without them in a scope around the route',
+    );
+  }
 
   #rememberResponse = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void => {
     this.#responses.set(request.raw, reply.raw);
@@ -298,16 +357,18 @@ const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
 /**
  * The body schema of ours that Fastify's validation step will use for this request, if any;
- * UNLISTED for a `schema.body.content` that does not list its media type (see UNLISTED).
+ * UNLISTED for a media type the route does not take (see UNLISTED).
  */
 function bodySchemaOf(request: FastifyRequest): BodySchema | typeof UNLISTED | undefined {
   const validation: unknown = request.getValidationFunction('body');
-  if (typeof validation === 'function') return bodySchemas.get(validation as BodyValidation);
-  if (typeof validation !== 'object' || validation === null) return undefined;
-  // `schema.body.content`: one validation per media type, chosen as Fastify's validation step does.
   const mediaType = request.mediaType;
-  if (mediaType === undefined || !Object.hasOwn(validation, mediaType)) return UNLISTED;
-  return bodySchemas.get((validation as Record<string, BodyValidation>)[mediaType]!);
+  if (typeof validation === 'object' && validation !== null) {
+    // `schema.body.content`: one validation per media type, chosen as Fastify's validation step does.
+    if (mediaType === undefined || !Object.hasOwn(validation, mediaType)) return UNLISTED;
+    return bodySchemas.get((validation as Record<string, BodyValidation>)[mediaType]!);
+  }
+  if (mediaType !== 'application/json') return UNLISTED;
+  return typeof validation === 'function' ? bodySchemas.get(validation as BodyValidation) : undefined;
 }
 
 /**
@@ -398,6 +459,20 @@ function prototypeRefused(): FastifyBodyError {
   return error;
 }
 
+/** Fastify's symbol for an instance's schema controller (lib/symbols.js), as ROUTE_CONTEXT. */
+const SCHEMA_CONTROLLER = fastifySymbol('kSchemaController');
+
+/**
+ * The validator builder `fastify`'s scope has before the plugin replaces it (schema-controller.js,
+ * `getValidatorBuilder`): a `schemaController` or `setValidatorCompiler` of the app's keeps
+ * judging querystring, params and headers. Undefined where this Fastify does not show it.
+ */
+function validatorBuilderOf(fastify: FastifyInstance): ValidatorBuilder | undefined {
+  const controller = SCHEMA_CONTROLLER === undefined ? undefined : (fastify as unknown as Record<symbol, {getValidatorBuilder?: () => unknown} | undefined>)[SCHEMA_CONTROLLER];
+  const builder = controller?.getValidatorBuilder?.();
+  return typeof builder === 'function' ? (builder as ValidatorBuilder) : undefined;
+}
+
 /**
  * The validator builder Fastify uses when none is configured, loaded from Fastify's own
  * dependencies so that querystring, params and headers are compiled by the same ajv, with the
@@ -406,6 +481,11 @@ function prototypeRefused(): FastifyBodyError {
 function fastifyDefaultValidatorBuilder(): ValidatorBuilder {
   const ajvCompiler = requireFromFastify('@fastify/ajv-compiler') as () => ValidatorBuilder;
   return ajvCompiler();
+}
+
+/** The formats Fastify's ajv asserts: those of the ajv-formats its own compiler adds (validator-compiler.js). */
+function ajvFormatsOfFastify(): AjvFormatsModule {
+  return createRequire(fastifyRequire().resolve('@fastify/ajv-compiler'))('ajv-formats/dist/formats') as AjvFormatsModule;
 }
 
 /** One of Fastify's internal symbols, or undefined where this Fastify has no such module or name. */
@@ -419,7 +499,12 @@ function fastifySymbol(name: string): symbol | undefined {
 }
 
 function requireFromFastify(id: string): unknown {
-  return createRequire(createRequire(import.meta.url).resolve('fastify'))(id);
+  return fastifyRequire()(id);
+}
+
+/** `require` as Fastify's own modules have it, so that its dependencies are the ones it loads. */
+function fastifyRequire(): NodeJS.Require {
+  return createRequire(createRequire(import.meta.url).resolve('fastify'));
 }
 
 function register(fastify: FastifyInstance, options: FastifyBodyOptions, done: (error?: Error) => void): void {

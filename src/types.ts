@@ -42,8 +42,21 @@ export type Schema = boolean | object;
  */
 export type SchemaOrValidator = Schema | Validator;
 
-/** A format of one's own (CompileOptions.customFormats): a RegExp a valid string matches, or a predicate. */
-export type CustomFormat = RegExp | ((value: string) => boolean);
+/**
+ * A format of one's own (CompileOptions.customFormats): a RegExp a valid string matches, a
+ * predicate on strings, or a NumberFormat.
+ */
+export type CustomFormat = RegExp | ((value: string) => boolean) | NumberFormat;
+
+/**
+ * A format that judges numbers, in the shape of ajv's format definitions with `type: 'number'`
+ * (ajv-formats' `int32`): `validate` is given the number as `JSON.parse` reads it and returns
+ * `true` for a valid one. Strings and other values pass it, as in ajv.
+ */
+export interface NumberFormat {
+  type: 'number';
+  validate(value: number): boolean;
+}
 
 export interface CompileOptions {
   /**
@@ -82,8 +95,9 @@ export interface CompileOptions {
   formats?: 'annotate' | 'assert';
   /**
    * Formats of one's own, by name, checked like the draft's (and replacing a draft's format of the
-   * same name): a RegExp that a valid string matches (`test`; its `g` and `y` flags are dropped), or
-   * a function that returns `true` for a valid string (any other result is a failure). They assert
+   * same name): a RegExp that a valid string matches (`test`; its `g` and `y` flags are dropped), a
+   * function that returns `true` for a valid string (any other result is a failure), or a
+   * NumberFormat, which judges numbers instead of strings. They assert
    * where formats do (`formats: 'assert'`, or the format-assertion vocabulary) and annotate elsewhere,
    * as the draft's formats do.
    */

@@ -275,11 +275,17 @@ const koaDoor: Door = {
 /** Fastify answers a schema violation from its own validation step: 400. */
 const FASTIFY_STATUSES: Readonly<Record<Refusal, number>> = {...MIDDLEWARE_STATUSES, validation: 400};
 
-/** The plugin's options: Fastify's route `bodyLimit` is the byte limit, and Fastify takes any JSON value. */
+/**
+ * The plugin's options: Fastify's route `bodyLimit` is the byte limit, and Fastify takes any JSON
+ * value. A schema is judged as written, as at every other door: the plugin's defaults, Fastify's
+ * value options, are test/fastify-parity.test.ts's (a compiled validator keeps its own).
+ */
 function pluginOptions(mount: Mount): FastifyBodyOptions {
   const {limit: _limit, strict: _strict, ...options} = optionsOf(mount);
-  return options;
+  return isValidator(mount.schema) ? options : {...options, ...AS_WRITTEN};
 }
+
+const AS_WRITTEN: FastifyBodyOptions = {coerceTypes: false, useDefaults: false, removeAdditional: false};
 
 /** One route per mount, each in a scope of its own with the plugin registered for that mount's options. */
 function fastifyRoutes(app: FastifyInstance, mounts: readonly Mount[], paths: Map<Mount, string>, record: AppRecord): void {

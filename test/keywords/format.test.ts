@@ -1,6 +1,7 @@
 // src/keywords/format.ts: an annotation unless asserted (option `formats: 'assert'` or the
 // format-assertion vocabulary); the names known depend on the draft, and customFormats adds more;
-// asserting an unknown format is a SchemaError unless `unknownFormats: 'ignore'`.
+// asserting an unknown format is a SchemaError unless `unknownFormats: 'ignore'`. A custom
+// NumberFormat judges numbers (ajv-formats' int32 is one).
 
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
@@ -133,9 +134,30 @@ describe('format', () => {
       invalid({format: 'phone'}, 'x', {...assert_, draft: 'draft4', customFormats: {phone}});
     });
 
-    test('an entry that is neither a RegExp nor a function is a SchemaError', () => {
+    test('a NumberFormat judges numbers, as written, and lets strings pass', () => {
+      const int32 = {type: 'number' as const, validate: (value: number) => Number.isInteger(value) && value >= -(2 ** 31) && value < 2 ** 31};
+      const options = {...assert_, customFormats: {int32}};
+      valid({format: 'int32'}, 2147483647, options);
+      valid({format: 'int32'}, 2.147483647e9, options);
+      invalid({format: 'int32'}, 2147483648, options);
+      invalid({format: 'int32'}, 1.5, options);
+      valid({format: 'int32'}, 'not a number', options);
+      valid({properties: {n: {format: 'int32'}}}, {n: 'x'}, options);
+      invalid({properties: {n: {format: 'int32'}}}, {n: 4294967296}, options);
+      assert.equal(onlyError({format: 'int32'}, 2147483648, options).params?.['format'], 'int32');
+      valid({format: 'int32'}, 2147483648, {customFormats: {int32}});
+    });
+
+    test('a NumberFormat judges the number a coercion made', () => {
+      const options = {...assert_, coerceTypes: true, customFormats: {int32: {type: 'number' as const, validate: (value: number) => value < 2 ** 31}}};
+      valid({properties: {n: {type: 'integer', format: 'int32'}}}, {n: '5'}, options);
+      invalid({properties: {n: {type: 'integer', format: 'int32'}}}, {n: '2147483648'}, options);
+    });
+
+    test('an entry that is neither a RegExp, a function nor a NumberFormat is a SchemaError', () => {
       assert.equal(schemaError({}, {customFormats: {phone: '^\\+' as never}}).code, 'schema.option.customFormats');
       assert.equal(schemaError({}, {customFormats: [] as never}).code, 'schema.option.customFormats');
+      assert.equal(schemaError({}, {customFormats: {n: {type: 'string', validate: () => true}} as never}).code, 'schema.option.customFormats');
     });
   });
 
