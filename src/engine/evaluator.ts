@@ -11,7 +11,8 @@ import {IGNORED, classifyName, keyPlanAt, type KeyPlans} from './keyPlan.js';
 import {KeySet} from './keySet.js';
 import {HeldScalar} from './scalar.js';
 import {escapePointerToken} from '../json/pointer.js';
-import {ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, type CompiledKeyword, type EvaluatedItems as ItemAnnotations, type FingerprintListener, type Instance, type Kind, type Matcher, type Run as KeywordRun, type SchemaNode} from '../schema/node.js';
+import {Assembler} from '../json/assembler.js';
+import {ARRAY, BOOLEAN, NOT_ASSEMBLED, NULL, NUMBER, OBJECT, STRING, type CompiledKeyword, type EvaluatedItems as ItemAnnotations, type FingerprintListener, type Instance, type Kind, type Matcher, type Run as KeywordRun, type SchemaNode} from '../schema/node.js';
 import type {AnnotationUnit, OutputUnit, TokenSink} from '../types.js';
 
 /** Indices of array items evaluated at one location (2020-12 core §11.2 annotations). */
@@ -333,6 +334,14 @@ export class Run implements KeywordRun {
 
   private recordError(keyword: CompiledKeyword, message: string, params?: Record<string, unknown>, memberLocation?: string): void {
     if (this.quiet) return;
+    this.ownErrors().push(this.errorUnit(keyword, message, params, memberLocation));
+  }
+
+  instanceLocation(): string {
+    return this.evaluator.pointer(this.depth);
+  }
+
+  errorUnit(keyword: CompiledKeyword, message: string, params?: Record<string, unknown>, memberLocation?: string): OutputUnit {
     const evaluator = this.evaluator;
     let instanceLocation = evaluator.pointer(this.depth);
     if (memberLocation !== undefined) instanceLocation += '/' + escapePointerToken(memberLocation);
@@ -347,7 +356,7 @@ export class Run implements KeywordRun {
     };
     if (params !== undefined) unit.params = params;
     evaluator.stamp(unit);
-    this.ownErrors().push(unit);
+    return unit;
   }
 
   /**
@@ -401,8 +410,18 @@ export class Run implements KeywordRun {
   settle(): void {
     if (this.settled) return;
     this.settled = true;
-    if (this.failed) this.abandonDescendants();
+    if (this.failed) {
+      this.abandonDescendants();
+      if (this.errors !== null && this.node.restate.length > 0) this.restate();
+    }
     this.evaluator.report(this);
+  }
+
+  /** The node's keywords restate the errors it is about to report (KeywordDefinition.restate). */
+  private restate(): void {
+    const keywords = this.node.restate;
+    for (let i = 0; i < keywords.length; i++) this.errors = keywords[i].definition.restate!(this, keywords[i], this.errors!);
+    this.flags &= ~SHARED_ERRORS;
   }
 
   /** Tell the keyword that started this run how it went (called by Evaluator.report). */
@@ -516,6 +535,115 @@ class FingerprintRequests {
 }
 
 /**
+ * The values being assembled for keywords that judge the whole value (Instance.assemble): one
+ * Assembler per open container under such a keyword, fed the tokens within it, dropped once its
+ * keyword took the value or its run settled without it. Each counts the values it holds against
+ * its bound (limits.maxAssembledValues), the one memory here that grows with the document.
+ */
+class Assemblies implements TokenSink {
+  readonly runs: Run[] = [];
+  readonly keywords: CompiledKeyword[] = [];
+  readonly assemblers: Assembler[] = [];
+  readonly counts: number[] = [];
+  readonly maxima: number[] = [];
+
+  constructor(private readonly evaluator: Evaluator) {}
+
+  get length(): number {
+    return this.runs.length;
+  }
+
+  add(run: Run, keyword: CompiledKeyword, maxValues: number): void {
+    const assembler = new Assembler();
+    if (run.kind === OBJECT) assembler.startObject();
+    else assembler.startArray();
+    this.runs.push(run);
+    this.keywords.push(keyword);
+    this.assemblers.push(assembler);
+    this.counts.push(1);
+    this.maxima.push(maxValues);
+  }
+
+  /** The value assembled for `run` and `keyword`, taken out; NOT_ASSEMBLED if there is none. */
+  take(run: Run, keyword: CompiledKeyword): unknown {
+    for (let i = this.runs.length - 1; i >= 0; i--) {
+      if (this.runs[i] !== run || this.keywords[i] !== keyword) continue;
+      const value = this.assemblers[i].value;
+      this.remove(i);
+      return value;
+    }
+    return NOT_ASSEMBLED;
+  }
+
+  /** The assemblers still wanted, those of settled runs dropped: a value nobody will judge is not built. */
+  private live(): Assembler[] {
+    for (let i = this.runs.length - 1; i >= 0; i--) if (this.runs[i].settled) this.remove(i);
+    return this.assemblers;
+  }
+
+  /** The assemblers still wanted, each counting one more value. */
+  private withValue(): Assembler[] {
+    const assemblers = this.live();
+    for (let i = 0; i < assemblers.length; i++) {
+      if (++this.counts[i] <= this.maxima[i]) continue;
+      const run = this.runs[i];
+      throw this.evaluator.limitError('limit.assembled', `More than maxAssembledValues (${this.maxima[i]}) values in one value that "${this.keywords[i].name}" judges whole`, run.depth);
+    }
+    return assemblers;
+  }
+
+  startObject(): void {
+    for (const assembler of this.withValue()) assembler.startObject();
+  }
+  startArray(): void {
+    for (const assembler of this.withValue()) assembler.startArray();
+  }
+  endObject(): void {
+    for (const assembler of this.live()) assembler.endObject();
+  }
+  endArray(): void {
+    for (const assembler of this.live()) assembler.endArray();
+  }
+  keyValue(key: string): void {
+    for (const assembler of this.live()) assembler.keyValue(key);
+  }
+  stringValue(value: string): void {
+    for (const assembler of this.withValue()) assembler.stringValue(value);
+  }
+  numberValue(text: string): void {
+    for (const assembler of this.withValue()) assembler.numberValue(text);
+  }
+  numberValueOf(value: number): void {
+    for (const assembler of this.withValue()) assembler.numberValueOf(value);
+  }
+  nullValue(): void {
+    for (const assembler of this.withValue()) assembler.nullValue();
+  }
+  trueValue(): void {
+    for (const assembler of this.withValue()) assembler.trueValue();
+  }
+  falseValue(): void {
+    for (const assembler of this.withValue()) assembler.falseValue();
+  }
+
+  private remove(index: number): void {
+    this.runs.splice(index, 1);
+    this.keywords.splice(index, 1);
+    this.assemblers.splice(index, 1);
+    this.counts.splice(index, 1);
+    this.maxima.splice(index, 1);
+  }
+
+  clear(): void {
+    clear(this.runs);
+    truncate(this.keywords, 0);
+    truncate(this.assemblers, 0);
+    truncate(this.counts, 0);
+    truncate(this.maxima, 0);
+  }
+}
+
+/**
  * Member applications of leaf schemas (SchemaNode.scalarLeaf) waiting for the member value, as
  * parallel arrays: a scalar value is checked without allocating a run for it.
  */
@@ -599,6 +727,7 @@ export class Evaluator extends HeldScalar implements TokenSink, Instance {
   /** The hash of the scalar item being delivered, when its fingerprint is wanted (see fingerprinted). */
   private readonly scalarHash = new Hash();
   private readonly requests = new FingerprintRequests();
+  private readonly assemblies = new Assemblies(this);
   private readonly frames: Frame[] = [];
   private depth = 0;
   /** Frames used by this document (see release). */
@@ -661,6 +790,7 @@ export class Evaluator extends HeldScalar implements TokenSink, Instance {
     for (let depth = 0; depth < this.deepest; depth++) this.frames[depth].clear();
     clear(this.stack);
     this.requests.truncate(0);
+    this.assemblies.clear();
     this.deepest = 0;
     this.releaseScalar();
   }
@@ -770,6 +900,14 @@ export class Evaluator extends HeldScalar implements TokenSink, Instance {
     requests.listeners.push(listener);
   }
 
+  assemble(run: Run, keyword: CompiledKeyword, maxValues: number): void {
+    this.assemblies.add(run, keyword, maxValues);
+  }
+
+  assembled(run: Run, keyword: CompiledKeyword): unknown {
+    return this.assemblies.take(run, keyword);
+  }
+
   /** A value whose hash is `hash` ended in the container `frame`: it joins that container's hash, and whoever asked hears its fingerprint. */
   private fingerprinted(frame: Frame, hash: Hash): void {
     if (frame.hashed) addToHash(frame.hash!, frame.kind, hash, frame.key);
@@ -836,8 +974,9 @@ export class Evaluator extends HeldScalar implements TokenSink, Instance {
    */
   pendingMember(container = false): SchemaNode[] | null {
     const frame = this.frames[this.depth - 1];
-    // A value whose fingerprint is wanted is hashed from its tokens: the evaluator must see them.
-    if (this.wantsFingerprint(frame)) return null;
+    // A value whose fingerprint is wanted is hashed, one being assembled built, from its tokens:
+    // the evaluator must see them.
+    if (this.wantsFingerprint(frame) || this.assemblies.length > 0) return null;
     // Reused: callers copy what they keep.
     const nodes = this.pendingNodes;
     while (nodes.length > 0) nodes.pop();
@@ -915,22 +1054,27 @@ export class Evaluator extends HeldScalar implements TokenSink, Instance {
   // ---- TokenSink ----
 
   startObject(): void {
+    if (this.assemblies.length > 0) this.assemblies.startObject();
     this.startContainer(OBJECT);
   }
 
   startArray(): void {
+    if (this.assemblies.length > 0) this.assemblies.startArray();
     this.startContainer(ARRAY);
   }
 
   endObject(): void {
+    if (this.assemblies.length > 0) this.assemblies.endObject();
     this.endContainer();
   }
 
   endArray(): void {
+    if (this.assemblies.length > 0) this.assemblies.endArray();
     this.endContainer();
   }
 
   keyValue(key: string): void {
+    if (this.assemblies.length > 0) this.assemblies.keyValue(key);
     const frame = this.frames[this.depth - 1];
     frame.key = key;
     // A parsed value cannot repeat a key: only text needs the check.
@@ -944,32 +1088,38 @@ export class Evaluator extends HeldScalar implements TokenSink, Instance {
   }
 
   stringValue(value: string): void {
+    if (this.assemblies.length > 0) this.assemblies.stringValue(value);
     this.text = value;
     this.deliverScalar(STRING);
   }
 
   numberValue(text: string): void {
+    if (this.assemblies.length > 0) this.assemblies.numberValue(text);
     this.holdNumberText(text);
     this.deliverScalar(NUMBER);
   }
 
   /** Value mode: a number as a double (its text is made only if asked for, see numberText). */
   numberValueOf(value: number): void {
+    if (this.assemblies.length > 0) this.assemblies.numberValueOf(value);
     this.holdScalar(NUMBER, value);
     this.deliverScalar(NUMBER);
   }
 
   /** Make a scalar the one keywords read, without delivering it (the text checker's `accepts` calls). */
   nullValue(): void {
+    if (this.assemblies.length > 0) this.assemblies.nullValue();
     this.deliverScalar(NULL);
   }
 
   trueValue(): void {
+    if (this.assemblies.length > 0) this.assemblies.trueValue();
     this.booleanValue = true;
     this.deliverScalar(BOOLEAN);
   }
 
   falseValue(): void {
+    if (this.assemblies.length > 0) this.assemblies.falseValue();
     this.booleanValue = false;
     this.deliverScalar(BOOLEAN);
   }

@@ -52,6 +52,11 @@ export class Assembler implements TokenSink {
     this.add(Number(text));
   }
 
+  /** A number that is a double already (value mode): kept as it is, -0 included. */
+  numberValueOf(value: number): void {
+    this.add(value);
+  }
+
   nullValue(): void {
     this.add(null);
   }
