@@ -171,6 +171,31 @@ describe('custom keywords', () => {
     assert.equal(agreeEverywhere(validator, text).valid, true);
   });
 
+  test('values under the keyword at several depths at once are each assembled whole, also through references and property names', () => {
+    const given: unknown[] = [];
+    const spy: CustomKeyword = {keyword: 'spy', type: 'array', validate: (_schemaValue, data) => (given.push(data), true)};
+    const validator = compile({$defs: {node: {spy: true, items: {$ref: '#/$defs/node'}}}, $ref: '#/$defs/node'}, {keywords: [spy]});
+    assert.equal(validator.validateText('[[1,[2]],[]]').valid, true);
+    assert.deepEqual(given, [[2], [1, [2]], [], [[1, [2]], []]]);
+    const short: CustomKeyword = {keyword: 'short', type: 'string', validate: (max: number, data: string) => data.length <= max};
+    const names = compile({propertyNames: {short: 2}}, {keywords: [short]});
+    assert.equal(agreeEverywhere(names, '{"ab":1,"c":2}').valid, true);
+    assert.equal(agreeEverywhere(names, '{"ab":1,"abc":2}').valid, false);
+  });
+
+  test('a document that breaks off inside an assembled value leaves nothing for the next one', () => {
+    const given: unknown[] = [];
+    const spy: CustomKeyword = {keyword: 'spy', validate: (_schemaValue, data) => (given.push(data), true)};
+    const validator = compile({properties: {a: {spy: true}}}, {keywords: [spy]});
+    for (const broken of ['{"a":[1,{"b":', '{"a":[1,2,]}', '{"a":{"x":1,"x":2}}']) assert.equal(validator.validateText(broken).valid, false);
+    assert.deepEqual(given, []);
+    assert.equal(validator.validateText('{"a":[3]}').valid, true);
+    assert.deepEqual(given, [[3]]);
+    // Value mode is bounded too.
+    const bounded = compile({spy: true}, {keywords: [spy], limits: {maxAssembledValues: 2}});
+    assert.equal(bounded.validate([1, 2, 3]).errors[0].params?.code, 'limit.assembled');
+  });
+
   test('the text checker never passes a container a custom keyword rejects: it leaves it to the evaluator', () => {
     const validator = compile({items: {even: true}}, {keywords});
     // Large enough for a session to judge member values apart (memberValues.worthIt).
