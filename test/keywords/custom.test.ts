@@ -10,6 +10,9 @@ import Ajv from 'ajv';
 import fc from 'fast-check';
 import {jsonValidator, ndjsonValidator} from '../../adapters/stream.js';
 import {SchemaError, compile} from '../../src/index.js';
+import {compileSchema} from '../../src/compile/compile.js';
+import {FAIL, PASS, TextChecker, UNSURE} from '../../src/engine/checker.js';
+import {defaultLimits} from '../../src/json/tokenizer.js';
 import {memberValues} from '../../src/session/memberSink.js';
 import type {CompileOptions, CustomKeyword, OutputUnit, Result, Validator} from '../../src/types.js';
 import {byteChunks, feed, random, randomChunks} from '../support/chunks.js';
@@ -205,6 +208,17 @@ describe('custom keywords', () => {
     const result = agreeEverywhere(validator, text);
     assert.equal(result.valid, false);
     assert.equal(result.errors[0].instanceLocation, '/600');
+  });
+
+  test('the text checker decides scalars by the keyword, and leaves only the containers under it to the evaluator', () => {
+    const checker = new TextChecker(compileSchema({properties: {a: {even: true}, b: {type: 'array'}}}, {keywords}).root, defaultLimits);
+    assert.equal(checker.check('{"a":2,"b":[[1]]}'), PASS);
+    assert.equal(checker.check('{"a":3,"b":[]}'), FAIL);
+    assert.equal(checker.check('{"b":[],"a":[1,2]}'), UNSURE);
+    assert.equal(checker.unsureOf, 'keyword');
+    assert.equal(checker.usable, true);
+    assert.equal(checker.checkValue({a: 4, b: [{}]}), PASS);
+    assert.equal(checker.checkValue({a: {}}), UNSURE);
   });
 
   test('the NDJSON and stream doors judge by it too', async () => {

@@ -7,6 +7,7 @@ import {describe, test} from 'node:test';
 import Ajv from 'ajv';
 import ajvErrors from 'ajv-errors';
 import {compile} from '../../src/index.js';
+import {memberValues} from '../../src/session/memberSink.js';
 import type {OutputUnit, Result, Validator} from '../../src/types.js';
 import {byteChunks, feed} from '../support/chunks.js';
 import {schemaError} from './check.js';
@@ -24,7 +25,17 @@ function positionless(errors: readonly OutputUnit[]): OutputUnit[] {
 function everyMode(validator: Validator, value: unknown): Result {
   const text = JSON.stringify(value);
   const whole = validator.validateText(text);
-  for (const other of [validator.validate(value), validator.parseText(text), feed(validator, byteChunks(encoder.encode(text)))]) {
+  const others: Result[] = [validator.validate(value), validator.parseText(text), feed(validator, byteChunks(encoder.encode(text)))];
+  // A session whose member values are judged apart replays the failing ones into the evaluator.
+  const threshold = memberValues.worthIt;
+  memberValues.worthIt = 0;
+  try {
+    const {refusedAt: _refusedAt, ...apart} = feed(validator, [encoder.encode(text)]);
+    others.push(apart);
+  } finally {
+    memberValues.worthIt = threshold;
+  }
+  for (const other of others) {
     assert.equal(other.valid, whole.valid, text);
     assert.deepEqual(positionless(other.errors), positionless(whole.errors), text);
   }
@@ -128,6 +139,13 @@ describe('errorMessage', () => {
       }
     });
   }
+
+  test('in the first-error mode every mode restates alike, member values judged apart included', () => {
+    for (const {schema, documents} of cases) {
+      const validator = compile({type: 'object', properties: {wrapped: schema, list: {items: schema}}}, {draft: 'draft7', errorMessages: true});
+      for (const document of documents) everyMode(validator, {wrapped: document, list: [document, document]});
+    }
+  });
 
   test('the string form: one error of keyword errorMessage at the schema object, with the originals in params.errors', () => {
     const validator = compile({properties: {n: {type: 'integer', minimum: 1, errorMessage: 'n must be a positive integer'}}}, {errorMessages: true, allErrors: true});
