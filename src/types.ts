@@ -55,6 +55,13 @@ export type CustomFormat = RegExp | ((value: string) => boolean);
 export type JsonTypeName = 'object' | 'array' | 'string' | 'number' | 'integer' | 'boolean' | 'null';
 
 /**
+ * A function of a custom keyword's value in the schema and of the data. Its parameters are checked
+ * as a method's are (bivariantly), so that they may be typed as the schema and the keyword's `type`
+ * have them, `(min: number, data: unknown[]) => boolean`.
+ */
+export type KeywordFunction<R> = {bivarianceHack(schemaValue: unknown, data: unknown): R}['bivarianceHack'];
+
+/**
  * A keyword of one's own (CompileOptions.keywords), as ajv's `addKeyword` with `validate`: judged
  * on the whole JSON value at its location, once that value has arrived.
  */
@@ -68,12 +75,12 @@ export interface CustomKeyword {
    * nothing), given the keyword's value in the schema. Only `true` passes; `false`, any other
    * result, or a throw fails the value (a throw's message is in the error's `params.error`).
    */
-  validate(schemaValue: any, data: any): boolean;
+  validate: KeywordFunction<boolean>;
   /**
    * The error's message: a string, or a function of the same arguments. Default, as ajv's:
    * `must pass "<keyword>" keyword validation`.
    */
-  message?: string | ((schemaValue: any, data: any) => string);
+  message?: string | KeywordFunction<string>;
 }
 
 export interface CompileOptions {

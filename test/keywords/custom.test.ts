@@ -25,7 +25,7 @@ const encoder = new TextEncoder();
 const even: CustomKeyword = {
   keyword: 'even',
   type: ['number', 'array', 'object'],
-  validate: (_schemaValue, data) => (typeof data === 'number' ? data % 2 === 0 : (Array.isArray(data) ? data.length : Object.keys(data).length) % 2 === 0),
+  validate: (_schemaValue: boolean, data: number | object) => (typeof data === 'number' ? data % 2 === 0 : (Array.isArray(data) ? data.length : Object.keys(data).length) % 2 === 0),
 };
 
 /** The array has at least `schemaValue` items: minItems written as a custom keyword. */
@@ -139,7 +139,7 @@ describe('custom keywords', () => {
 
   test('validate gets the schema value and a copy of the data, which it cannot change for the caller', () => {
     const seen: unknown[] = [];
-    const mutates: CustomKeyword = {keyword: 'mutates', validate: (schemaValue, data) => { seen.push(schemaValue); data.changed = true; return true; }};
+    const mutates: CustomKeyword = {keyword: 'mutates', validate: (schemaValue, data: Record<string, unknown>) => { seen.push(schemaValue); data.changed = true; return true; }};
     const value = {a: {b: 1}};
     const validator = compile({properties: {a: {mutates: {any: 'value'}}}}, {keywords: [mutates]});
     assert.equal(validator.validate(value).valid, true);
