@@ -86,19 +86,25 @@ function memberOf(unit: OutputUnit, instance: string): string | undefined {
   return parsePointer(location.slice(instance.length, end === -1 ? undefined : end))![0];
 }
 
-/** The errors grouped under each message of `messages` whose key `keyOf` gives, in the order of `messages`. */
-function grouped(errors: readonly OutputUnit[], taken: boolean[], messages: ReadonlyMap<string, string>, keyOf: (unit: OutputUnit) => string | undefined): [string, OutputUnit[]][] {
-  const groups = new Map<string, OutputUnit[]>();
+/** The errors not taken yet that `wanted` selects, marked taken, in the order they came. */
+function take(errors: readonly OutputUnit[], taken: boolean[], wanted: (unit: OutputUnit) => boolean): OutputUnit[] {
+  const selected: OutputUnit[] = [];
   errors.forEach((unit, index) => {
-    if (taken[index] || !restatable(unit)) return;
-    const key = keyOf(unit);
-    if (key === undefined || !messages.has(key)) return;
+    if (taken[index] || !restatable(unit) || !wanted(unit)) return;
     taken[index] = true;
-    let group = groups.get(key);
-    if (group === undefined) groups.set(key, (group = []));
-    group.push(unit);
+    selected.push(unit);
   });
-  return [...messages.keys()].filter((key) => groups.has(key)).map((key) => [key, groups.get(key)!]);
+  return selected;
+}
+
+/** For each message of `messages` that takes errors, in their order: its key, its text, and the errors whose key (`keyOf`) is its. */
+function groups(errors: readonly OutputUnit[], taken: boolean[], messages: ReadonlyMap<string, string>, keyOf: (unit: OutputUnit) => string | undefined): [key: string, text: string, replaced: OutputUnit[]][] {
+  const found: [string, string, OutputUnit[]][] = [];
+  for (const [key, text] of messages) {
+    const replaced = take(errors, taken, (unit) => keyOf(unit) === key);
+    if (replaced.length > 0) found.push([key, text, replaced]);
+  }
+  return found;
 }
 
 export const errorMessage: KeywordDefinition<Messages> = {
@@ -111,21 +117,19 @@ export const errorMessage: KeywordDefinition<Messages> = {
     const taken = errors.map(() => false);
     const made: OutputUnit[] = [];
     for (const [path, text] of byKeyword) {
-      const replaced = errors.filter((unit, index) => !taken[index] && restatable(unit) && unit.keywordLocation === base + path && (taken[index] = true));
+      const replaced = take(errors, taken, (unit) => unit.keywordLocation === base + path);
       if (replaced.length > 0) made.push(run.errorUnit(keyword, text, {errors: replaced}));
     }
     for (const [path, param, messages] of byProperty) {
-      const groups = grouped(errors, taken, messages, (unit) => (unit.keywordLocation === base + path ? String(unit.params?.[param]) : undefined));
-      for (const [name, replaced] of groups) made.push(run.errorUnit(keyword, messages.get(name)!, {errors: replaced}));
+      const propertyOf = (unit: OutputUnit) => (unit.keywordLocation === base + path ? String(unit.params?.[param]) : undefined);
+      for (const [, text, replaced] of groups(errors, taken, messages, propertyOf)) made.push(run.errorUnit(keyword, text, {errors: replaced}));
     }
     const members = run.kind === OBJECT ? properties : run.kind === ARRAY ? items : undefined;
     if (members !== undefined) {
-      for (const [name, replaced] of grouped(errors, taken, members, (unit) => memberOf(unit, instance))) {
-        made.push(run.errorUnit(keyword, members.get(name)!, {errors: replaced}, name));
-      }
+      for (const [member, text, replaced] of groups(errors, taken, members, (unit) => memberOf(unit, instance))) made.push(run.errorUnit(keyword, text, {errors: replaced}, member));
     }
     if (rest !== undefined) {
-      const replaced = errors.filter((unit, index) => !taken[index] && restatable(unit) && (taken[index] = true));
+      const replaced = take(errors, taken, () => true);
       if (replaced.length > 0) made.push(run.errorUnit(keyword, rest, {errors: replaced}));
     }
     return [...errors.filter((_unit, index) => !taken[index]), ...made];
