@@ -534,112 +534,85 @@ class FingerprintRequests {
   }
 }
 
+/** One value being assembled for a keyword that judges it whole (Instance.assemble). */
+interface Assembly {
+  readonly run: Run;
+  readonly keyword: CompiledKeyword;
+  readonly assembler: Assembler;
+  /** Values in it so far, against `maxValues` (limits.maxAssembledValues). */
+  count: number;
+  readonly maxValues: number;
+}
+
 /**
- * The values being assembled for keywords that judge the whole value (Instance.assemble): one
- * Assembler per open container under such a keyword, fed the tokens within it, dropped once its
- * keyword took the value or its run settled without it. Each counts the values it holds against
- * its bound (limits.maxAssembledValues), the one memory here that grows with the document.
+ * The values being assembled: one per open container under a keyword that judges it whole, fed
+ * the tokens within it, dropped once its keyword took the value or its run settled without it.
+ * Each is counted against its bound, the one memory here that grows with the document.
  */
-class Assemblies implements TokenSink {
-  readonly runs: Run[] = [];
-  readonly keywords: CompiledKeyword[] = [];
-  readonly assemblers: Assembler[] = [];
-  readonly counts: number[] = [];
-  readonly maxima: number[] = [];
+class Assemblies {
+  private readonly assemblies: Assembly[] = [];
 
   constructor(private readonly evaluator: Evaluator) {}
 
   get length(): number {
-    return this.runs.length;
+    return this.assemblies.length;
   }
 
   add(run: Run, keyword: CompiledKeyword, maxValues: number): void {
     const assembler = new Assembler();
     if (run.kind === OBJECT) assembler.startObject();
     else assembler.startArray();
-    this.runs.push(run);
-    this.keywords.push(keyword);
-    this.assemblers.push(assembler);
-    this.counts.push(1);
-    this.maxima.push(maxValues);
+    this.assemblies.push({run, keyword, assembler, count: 1, maxValues});
   }
 
   /** The value assembled for `run` and `keyword`, taken out; NOT_ASSEMBLED if there is none. */
   take(run: Run, keyword: CompiledKeyword): unknown {
-    for (let i = this.runs.length - 1; i >= 0; i--) {
-      if (this.runs[i] !== run || this.keywords[i] !== keyword) continue;
-      const value = this.assemblers[i].value;
-      this.remove(i);
-      return value;
+    const index = this.assemblies.findIndex((assembly) => assembly.run === run && assembly.keyword === keyword);
+    if (index === -1) return NOT_ASSEMBLED;
+    const [assembly] = this.assemblies.splice(index, 1);
+    return assembly.assembler.value;
+  }
+
+  /** The assemblies still wanted, those of settled runs dropped: a value nobody will judge is not built. */
+  private live(): Assembly[] {
+    for (let i = this.assemblies.length - 1; i >= 0; i--) if (this.assemblies[i].run.settled) this.assemblies.splice(i, 1);
+    return this.assemblies;
+  }
+
+  /** The assemblies still wanted, each counting one more value. */
+  private withValue(): Assembly[] {
+    const assemblies = this.live();
+    for (const assembly of assemblies) {
+      if (++assembly.count <= assembly.maxValues) continue;
+      const message = `More than maxAssembledValues (${assembly.maxValues}) values in one value that "${assembly.keyword.name}" judges whole`;
+      throw this.evaluator.limitError('limit.assembled', message, assembly.run.depth);
     }
-    return NOT_ASSEMBLED;
+    return assemblies;
   }
 
-  /** The assemblers still wanted, those of settled runs dropped: a value nobody will judge is not built. */
-  private live(): Assembler[] {
-    for (let i = this.runs.length - 1; i >= 0; i--) if (this.runs[i].settled) this.remove(i);
-    return this.assemblers;
-  }
-
-  /** The assemblers still wanted, each counting one more value. */
-  private withValue(): Assembler[] {
-    const assemblers = this.live();
-    for (let i = 0; i < assemblers.length; i++) {
-      if (++this.counts[i] <= this.maxima[i]) continue;
-      const run = this.runs[i];
-      throw this.evaluator.limitError('limit.assembled', `More than maxAssembledValues (${this.maxima[i]}) values in one value that "${this.keywords[i].name}" judges whole`, run.depth);
+  /** An object or array starts within the values being assembled. */
+  start(kind: Kind): void {
+    for (const {assembler} of this.withValue()) {
+      if (kind === OBJECT) assembler.startObject();
+      else assembler.startArray();
     }
-    return assemblers;
   }
 
-  startObject(): void {
-    for (const assembler of this.withValue()) assembler.startObject();
-  }
-  startArray(): void {
-    for (const assembler of this.withValue()) assembler.startArray();
-  }
-  endObject(): void {
-    for (const assembler of this.live()) assembler.endObject();
-  }
-  endArray(): void {
-    for (const assembler of this.live()) assembler.endArray();
-  }
-  keyValue(key: string): void {
-    for (const assembler of this.live()) assembler.keyValue(key);
-  }
-  stringValue(value: string): void {
-    for (const assembler of this.withValue()) assembler.stringValue(value);
-  }
-  numberValue(text: string): void {
-    for (const assembler of this.withValue()) assembler.numberValue(text);
-  }
-  numberValueOf(value: number): void {
-    for (const assembler of this.withValue()) assembler.numberValueOf(value);
-  }
-  nullValue(): void {
-    for (const assembler of this.withValue()) assembler.nullValue();
-  }
-  trueValue(): void {
-    for (const assembler of this.withValue()) assembler.trueValue();
-  }
-  falseValue(): void {
-    for (const assembler of this.withValue()) assembler.falseValue();
+  /** The innermost open object or array ends. */
+  close(): void {
+    for (const {assembler} of this.live()) assembler.endObject();
   }
 
-  private remove(index: number): void {
-    this.runs.splice(index, 1);
-    this.keywords.splice(index, 1);
-    this.assemblers.splice(index, 1);
-    this.counts.splice(index, 1);
-    this.maxima.splice(index, 1);
+  key(name: string): void {
+    for (const {assembler} of this.live()) assembler.keyValue(name);
+  }
+
+  scalar(value: string | number | boolean | null): void {
+    for (const {assembler} of this.withValue()) assembler.scalarValue(value);
   }
 
   clear(): void {
-    clear(this.runs);
-    truncate(this.keywords, 0);
-    truncate(this.assemblers, 0);
-    truncate(this.counts, 0);
-    truncate(this.maxima, 0);
+    truncate(this.assemblies, 0);
   }
 }
 
@@ -1054,27 +1027,27 @@ export class Evaluator extends HeldScalar implements TokenSink, Instance {
   // ---- TokenSink ----
 
   startObject(): void {
-    if (this.assemblies.length > 0) this.assemblies.startObject();
+    if (this.assemblies.length > 0) this.assemblies.start(OBJECT);
     this.startContainer(OBJECT);
   }
 
   startArray(): void {
-    if (this.assemblies.length > 0) this.assemblies.startArray();
+    if (this.assemblies.length > 0) this.assemblies.start(ARRAY);
     this.startContainer(ARRAY);
   }
 
   endObject(): void {
-    if (this.assemblies.length > 0) this.assemblies.endObject();
+    if (this.assemblies.length > 0) this.assemblies.close();
     this.endContainer();
   }
 
   endArray(): void {
-    if (this.assemblies.length > 0) this.assemblies.endArray();
+    if (this.assemblies.length > 0) this.assemblies.close();
     this.endContainer();
   }
 
   keyValue(key: string): void {
-    if (this.assemblies.length > 0) this.assemblies.keyValue(key);
+    if (this.assemblies.length > 0) this.assemblies.key(key);
     const frame = this.frames[this.depth - 1];
     frame.key = key;
     // A parsed value cannot repeat a key: only text needs the check.
@@ -1088,38 +1061,38 @@ export class Evaluator extends HeldScalar implements TokenSink, Instance {
   }
 
   stringValue(value: string): void {
-    if (this.assemblies.length > 0) this.assemblies.stringValue(value);
+    if (this.assemblies.length > 0) this.assemblies.scalar(value);
     this.text = value;
     this.deliverScalar(STRING);
   }
 
   numberValue(text: string): void {
-    if (this.assemblies.length > 0) this.assemblies.numberValue(text);
+    if (this.assemblies.length > 0) this.assemblies.scalar(Number(text));
     this.holdNumberText(text);
     this.deliverScalar(NUMBER);
   }
 
   /** Value mode: a number as a double (its text is made only if asked for, see numberText). */
   numberValueOf(value: number): void {
-    if (this.assemblies.length > 0) this.assemblies.numberValueOf(value);
+    if (this.assemblies.length > 0) this.assemblies.scalar(value);
     this.holdScalar(NUMBER, value);
     this.deliverScalar(NUMBER);
   }
 
   /** Make a scalar the one keywords read, without delivering it (the text checker's `accepts` calls). */
   nullValue(): void {
-    if (this.assemblies.length > 0) this.assemblies.nullValue();
+    if (this.assemblies.length > 0) this.assemblies.scalar(null);
     this.deliverScalar(NULL);
   }
 
   trueValue(): void {
-    if (this.assemblies.length > 0) this.assemblies.trueValue();
+    if (this.assemblies.length > 0) this.assemblies.scalar(true);
     this.booleanValue = true;
     this.deliverScalar(BOOLEAN);
   }
 
   falseValue(): void {
-    if (this.assemblies.length > 0) this.assemblies.falseValue();
+    if (this.assemblies.length > 0) this.assemblies.scalar(false);
     this.booleanValue = false;
     this.deliverScalar(BOOLEAN);
   }

@@ -52,8 +52,8 @@ export class Assembler implements TokenSink {
     this.add(Number(text));
   }
 
-  /** A number that is a double already (value mode): kept as it is, -0 included. */
-  numberValueOf(value: number): void {
+  /** A scalar as its JavaScript value: a number that is a double already (value mode) is kept as it is, -0 included. */
+  scalarValue(value: string | number | boolean | null): void {
     this.add(value);
   }
 
