@@ -18,7 +18,7 @@ import { NdjsonRecordReader, type NdjsonRecord } from './ndjson-lines.js';
 
 const USAGE = `Usage:
   stream-schema validate --schema <schema.json> [options] [files... | -]
-  stream-schema check-schema <schema.json> [--draft <draft>] [--strict] [--formats assert] [--custom-formats <module.js>] [--ref <schema.json>]...
+  stream-schema check-schema <schema.json> [--draft <draft>] [--strict] [--formats assert] [--custom-formats <module.js>] [--keywords <module.js>] [--error-messages] [--ref <schema.json>]...
   stream-schema --version
 
 Validate NDJSON files record by record (files ending in .ndjson, .jsonl or .ldjson, or every
@@ -37,6 +37,11 @@ Options:
       --custom-formats <module.js>
                             an ES module whose default export (else its named exports) maps
                             format names to RegExps or functions (value) => boolean
+      --keywords <module.js>
+                            an ES module whose default export (else its named export
+                            "keywords") is an array of custom keyword definitions
+                            {keyword, type?, validate(schemaValue, data), message?}
+      --error-messages      apply ajv-errors' errorMessage keyword
       --ndjson              read every input as NDJSON, stdin included
       --draft <draft>       draft4 | draft6 | draft7 | draft2019-09 | draft2020-12
                             (default: from $schema, else draft2020-12)
@@ -192,6 +197,8 @@ const OPTIONS = {
   strict: { type: 'boolean' },
   formats: { type: 'string' },
   'custom-formats': { type: 'string' },
+  keywords: { type: 'string' },
+  'error-messages': { type: 'boolean' },
   format: { type: 'string' },
   'errors-only': { type: 'boolean' },
   quiet: { type: 'boolean', short: 'q' },
@@ -307,7 +314,18 @@ async function readSchemaInput(values: ParsedValues, file: string): Promise<Sche
   const maxFileSize = given === undefined ? DEFAULT_MAX_SCHEMA_SIZE : parseSize('--max-schema-size', given);
   const options = readCompileOptions(values, file, maxFileSize);
   if (values['custom-formats'] !== undefined) options.customFormats = await readCustomFormats(values['custom-formats']);
+  if (values.keywords !== undefined) options.keywords = await readKeywords(values.keywords);
+  if (values['error-messages'] === true) options.errorMessages = true;
   return { file, options, maxFileSize };
+}
+
+/** The ES module `file` given to `flag`; FileError `cli.module.unreadable` when it cannot be loaded. */
+async function importModule(flag: string, file: string): Promise<Record<string, unknown>> {
+  try {
+    return (await import(pathToFileURL(resolve(file)).href)) as Record<string, unknown>;
+  } catch (error) {
+    throw new FileError('cli.module.unreadable', file, `${flag}: cannot load the module: ${(error as Error).message}`);
+  }
 }
 
 /**
@@ -315,14 +333,18 @@ async function readSchemaInput(values: ParsedValues, file: string): Promise<Sche
  * `customFormats` (compile refuses an entry that is neither a RegExp nor a function).
  */
 async function readCustomFormats(file: string): Promise<CompileOptions['customFormats']> {
-  let module: Record<string, unknown>;
-  try {
-    module = (await import(pathToFileURL(resolve(file)).href)) as Record<string, unknown>;
-  } catch (error) {
-    throw new FileError('cli.module.unreadable', file, `--custom-formats: cannot load the module: ${(error as Error).message}`);
-  }
+  const module = await importModule('--custom-formats', file);
   const named = Object.fromEntries(Object.entries(module).filter(([name]) => name !== 'default'));
   return (module.default ?? named) as CompileOptions['customFormats'];
+}
+
+/**
+ * --keywords: the module's default export, else its export `keywords`, as compile's `keywords`
+ * (compile refuses anything but an array of valid definitions, saying which entry and why).
+ */
+async function readKeywords(file: string): Promise<CompileOptions['keywords']> {
+  const module = await importModule('--keywords', file);
+  return (module.default ?? module.keywords) as CompileOptions['keywords'];
 }
 
 function readCompileOptions(values: ParsedValues, schemaFile: string, maxFileSize: number): CompileOptions {

@@ -29,6 +29,8 @@ const COMPILE_OPTION_NAMES = Object.keys({
   formats: true,
   customFormats: true,
   unknownFormats: true,
+  keywords: true,
+  errorMessages: true,
   limits: true,
   annotations: true,
   refuseExponentialPatterns: true,
@@ -78,7 +80,7 @@ export function compileOptionsOf(options: CompileOptions): CompileOptions {
 }
 
 /** The options told apart by identity (see schemaMapIds). */
-const IDENTIFIED_OPTIONS: ReadonlySet<keyof CompileOptions> = new Set(['schemas', 'customFormats']);
+const IDENTIFIED_OPTIONS: ReadonlySet<keyof CompileOptions> = new Set(['schemas', 'customFormats', 'keywords']);
 
 function variantKey(options: CompileOptions): string {
   return JSON.stringify(COMPILE_OPTION_NAMES.map((name) => (IDENTIFIED_OPTIONS.has(name) && options[name] !== undefined ? schemaMapId(options[name] as object) : options[name])));

@@ -24,6 +24,12 @@ export interface Limits {
    */
   maxUniqueItems?: number;
   /**
+   * Most values (scalars, objects and arrays, at any depth) in one object or array that a custom
+   * keyword (CompileOptions.keywords) judges whole (default 8 Mi): such a value is assembled in
+   * memory, where every other keyword streams it. Past it the document is a `limit.assembled` error.
+   */
+  maxAssembledValues?: number;
+  /**
    * `'reject'`: a number whose double, as `JSON.parse` reads it, is not the value judged in kind
    * (±Infinity beyond the double range, or 0 for a text that is not zero) is a
    * `limit.number.inexact` error; RFC 8259 §6 allows limits on the range of numbers. Rounding
@@ -56,6 +62,38 @@ export type CustomFormat = RegExp | ((value: string) => boolean) | NumberFormat;
 export interface NumberFormat {
   type: 'number';
   validate(value: number): boolean;
+}
+
+/** A JSON type a custom keyword applies to (CustomKeyword.type): ajv's names, `integer` included. */
+export type JsonTypeName = 'object' | 'array' | 'string' | 'number' | 'integer' | 'boolean' | 'null';
+
+/**
+ * A function of a custom keyword's value in the schema and of the data. Its parameters are checked
+ * as a method's are (bivariantly), so that they may be typed as the schema and the keyword's `type`
+ * have them, `(min: number, data: unknown[]) => boolean`.
+ */
+export type KeywordFunction<R> = {bivarianceHack(schemaValue: unknown, data: unknown): R}['bivarianceHack'];
+
+/**
+ * A keyword of one's own (CompileOptions.keywords), as ajv's `addKeyword` with `validate`: judged
+ * on the whole JSON value at its location, once that value has arrived.
+ */
+export interface CustomKeyword {
+  /** Its name in schemas; not a keyword any draft gives a meaning, nor `errorMessage` under `errorMessages`. */
+  keyword: string;
+  /** The JSON types it applies to (ajv's `type`); a value of another type passes it. Default: every type. */
+  type?: JsonTypeName | readonly JsonTypeName[];
+  /**
+   * The verdict on `data`, the value at the keyword's location (a copy: changing it changes
+   * nothing), given the keyword's value in the schema. Only `true` passes; `false`, any other
+   * result, or a throw fails the value (a throw's message is in the error's `params.error`).
+   */
+  validate: KeywordFunction<boolean>;
+  /**
+   * The error's message: a string, or a function of the same arguments. Default, as ajv's:
+   * `must pass "<keyword>" keyword validation`.
+   */
+  message?: string | KeywordFunction<string>;
 }
 
 export interface CompileOptions {
@@ -108,6 +146,22 @@ export interface CompileOptions {
    * check asked for; `'ignore'` lets it pass unchecked, as the spec allows.
    */
   unknownFormats?: 'refuse' | 'ignore';
+  /**
+   * Keywords of one's own (CustomKeyword): each judges the whole value at its location, in every
+   * mode. In streaming, the value is assembled from its tokens only where such a keyword applies
+   * and only until it is judged: a keyword on a large array holds that array in memory. A
+   * definition that is not valid (no name, a name given twice or that a draft knows, a `validate`
+   * that is no function, an unknown `type`) is a SchemaError `schema.option.keywords`.
+   */
+  keywords?: readonly CustomKeyword[];
+  /**
+   * ajv-errors' `errorMessage` keyword: a string replaces every error raised in its schema object
+   * and below with one error of keyword `errorMessage` (the originals in `params.errors`); an
+   * object gives messages by keyword (`required` and `dependencies` also by property), by
+   * `properties` and `items` (errors at or below that member), and `_` for the rest. Default false:
+   * `errorMessage` is an unknown keyword, as any other.
+   */
+  errorMessages?: boolean;
   /**
    * Refuse, as a SchemaError `schema.pattern.exponential`, a regular expression of `pattern` or
    * `patternProperties` whose matching time can grow exponentially with the string's length on

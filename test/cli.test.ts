@@ -67,6 +67,14 @@ const namedFormatsFile = join(directory, 'named-formats.mjs');
 writeFileSync(namedFormatsFile, 'export const phone = /^\\+[0-9]+$/;\n');
 const defaultFormatsFile = join(directory, 'default-formats.mjs');
 writeFileSync(defaultFormatsFile, 'export default { phone: (value) => value.startsWith("+") };\n');
+const evenSchemaFile = join(directory, 'even.schema.json');
+writeFileSync(evenSchemaFile, JSON.stringify({ type: 'array', even: true, errorMessage: { type: 'a list, please' } }));
+const namedKeywordsFile = join(directory, 'named-keywords.mjs');
+writeFileSync(namedKeywordsFile, 'export const keywords = [{ keyword: "even", type: "array", validate: (_s, data) => data.length % 2 === 0 }];\n');
+const defaultKeywordsFile = join(directory, 'default-keywords.mjs');
+writeFileSync(defaultKeywordsFile, 'export default [{ keyword: "even", validate: () => false, message: "never even" }];\n');
+const badKeywordsFile = join(directory, 'bad-keywords.mjs');
+writeFileSync(badKeywordsFile, 'export default { keyword: "even" };\n');
 const typoSchemaFile = join(directory, 'typo.schema.json');
 writeFileSync(typoSchemaFile, JSON.stringify({ type: 'object', requird: ['id'], properties: { id: { tpye: 'integer' } } }));
 const notJsonFile = join(directory, 'not-json.json');
@@ -458,6 +466,30 @@ describe('stream-schema check-schema', { concurrency: 2 }, () => {
     assert.equal(checked.code, 0, checked.stdout);
     assert.equal(missing.code, 2);
     assert.match(missing.stderr, /--custom-formats: cannot load the module/);
+  });
+
+  it('judges by the keywords of a --keywords module, refuses a bad one, and applies errorMessage with --error-messages', TEST_TIMEOUT, async () => {
+    const [named, namedBad, byDefault, bad, missing, messages, strict] = await Promise.all([
+      run(['validate', '--schema', evenSchemaFile, '--keywords', namedKeywordsFile, '-'], '[1,2]'),
+      run(['validate', '--schema', evenSchemaFile, '--keywords', namedKeywordsFile, '-'], '[1,2,3]'),
+      run(['validate', '--schema', evenSchemaFile, '--keywords', defaultKeywordsFile, '-'], '[1,2]'),
+      run(['check-schema', '--keywords', badKeywordsFile, evenSchemaFile]),
+      run(['check-schema', '--keywords', join(directory, 'no-such-module.mjs'), evenSchemaFile]),
+      run(['validate', '--schema', evenSchemaFile, '--keywords', namedKeywordsFile, '--error-messages', '-'], '{}'),
+      run(['check-schema', '--strict', '--keywords', namedKeywordsFile, '--error-messages', evenSchemaFile]),
+    ]);
+    assert.equal(named.code, 0, named.stderr);
+    assert.equal(namedBad.code, 1, namedBad.stderr);
+    assert.match(namedBad.stdout, /must pass "even" keyword validation/);
+    assert.equal(byDefault.code, 1, byDefault.stderr);
+    assert.match(byDefault.stdout, /never even/);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stdout + bad.stderr, /options\.keywords must be an array.*\[schema\.option\.keywords\]/);
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /--keywords: cannot load the module/);
+    assert.equal(messages.code, 1, messages.stderr);
+    assert.match(messages.stdout, /a list, please/);
+    assert.equal(strict.code, 0, strict.stdout + strict.stderr);
   });
 
   it('rejects unknown keywords with --strict only', TEST_TIMEOUT, async () => {

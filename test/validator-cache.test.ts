@@ -36,6 +36,16 @@ describe('validatorFor', () => {
     assert.equal(letters.validate('12').valid, false);
   });
 
+  it('another keywords array gives another validator, though its definitions print alike', () => {
+    const schema = {check: true, errorMessage: 'no'};
+    const passes = validatorFor(schema, {keywords: [{keyword: 'check', validate: () => true}]});
+    const fails = validatorFor(schema, {keywords: [{keyword: 'check', validate: () => false}]});
+    assert.notEqual(fails, passes);
+    assert.equal(passes.validate(1).valid, true);
+    assert.equal(fails.validate(1).errors[0].keyword, 'check');
+    assert.equal(validatorFor(schema, {keywords: [{keyword: 'check', validate: () => false}], errorMessages: true}).validate(1).errors[0].error, 'no');
+  });
+
   it('a compiled validator is used as it is, and refuses compile options', () => {
     const compiled = compile({type: 'string'});
     assert.equal(validatorFor(compiled), compiled);

@@ -12,6 +12,8 @@ import {escapePointerToken, parsePointer, resolvePointer} from '../json/pointer.
 import {newNode, setKeywords, type CompiledKeyword, type Compilation, type DraftTable, type KeywordContext, type KeywordDefinition, type Resource, type SchemaNode} from '../schema/node.js';
 import {literalNode} from '../keywords/rules/literal.js';
 import {customFormatChecks} from '../keywords/format.js';
+import {customKeywords} from '../keywords/custom.js';
+import {errorMessage} from '../keywords/errorMessage.js';
 import {annotation} from '../keywords/annotations.js';
 import {isObject} from '../keywords/rules/expect.js';
 import type {CompileOptions, Draft, SchemaWarning} from '../types.js';
@@ -76,6 +78,11 @@ class Compiler {
   private registeredScanned = false;
   private readonly formatsByDraft = new Map<Draft, ReadonlyMap<string, FormatCheck>>();
   private readonly customFormats: ReadonlyMap<string, FormatCheck>;
+  /**
+   * Keywords beside the draft's: the caller's (options.keywords) and `errorMessage` under
+   * `errorMessages`. They apply in every resource, after the draft's keywords.
+   */
+  private readonly extraKeywords: ReadonlyMap<string, KeywordDefinition>;
   private readonly touchedResources = new Set<ResourceRecord>();
   /** Regular expressions by source (see KeywordContext.regExp). */
   private readonly regExps = new Map<string, RegExp>();
@@ -94,6 +101,9 @@ class Compiler {
     checkChoice(options, 'unknownFormats', ['refuse', 'ignore']);
     this.customFormats = customFormatChecks(options);
     for (const [name, allowed] of valueOptions) expectOption(name, options[name], allowed);
+    expectOption('errorMessages', options.errorMessages, [false, true]);
+    const messages = options.errorMessages === true ? [errorMessage] : [];
+    this.extraKeywords = new Map([...customKeywords(options, messages.map(({name}) => name)), ...messages.map((definition) => [definition.name, definition] as const)]);
     this.rootUri = DEFAULT_BASE_URI;
     if (options.baseUri !== undefined) {
       const absolute = typeof options.baseUri === 'string' ? absoluteUri(options.baseUri) : undefined;
@@ -402,21 +412,24 @@ class Compiler {
       if (!(name in schema)) continue;
       if (hider !== undefined && name !== hider) continue;
       if (vocabulary !== undefined && !vocabulary.has(name)) continue;
-      const context = this.context(schema, name, place, annotations);
-      const value = definition.compile(schema[name], context);
-      if (value === undefined) continue;
-      keywords.push({
-        definition,
-        index: keywords.length,
-        value,
-        name,
-        path: '/' + escapePointerToken(name),
-        absoluteLocation: context.absoluteLocation,
-      });
+      this.compileKeyword(keywords, definition, schema, place, annotations);
+    }
+    // No vocabulary lists them: a custom meta-schema's `$vocabulary` does not turn them off.
+    for (const [name, definition] of this.extraKeywords) {
+      if (name in schema && hider === undefined) this.compileKeyword(keywords, definition, schema, place, annotations);
     }
     // After the keywords that act: a run they fail has no annotations to report anyway.
     for (const keyword of annotations ?? []) keywords.push({...keyword, index: keywords.length});
     setKeywords(node, keywords);
+  }
+
+  /** Compile `definition`'s value in `schema` and add it to `keywords`, unless it has nothing to do. */
+  private compileKeyword(keywords: CompiledKeyword[], definition: KeywordDefinition, schema: Record<string, unknown>, place: Place, annotations: CompiledKeyword[] | null): void {
+    const name = definition.name;
+    const context = this.context(schema, name, place, annotations);
+    const value = definition.compile(schema[name], context);
+    if (value === undefined) return;
+    keywords.push({definition, index: keywords.length, value, name, path: '/' + escapePointerToken(name), absoluteLocation: context.absoluteLocation});
   }
 
   /**
@@ -426,7 +439,7 @@ class Compiler {
   private checkUnknownKeywords(schema: Record<string, unknown>, place: Place): void {
     const draft = place.draft;
     for (const name of Object.keys(schema)) {
-      if (draft.keywords.has(name) || draft.annotations.has(name)) continue;
+      if (draft.keywords.has(name) || draft.annotations.has(name) || this.extraKeywords.has(name)) continue;
       const location = this.location(place) + '/' + escapePointerToken(name);
       const suggestion = closestKeyword(name, draft);
       const message = `unknown keyword "${name}"${suggestion === undefined ? '' : ` (did you mean "${suggestion}"?)`}`;

@@ -257,6 +257,7 @@ class PlanBuilder implements Amendments, Outline {
   itemCount(): void {}
   distinctItems(): void {}
   tally(): void {}
+  judgedWhole(): void {}
   unevaluatedMembers(): void {}
   unevaluatedItems(): void {}
   dynamic(): void {}

@@ -183,6 +183,7 @@ class ScalarPlanOutline implements Outline {
   unevaluatedMembers(): void {}
   unevaluatedItems(): void {}
   when(): void {}
+  judgedWhole(): void {}
 }
 
 /**
@@ -402,6 +403,8 @@ class Sources<K> {
 class Shape {
   /** A keyword here cannot be judged by the checker. */
   unsure = false;
+  /** The kinds of container judged whole here by a keyword the checker does not run (Outline.judgedWhole). */
+  judgedWhole = 0;
   readonly objectFails: Target[] = [];
   readonly arrayFails: Target[] = [];
   // Scalars: the `accepts` of every node applied here, the kinds rules of keywords without one,
@@ -582,6 +585,10 @@ class ShapeBuilder implements Outline {
       this.shape.scalarKinds.push(mask);
       this.shape.scalarKindTargets.push(this.target);
     }
+  }
+
+  judgedWhole(mask: number): void {
+    this.shape.judgedWhole |= mask;
   }
 
   members(nodesOf: Selector<string>, annotates = true): void {
@@ -772,7 +779,7 @@ export class CheckerCache {
 export class TextChecker implements TokenSink {
   outcome: Outcome = PASS;
   /** Why the last document was UNSURE, for tests. */
-  unsureOf: 'schema' | 'input' | 'bounds' | undefined = undefined;
+  unsureOf: 'schema' | 'input' | 'bounds' | 'keyword' | undefined = undefined;
   private tokenizer: Tokenizer | null = null;
   private readonly root: Member;
   /** The member for the value at depth 0: the document's, or one judged apart (beginValue). */
@@ -1233,6 +1240,7 @@ export class TextChecker implements TokenSink {
     for (let i = 0; i < fails.length; i++) this.fail(fails[i]!, level);
     // Unsure but usable: past the checker's bounds (flags, presence bits, in-place depth).
     if (shape.unsure) this.giveUp(this.usable ? 'bounds' : 'schema');
+    else if ((shape.judgedWhole & kind) !== 0) this.giveUp('keyword');
   }
 
   private closeContainer(kind: Kind): void {

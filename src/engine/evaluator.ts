@@ -11,7 +11,8 @@ import {IGNORED, classifyName, keyPlanAt, type KeyPlans} from './keyPlan.js';
 import {KeySet} from './keySet.js';
 import {HeldScalar} from './scalar.js';
 import {escapePointerToken} from '../json/pointer.js';
-import {ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, type CompiledKeyword, type EvaluatedItems as ItemAnnotations, type FingerprintListener, type Instance, type Kind, type Matcher, type Run as KeywordRun, type SchemaNode} from '../schema/node.js';
+import {Assembler} from '../json/assembler.js';
+import {ARRAY, BOOLEAN, NOT_ASSEMBLED, NULL, NUMBER, OBJECT, STRING, type CompiledKeyword, type EvaluatedItems as ItemAnnotations, type FingerprintListener, type Instance, type Kind, type Matcher, type Run as KeywordRun, type SchemaNode} from '../schema/node.js';
 import type {AnnotationUnit, OutputUnit, TokenSink} from '../types.js';
 
 /** Indices of array items evaluated at one location (2020-12 core §11.2 annotations). */
@@ -333,6 +334,14 @@ export class Run implements KeywordRun {
 
   private recordError(keyword: CompiledKeyword, message: string, params?: Record<string, unknown>, memberLocation?: string): void {
     if (this.quiet) return;
+    this.ownErrors().push(this.errorUnit(keyword, message, params, memberLocation));
+  }
+
+  instanceLocation(): string {
+    return this.evaluator.pointer(this.depth);
+  }
+
+  errorUnit(keyword: CompiledKeyword, message: string, params?: Record<string, unknown>, memberLocation?: string): OutputUnit {
     const evaluator = this.evaluator;
     let instanceLocation = evaluator.pointer(this.depth);
     if (memberLocation !== undefined) instanceLocation += '/' + escapePointerToken(memberLocation);
@@ -347,7 +356,7 @@ export class Run implements KeywordRun {
     };
     if (params !== undefined) unit.params = params;
     evaluator.stamp(unit);
-    this.ownErrors().push(unit);
+    return unit;
   }
 
   /**
@@ -401,8 +410,18 @@ export class Run implements KeywordRun {
   settle(): void {
     if (this.settled) return;
     this.settled = true;
-    if (this.failed) this.abandonDescendants();
+    if (this.failed) {
+      this.abandonDescendants();
+      if (this.errors !== null && this.node.restate.length > 0) this.restate();
+    }
     this.evaluator.report(this);
+  }
+
+  /** The node's keywords restate the errors it is about to report (KeywordDefinition.restate). */
+  private restate(): void {
+    const keywords = this.node.restate;
+    for (let i = 0; i < keywords.length; i++) this.errors = keywords[i].definition.restate!(this, keywords[i], this.errors!);
+    this.flags &= ~SHARED_ERRORS;
   }
 
   /** Tell the keyword that started this run how it went (called by Evaluator.report). */
@@ -515,6 +534,88 @@ class FingerprintRequests {
   }
 }
 
+/** One value being assembled for a keyword that judges it whole (Instance.assemble). */
+interface Assembly {
+  readonly run: Run;
+  readonly keyword: CompiledKeyword;
+  readonly assembler: Assembler;
+  /** Values in it so far, against `maxValues` (limits.maxAssembledValues). */
+  count: number;
+  readonly maxValues: number;
+}
+
+/**
+ * The values being assembled: one per open container under a keyword that judges it whole, fed
+ * the tokens within it, dropped once its keyword took the value or its run settled without it.
+ * Each is counted against its bound, the one memory here that grows with the document.
+ */
+class Assemblies {
+  private readonly assemblies: Assembly[] = [];
+
+  constructor(private readonly evaluator: Evaluator) {}
+
+  get length(): number {
+    return this.assemblies.length;
+  }
+
+  add(run: Run, keyword: CompiledKeyword, maxValues: number): void {
+    const assembler = new Assembler();
+    if (run.kind === OBJECT) assembler.startObject();
+    else assembler.startArray();
+    this.assemblies.push({run, keyword, assembler, count: 1, maxValues});
+  }
+
+  /** The value assembled for `run` and `keyword`, taken out; NOT_ASSEMBLED if there is none. */
+  take(run: Run, keyword: CompiledKeyword): unknown {
+    const index = this.assemblies.findIndex((assembly) => assembly.run === run && assembly.keyword === keyword);
+    if (index === -1) return NOT_ASSEMBLED;
+    const [assembly] = this.assemblies.splice(index, 1);
+    return assembly.assembler.value;
+  }
+
+  /** The assemblies still wanted, those of settled runs dropped: a value nobody will judge is not built. */
+  private live(): Assembly[] {
+    for (let i = this.assemblies.length - 1; i >= 0; i--) if (this.assemblies[i].run.settled) this.assemblies.splice(i, 1);
+    return this.assemblies;
+  }
+
+  /** The assemblies still wanted, each counting one more value. */
+  private withValue(): Assembly[] {
+    const assemblies = this.live();
+    for (const assembly of assemblies) {
+      if (++assembly.count <= assembly.maxValues) continue;
+      const message = `More than maxAssembledValues (${assembly.maxValues}) values in one value that "${assembly.keyword.name}" judges whole`;
+      throw this.evaluator.limitError('limit.assembled', message, assembly.run.depth);
+    }
+    return assemblies;
+  }
+
+  /** An object or array starts within the values being assembled. */
+  start(kind: Kind): void {
+    for (const {assembler} of this.withValue()) {
+      if (kind === OBJECT) assembler.startObject();
+      else assembler.startArray();
+    }
+  }
+
+  /** The innermost open object or array ends. */
+  close(): void {
+    for (const {assembler} of this.live()) assembler.endObject();
+  }
+
+  key(name: string): void {
+    for (const {assembler} of this.live()) assembler.keyValue(name);
+  }
+
+  scalar(value: string | number | boolean | null): void {
+    for (const {assembler} of this.withValue()) assembler.scalarValue(value);
+  }
+
+  clear(): void {
+    truncate(this.assemblies, 0);
+  }
+}
+
 /**
  * Member applications of leaf schemas (SchemaNode.scalarLeaf) waiting for the member value, as
  * parallel arrays: a scalar value is checked without allocating a run for it.
@@ -599,6 +700,7 @@ export class Evaluator extends HeldScalar implements TokenSink, Instance {
   /** The hash of the scalar item being delivered, when its fingerprint is wanted (see fingerprinted). */
   private readonly scalarHash = new Hash();
   private readonly requests = new FingerprintRequests();
+  private readonly assemblies = new Assemblies(this);
   private readonly frames: Frame[] = [];
   private depth = 0;
   /** Frames used by this document (see release). */
@@ -661,6 +763,7 @@ export class Evaluator extends HeldScalar implements TokenSink, Instance {
     for (let depth = 0; depth < this.deepest; depth++) this.frames[depth].clear();
     clear(this.stack);
     this.requests.truncate(0);
+    this.assemblies.clear();
     this.deepest = 0;
     this.releaseScalar();
   }
@@ -770,6 +873,14 @@ export class Evaluator extends HeldScalar implements TokenSink, Instance {
     requests.listeners.push(listener);
   }
 
+  assemble(run: Run, keyword: CompiledKeyword, maxValues: number): void {
+    this.assemblies.add(run, keyword, maxValues);
+  }
+
+  assembled(run: Run, keyword: CompiledKeyword): unknown {
+    return this.assemblies.take(run, keyword);
+  }
+
   /** A value whose hash is `hash` ended in the container `frame`: it joins that container's hash, and whoever asked hears its fingerprint. */
   private fingerprinted(frame: Frame, hash: Hash): void {
     if (frame.hashed) addToHash(frame.hash!, frame.kind, hash, frame.key);
@@ -836,8 +947,9 @@ export class Evaluator extends HeldScalar implements TokenSink, Instance {
    */
   pendingMember(container = false): SchemaNode[] | null {
     const frame = this.frames[this.depth - 1];
-    // A value whose fingerprint is wanted is hashed from its tokens: the evaluator must see them.
-    if (this.wantsFingerprint(frame)) return null;
+    // A value whose fingerprint is wanted is hashed, one being assembled built, from its tokens:
+    // the evaluator must see them.
+    if (this.wantsFingerprint(frame) || this.assemblies.length > 0) return null;
     // Reused: callers copy what they keep.
     const nodes = this.pendingNodes;
     while (nodes.length > 0) nodes.pop();
@@ -915,22 +1027,27 @@ export class Evaluator extends HeldScalar implements TokenSink, Instance {
   // ---- TokenSink ----
 
   startObject(): void {
+    if (this.assemblies.length > 0) this.assemblies.start(OBJECT);
     this.startContainer(OBJECT);
   }
 
   startArray(): void {
+    if (this.assemblies.length > 0) this.assemblies.start(ARRAY);
     this.startContainer(ARRAY);
   }
 
   endObject(): void {
+    if (this.assemblies.length > 0) this.assemblies.close();
     this.endContainer();
   }
 
   endArray(): void {
+    if (this.assemblies.length > 0) this.assemblies.close();
     this.endContainer();
   }
 
   keyValue(key: string): void {
+    if (this.assemblies.length > 0) this.assemblies.key(key);
     const frame = this.frames[this.depth - 1];
     frame.key = key;
     // A parsed value cannot repeat a key: only text needs the check.
@@ -944,32 +1061,38 @@ export class Evaluator extends HeldScalar implements TokenSink, Instance {
   }
 
   stringValue(value: string): void {
+    if (this.assemblies.length > 0) this.assemblies.scalar(value);
     this.text = value;
     this.deliverScalar(STRING);
   }
 
   numberValue(text: string): void {
+    if (this.assemblies.length > 0) this.assemblies.scalar(Number(text));
     this.holdNumberText(text);
     this.deliverScalar(NUMBER);
   }
 
   /** Value mode: a number as a double (its text is made only if asked for, see numberText). */
   numberValueOf(value: number): void {
+    if (this.assemblies.length > 0) this.assemblies.scalar(value);
     this.holdScalar(NUMBER, value);
     this.deliverScalar(NUMBER);
   }
 
   /** Make a scalar the one keywords read, without delivering it (the text checker's `accepts` calls). */
   nullValue(): void {
+    if (this.assemblies.length > 0) this.assemblies.scalar(null);
     this.deliverScalar(NULL);
   }
 
   trueValue(): void {
+    if (this.assemblies.length > 0) this.assemblies.scalar(true);
     this.booleanValue = true;
     this.deliverScalar(BOOLEAN);
   }
 
   falseValue(): void {
+    if (this.assemblies.length > 0) this.assemblies.scalar(false);
     this.booleanValue = false;
     this.deliverScalar(BOOLEAN);
   }

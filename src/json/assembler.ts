@@ -52,6 +52,11 @@ export class Assembler implements TokenSink {
     this.add(Number(text));
   }
 
+  /** A scalar as its JavaScript value: a number that is a double already (value mode) is kept as it is, -0 included. */
+  scalarValue(value: string | number | boolean | null): void {
+    this.add(value);
+  }
+
   nullValue(): void {
     this.add(null);
   }

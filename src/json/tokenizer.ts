@@ -18,6 +18,7 @@ export const defaultLimits: Required<Limits> = {
   maxProperties: 1 << 20,
   maxNumberLength: 4096,
   maxUniqueItems: 1 << 23,
+  maxAssembledValues: 1 << 23,
   inexactNumbers: 'allow'
 };
 

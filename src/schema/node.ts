@@ -4,7 +4,7 @@
 // (src/engine/) run them. A compiled node is immutable once compiled and holds nothing of a
 // document or of an engine: the engines keep their caches in tables indexed by `SchemaNode.id`.
 
-import type {AnnotationUnit, CompileOptions} from '../types.js';
+import type {AnnotationUnit, CompileOptions, OutputUnit} from '../types.js';
 import type {FormatCheck} from '../formats/index.js';
 import type {Decimal} from '../json/numbers.js';
 import type {InputError} from '../output/errors.js';
@@ -65,6 +65,7 @@ export interface SchemaNode {
   key: readonly CompiledKeyword[];
   item: readonly CompiledKeyword[];
   end: readonly CompiledKeyword[];
+  restate: readonly CompiledKeyword[];
   /** No keyword of this node starts runs on a scalar value: a scalar member needs no run of its own. */
   scalarLeaf: boolean;
   /** The keywords that act on scalars, when every one of them has `accepts`; else null. */
@@ -96,6 +97,7 @@ export function newNode(resource: Resource, absoluteLocation: string): SchemaNod
     key: NO_KEYWORDS,
     item: NO_KEYWORDS,
     end: NO_KEYWORDS,
+    restate: NO_KEYWORDS,
     scalarLeaf: false,
     scalarAccepts: null,
     collectsProperties: false,
@@ -122,6 +124,7 @@ export function setKeywords(node: SchemaNode, keywords: readonly CompiledKeyword
   node.key = keywordsWhere(keywords, (keyword) => keyword.definition.key !== undefined);
   node.item = keywordsWhere(keywords, (keyword) => keyword.definition.item !== undefined);
   node.end = keywordsWhere(keywords, (keyword) => keyword.definition.end !== undefined);
+  node.restate = keywordsWhere(keywords, (keyword) => keyword.definition.restate !== undefined);
   node.collectsProperties = keywords.some((keyword) => keyword.definition.readsEvaluatedProperties === true);
   node.collectsItems = keywords.some((keyword) => keyword.definition.readsEvaluatedItems === true);
   node.scalarLeaf = !keywords.some((keyword) => keyword.definition.startsRunsOnScalars);
@@ -242,6 +245,11 @@ export interface KeywordDefinition<V = any> {
   end?(run: Run, keyword: CompiledKeyword<V>): void;
   /** A subschema run this keyword started has settled (`child.failed` tells how). */
   result?(run: Run, keyword: CompiledKeyword<V>, child: Run): void;
+  /**
+   * The run failed and is about to report `errors`, every error raised in its schema object and
+   * below: the errors it reports instead (`errorMessage`). Only for runs whose errors are read.
+   */
+  restate?(run: Run, keyword: CompiledKeyword<V>, errors: readonly OutputUnit[]): OutputUnit[];
 }
 
 /**
@@ -285,6 +293,12 @@ export interface Outline {
   unevaluatedMembers(node: SchemaNode): void;
   /** The same for items and the `items` rules (unevaluatedItems). */
   unevaluatedItems(node: SchemaNode): void;
+  /**
+   * Objects or arrays (the kinds in `mask`) here are judged whole by a predicate the checker does
+   * not run (a custom keyword, CompileOptions.keywords): a document with one here goes to the
+   * evaluator.
+   */
+  judgedWhole(mask: number): void;
   /** `node` applies here too (allOf, $ref). */
   all(node: SchemaNode): void;
   /**
@@ -463,11 +477,25 @@ export interface Instance extends Scalar {
   /** Hash each item of the array at `run`'s location and tell `listener` its fingerprint (`uniqueItems`). */
   fingerprintItem(run: Run, keyword: CompiledKeyword, listener: FingerprintListener): void;
   /**
+   * Assemble the object or array that just began at `run`'s location (from a `begin` hook), from
+   * its tokens, for `assembled` to give at its end. Only while `run` has not settled. More than
+   * `maxValues` values in it (scalars, objects and arrays) is a `limit.assembled` error.
+   */
+  assemble(run: Run, keyword: CompiledKeyword, maxValues: number): void;
+  /**
+   * The value `assemble` was asked to build for `run` and `keyword`, complete (from an `end`
+   * hook); it is no longer kept. NOT_ASSEMBLED when none was asked for.
+   */
+  assembled(run: Run, keyword: CompiledKeyword): unknown;
+  /**
    * The error to throw for input past a limit a keyword keeps (`uniqueItems`): a `limit` error at
    * the current position, for the value at instance depth `depth`. It ends the document.
    */
   limitError(code: string, message: string, depth: number): InputError;
 }
+
+/** What Instance.assembled gives when no value was assembled. */
+export const NOT_ASSEMBLED: unique symbol = Symbol('not assembled');
 
 /** Told each item's fingerprint (Instance.fingerprintItem): equal JSON values, equal fingerprints. */
 export interface FingerprintListener {
@@ -500,6 +528,15 @@ export interface Run {
   /** Names of the properties evaluated here, when someone needs them (`unevaluatedProperties`). */
   readonly evaluatedProperties: Set<string> | null;
   readonly evaluatedItems: EvaluatedItems | null;
+  /** Keyword location of this run's schema object through the evaluation path (`$ref`s included). */
+  location(): string;
+  /** JSON pointer of the value at this run's location. */
+  instanceLocation(): string;
+  /**
+   * An error of `keyword` at this run's location (or at its member `memberLocation`), placed where
+   * the input is now, without failing the run: for `restate`.
+   */
+  errorUnit(keyword: CompiledKeyword, message: string, params?: Record<string, unknown>, memberLocation?: string): OutputUnit;
   /** Fail this run with an error of `keyword` (at the member `memberLocation`, if given). */
   fail(keyword: CompiledKeyword, message: string, params?: Record<string, unknown>, memberLocation?: string): void;
   /** Fail this run because `child` failed: its errors become this run's. */

@@ -203,3 +203,16 @@ expectType<Equal<OutputOf<typeof asAny>, unknown>>();
 // A typed validator is still a Validator.
 const plain: Validator = users;
 void plain;
+
+// ---- custom keywords and errorMessage: options, and keywords of one's own in the schema, keep the types ----
+
+const evenNames = compile(
+  {type: 'object', properties: {names: {type: 'array', items: {type: 'string'}, even: true}}, required: ['names'], errorMessage: {required: 'names, please'}} as const,
+  {keywords: [{keyword: 'even', type: 'array', validate: (_schemaValue: boolean, data: unknown[]) => data.length % 2 === 0, message: 'an even number of names'}], errorMessages: true, useDefaults: true},
+);
+const evenResult = evenNames.validate(JSON.parse('{"names": []}'));
+if (evenResult.valid) expectType<Equal<typeof evenResult.value, {names: string[]; [key: string]: unknown}>>();
+// @ts-expect-error a keyword definition needs a validate function
+compile({}, {keywords: [{keyword: 'even'}]});
+// @ts-expect-error type names are JSON's
+compile({}, {keywords: [{keyword: 'even', type: 'list', validate: () => true}]});
