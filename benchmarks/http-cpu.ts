@@ -9,6 +9,7 @@
 //   npm run build && node --import tsx benchmarks/http-cpu.ts
 //   HTTP_ROUNDS=6 HTTP_FRAMEWORKS=express,koa HTTP_SECONDS=3 HTTP_WARM_SECONDS=2
 //   HTTP_CPU_PROF=ours|theirs|both   profile those servers' measured load, into $TMPDIR/http-cpu/<kind>.<pid>.cpuprofile
+//   HTTP_BASELINE=/path/to/an/older/dist   a third server per round runs that build of ours, under the same load
 //
 // Each round starts a fresh pair of servers: the cost of a request has differed from one server
 // process to the next (issue 24), and a single process per run hid that in its one mode. The pair
@@ -16,11 +17,12 @@
 // the ratio printed is the competitor's CPU per request over ours, in the same round.
 
 import type {AddressInfo} from 'node:net';
-import {fileURLToPath} from 'node:url';
+import {fileURLToPath, pathToFileURL} from 'node:url';
 import {cpuPerRequest, median, orderSchema, reportCpu, smallBody, startServer, stopServer} from './support.js';
 
 type Framework = 'express' | 'koa' | 'fastify';
-type Side = 'ours' | 'theirs';
+/** `baseline`: ours from HTTP_BASELINE's build, to measure a change against the build before it. */
+type Side = 'ours' | 'baseline' | 'theirs';
 type Kind = `${Framework}:${Side}`;
 
 const ROUNDS = Number(process.env['HTTP_ROUNDS'] ?? 4);
@@ -29,6 +31,14 @@ const WARM_SECONDS = Number(process.env['HTTP_WARM_SECONDS'] ?? 2);
 const CONCURRENCY = Number(process.env['HTTP_CONCURRENCY'] ?? 16);
 const FRAMEWORKS = (process.env['HTTP_FRAMEWORKS'] ?? 'express,koa,fastify').split(',') as Framework[];
 const PROFILED = process.env['HTTP_CPU_PROF'];
+const BASELINE = process.env['HTTP_BASELINE'];
+const SIDES: readonly Side[] = BASELINE === undefined ? ['ours', 'theirs'] : ['ours', 'baseline', 'theirs'];
+
+/** One of our adapters, from dist/ or, for the baseline, from HTTP_BASELINE. */
+async function adapter<Module>(side: Side, name: string): Promise<Module> {
+  const dist = side === 'baseline' ? pathToFileURL(`${BASELINE!}/`) : new URL('../dist/', import.meta.url);
+  return (await import(new URL(`adapters/${name}.js`, dist).href)) as Module;
+}
 
 const competitor: Record<Framework, string> = {
   express: 'express.json() + ajv',
@@ -42,8 +52,8 @@ const competitor: Record<Framework, string> = {
 async function expressServer(side: Side): Promise<import('node:http').Server> {
   const {default: express} = await import('express');
   const app = express();
-  if (side === 'ours') {
-    const {validateBody} = await import('../dist/adapters/express.js');
+  if (side !== 'theirs') {
+    const {validateBody} = await adapter<typeof import('../dist/adapters/express.js')>(side, 'express');
     app.post('/orders', validateBody(orderSchema), (_req, res) => void res.status(201).json({ok: true}));
   } else {
     const {Ajv} = await import('ajv');
@@ -64,8 +74,8 @@ async function koaServer(side: Side): Promise<import('node:http').Server> {
     if (ctx.method !== 'POST' || ctx.path !== '/orders') return void (ctx.status = 404);
     await next();
   });
-  if (side === 'ours') {
-    const {validateBody} = await import('../dist/adapters/koa.js');
+  if (side !== 'theirs') {
+    const {validateBody} = await adapter<typeof import('../dist/adapters/koa.js')>(side, 'koa');
     app.use(validateBody(orderSchema) as unknown as import('koa').Middleware);
   } else {
     const [{Ajv}, {default: getRawBody}] = await Promise.all([import('ajv'), import('raw-body')]);
@@ -92,8 +102,8 @@ async function koaServer(side: Side): Promise<import('node:http').Server> {
 async function fastifyServer(side: Side): Promise<import('node:http').Server> {
   const {default: Fastify} = await import('fastify');
   const app = Fastify();
-  if (side === 'ours') {
-    const {streamSchema} = await import('../dist/adapters/fastify.js');
+  if (side !== 'theirs') {
+    const {streamSchema} = await adapter<typeof import('../dist/adapters/fastify.js')>(side, 'fastify');
     await app.register(streamSchema);
   }
   app.post('/orders', {schema: {body: orderSchema}}, async (_request, reply) => reply.code(201).send({ok: true}));
@@ -117,7 +127,7 @@ async function runServer(kind: Kind): Promise<void> {
   const [framework, side] = kind.split(':') as [Framework, Side];
   const server = await servers[framework](side);
   reportCpu(server);
-  const profile = PROFILED === side || PROFILED === 'both' ? await profiler(kind) : undefined;
+  const profile = PROFILED === side || PROFILED === 'both' || (PROFILED === 'ours' && side === 'baseline') ? await profiler(kind) : undefined;
   process.on('disconnect', () => void (profile?.stop() ?? Promise.resolve()).finally(() => process.exit(0)));
   process.send?.({port: (server.address() as AddressInfo).port});
 }
@@ -146,52 +156,60 @@ async function profiler(kind: Kind): Promise<{stop(): Promise<void>}> {
 
 // ---------------------------------------------------------------------------------------------
 
-/** One round: a fresh pair of servers, warmed up and measured under one load; their CPU µs per request. */
-async function round(framework: Framework, body: Buffer): Promise<{ours: number; theirs: number}> {
+type CpuPerRequest = Partial<Record<Side, number>>;
+
+/** One round: fresh servers, one per side, warmed up and measured under one load; their CPU µs per request. */
+async function round(framework: Framework, body: Buffer): Promise<CpuPerRequest> {
   const script = fileURLToPath(import.meta.url);
-  const pair = await Promise.all((['ours', 'theirs'] as const).map((side) => startServer(script, `${framework}:${side}`)));
+  const started = await Promise.all(SIDES.map((side) => startServer(script, `${framework}:${side}`)));
   try {
-    await cpuPerRequest(pair, body, WARM_SECONDS, CONCURRENCY);
-    for (const {child} of pair) child.send('profile');
-    const [ours, theirs] = await cpuPerRequest(pair, body, SECONDS, CONCURRENCY);
-    return {ours: ours!, theirs: theirs!};
+    await cpuPerRequest(started, body, WARM_SECONDS, CONCURRENCY);
+    for (const {child} of started) child.send('profile');
+    const cpus = await cpuPerRequest(started, body, SECONDS, CONCURRENCY);
+    return Object.fromEntries(SIDES.map((side, index) => [side, cpus[index]!]));
   } finally {
-    await Promise.all(pair.map(({child}) => stopServer(child)));
+    await Promise.all(started.map(({child}) => stopServer(child)));
   }
 }
+
+/** The competitor's CPU per request over `side`'s. */
+const ratio = (result: CpuPerRequest, side: Side): number => result.theirs! / result[side]!;
 
 async function main(): Promise<void> {
   const body = smallBody();
   console.log(
-    `HTTP CPU per request: ${body.length}-byte valid bodies, ${CONCURRENCY} keep-alive clients sending to both servers in turn; ` +
-      `${ROUNDS} rounds per framework, each on a fresh pair of server processes (${WARM_SECONDS} s warm-up, ${SECONDS} s measured).`,
+    `HTTP CPU per request: ${body.length}-byte valid bodies, ${CONCURRENCY} keep-alive clients sending to ${SIDES.join(', ')} in turn; ` +
+      `${ROUNDS} rounds per framework, each on fresh server processes (${WARM_SECONDS} s warm-up, ${SECONDS} s measured).` +
+      (BASELINE === undefined ? '' : ` baseline: ${BASELINE}`),
   );
-  const results = Object.fromEntries(FRAMEWORKS.map((framework) => [framework, [] as Array<{ours: number; theirs: number}>])) as Record<
-    Framework,
-    Array<{ours: number; theirs: number}>
-  >;
+  const results = Object.fromEntries(FRAMEWORKS.map((framework) => [framework, [] as CpuPerRequest[]])) as Record<Framework, CpuPerRequest[]>;
+  const ours = SIDES.filter((side) => side !== 'theirs');
   for (let index = 0; index < ROUNDS; index++) {
     for (const framework of FRAMEWORKS) {
       const result = await round(framework, body);
       results[framework].push(result);
-      console.log(`round ${index + 1} ${framework}: ours ${result.ours.toFixed(0)} µs, theirs ${result.theirs.toFixed(0)} µs, ${(result.theirs / result.ours).toFixed(2)}x`);
+      const each = SIDES.map((side) => `${side} ${result[side]!.toFixed(0)} µs`).join(', ');
+      console.log(`round ${index + 1} ${framework}: ${each}; ${ours.map((side) => `${side} ${ratio(result, side).toFixed(2)}x`).join(', ')}`);
     }
   }
   console.table(
-    FRAMEWORKS.map((framework) => {
-      const ratios = results[framework].map(({ours, theirs}) => theirs / ours);
-      return {
-        framework,
-        against: competitor[framework],
-        'ours µs/request': results[framework].map(({ours}) => Math.round(ours)).join(' '),
-        'theirs µs/request': results[framework].map(({theirs}) => Math.round(theirs)).join(' '),
-        'ratio per round': ratios.map((ratio) => ratio.toFixed(2)).join(' '),
-        'lowest ratio': Number(Math.min(...ratios).toFixed(2)),
-        'median ratio': Number(median(ratios).toFixed(2)),
-      };
-    }),
+    FRAMEWORKS.flatMap((framework) =>
+      ours.map((side) => {
+        const ratios = results[framework].map((result) => ratio(result, side));
+        return {
+          framework,
+          build: side === 'ours' ? 'this one' : 'baseline',
+          against: competitor[framework],
+          'ours µs/request': results[framework].map((result) => Math.round(result[side]!)).join(' '),
+          'theirs µs/request': results[framework].map((result) => Math.round(result.theirs!)).join(' '),
+          'ratio per round': ratios.map((value) => value.toFixed(2)).join(' '),
+          'lowest ratio': Number(Math.min(...ratios).toFixed(2)),
+          'median ratio': Number(median(ratios).toFixed(2)),
+        };
+      }),
+    ),
   );
-  console.log('ratio: the competitor\'s server CPU per request over ours, same round (target >= 1.0x in every round)');
+  console.log("ratio: the competitor's server CPU per request over ours, same round (target >= 1.0x in every round)");
 }
 
 if (process.argv[2] === 'server') {
