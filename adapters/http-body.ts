@@ -306,6 +306,14 @@ class BodyStream implements Expiring {
   #encodedReceived = 0;
   /** This body under the reader's `timeout`: each chunk that arrives restarts `idle`. */
   #watch: Watch | undefined;
+  // The listeners, made once per body (a chunk allocates no closure); the request's own two only
+  // when a decoder stands between it and the body.
+  readonly #onData = this.#guarded(this.#readChunk);
+  readonly #onEnd = this.#guarded(this.#ended);
+  readonly #onSourceError = this.#guarded(this.#sourceFailed);
+  readonly #onClose = this.#guarded(this.#closed);
+  #onRequestError: ((error: Error) => void) | undefined;
+  #onEncodedData: ((chunk: Buffer) => void) | undefined;
 
   constructor(
     req: IncomingMessage,
@@ -336,6 +344,8 @@ class BodyStream implements Expiring {
       this.#source.on('error', this.#onSourceError);
       this.#req.on('close', this.#onClose);
       if (this.#source !== this.#req) {
+        this.#onRequestError = this.#guarded(this.#requestFailed);
+        this.#onEncodedData = this.#guarded(this.#readEncodedChunk);
         this.#req.on('error', this.#onRequestError);
         // Before the pipe's own listener: a chunk past the limit is refused before it is decoded.
         this.#req.on('data', this.#onEncodedData);
@@ -346,10 +356,7 @@ class BodyStream implements Expiring {
     }
   }
 
-  /**
-   * A listener that cannot throw into its emitter: what it throws ends this request as a 500.
-   * Made once per body, so a chunk allocates no closure.
-   */
+  /** A listener that cannot throw into its emitter: what it throws ends this request as a 500. */
   #guarded<Argument>(listener: (this: BodyStream, argument: Argument) => void): (argument: Argument) => void {
     return (argument) => {
       try {
@@ -367,20 +374,20 @@ class BodyStream implements Expiring {
     this.#reject(internalError(thrown));
   }
 
-  #onData = this.#guarded(function onData(this: BodyStream, chunk: Buffer): void {
+  #readChunk(chunk: Buffer): void {
     if (this.#watch !== undefined) this.#watch.active = true;
     this.#read(chunk);
-  });
+  }
 
   /**
    * A chunk as sent, before the decoder. The decoded count alone is no bound on the input: a
    * stream of empty gzip members decodes to nothing, however long it is.
    */
-  #onEncodedData = this.#guarded(function onEncodedData(this: BodyStream, chunk: Buffer): void {
+  #readEncodedChunk(chunk: Buffer): void {
     if (this.#watch !== undefined) this.#watch.active = true;
     this.#encodedReceived += chunk.length;
     if (this.#encodedReceived > this.#settings.limit) this.#reject(tooLarge(this.#settings.limit, this.#encodedReceived));
-  });
+  }
 
   /** A bound of `timeout` ran out (Deadlines). */
   expire(bound: keyof BodyTimeout): void {
@@ -401,7 +408,7 @@ class BodyStream implements Expiring {
     if (refusal !== undefined) this.#reject(refusal);
   }
 
-  #onEnd = this.#guarded(function onEnd(this: BodyStream): void {
+  #ended(): void {
     const refusal = this.#verify();
     if (refusal !== undefined) return this.#finish(refusal);
     // A body held whole gets its value from parseText, unless a reviver must shape it.
@@ -409,7 +416,7 @@ class BodyStream implements Expiring {
     if (!result.valid) return this.#finish(errorFromResult(result, this.#settings.invalidStatus));
     if ('value' in result) return this.#finish(null, result.value);
     this.#finishParsed(this.#body.text());
-  });
+  }
 
   /**
    * The validator has checked the text: well-formed, no repeated key (which JSON.parse would
@@ -441,19 +448,19 @@ class BodyStream implements Expiring {
     return undefined;
   }
 
-  #onSourceError = this.#guarded(function onSourceError(this: BodyStream, error: Error): void {
+  #sourceFailed(error: Error): void {
     if (this.#source === this.#req) return this.#finish(aborted(this.#body.received));
     this.#reject(parseFailed([syntaxUnit(`the body could not be decoded: ${error.message}`, this.#body.received)]));
-  });
+  }
 
-  #onRequestError = this.#guarded(function onRequestError(this: BodyStream): void {
+  #requestFailed(): void {
     this.#finish(aborted(this.#bytesRead()));
-  });
+  }
 
   /** The socket went away before the body's end: the client aborted. */
-  #onClose = this.#guarded(function onClose(this: BodyStream): void {
+  #closed(): void {
     if (!this.#req.complete) this.#finish(aborted(this.#bytesRead()));
-  });
+  }
 
   /**
    * Stop reading before the body's end, and have the answer close the connection (see
@@ -483,9 +490,10 @@ class BodyStream implements Expiring {
     this.#source.off('end', this.#onEnd);
     this.#source.off('error', this.#onSourceError);
     this.#req.off('close', this.#onClose);
-    this.#req.off('error', this.#onRequestError);
-    this.#req.off('data', this.#onEncodedData);
-    if (this.#source === this.#req || this.#source.destroyed) return;
+    if (this.#source === this.#req) return;
+    this.#req.off('error', this.#onRequestError!);
+    this.#req.off('data', this.#onEncodedData!);
+    if (this.#source.destroyed) return;
     this.#req.unpipe(this.#source as Transform);
     // A late 'error' from the destroyed decoder must not become an uncaught exception.
     this.#source.on('error', ignore);
