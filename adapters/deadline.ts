@@ -52,3 +52,91 @@ export class Deadline {
 }
 
 function ignore(): void {}
+
+/** What a Deadlines watch calls when one of its bounds has run out. */
+export interface Expiring {
+  expire(bound: keyof BodyTimeout): void;
+}
+
+/** One body under watch: the owner marks each chunk, the watcher reads the marks at its ticks. */
+export class Watch {
+  readonly owner: Expiring;
+  readonly startedAt: number;
+  /** The tick that last saw the body quiet start (or the start): the idle bound runs from here. */
+  quietSince: number;
+  /** A chunk arrived since the last tick. */
+  active = false;
+
+  constructor(owner: Expiring, now: number) {
+    this.owner = owner;
+    this.startedAt = now;
+    this.quietSince = now;
+  }
+}
+
+/** Ticks per smallest bound: a bound is answered at most 2/TICKS_PER_BOUND of it late. */
+const TICKS_PER_BOUND = 16;
+const LONGEST_TICK_MS = 1000;
+
+/**
+ * `timeout` for every body one reader has in flight, on one timer. A timer per body cost its
+ * request two Timeouts, a timer-list insertion and removal each, and a re-insertion per chunk
+ * (benchmarks/http-cpu.ts); a chunk here costs one store. The price is resolution: the timer ticks
+ * every 1/16 of the smaller bound (at most every second), and a chunk is dated by the tick that
+ * sees it, so a bound runs out at most two ticks late, and never early. The timer runs only while
+ * some body is watched, and is unref'd: the connection a body arrives on keeps the process alive.
+ */
+export class Deadlines {
+  readonly #timeout: Required<BodyTimeout>;
+  readonly #tick: number;
+  readonly #watches = new Set<Watch>();
+  #timer: ReturnType<typeof setInterval> | undefined;
+
+  /** `timeout` with at least one bound above 0. */
+  constructor(timeout: Required<BodyTimeout>) {
+    this.#timeout = timeout;
+    const smaller = Math.min(...[timeout.idle, timeout.total].filter((bound) => bound > 0));
+    this.#tick = Math.max(1, Math.min(LONGEST_TICK_MS, Math.floor(smaller / TICKS_PER_BOUND)));
+  }
+
+  /** Bodies watched now. */
+  get watching(): number {
+    return this.#watches.size;
+  }
+
+  watch(owner: Expiring): Watch {
+    const watch = new Watch(owner, performance.now());
+    this.#watches.add(watch);
+    if (this.#timer === undefined) this.#timer = setInterval(this.#onTick, this.#tick).unref();
+    return watch;
+  }
+
+  /** Safe to repeat; the timer stops at the next tick that finds nothing to watch. */
+  unwatch(watch: Watch): void {
+    this.#watches.delete(watch);
+  }
+
+  #onTick = (): void => {
+    if (this.#watches.size === 0) {
+      clearInterval(this.#timer);
+      this.#timer = undefined;
+      return;
+    }
+    const now = performance.now();
+    const {idle, total} = this.#timeout;
+    for (const watch of this.#watches) {
+      if (watch.active) {
+        watch.active = false;
+        watch.quietSince = now;
+      }
+      if (total > 0 && now - watch.startedAt >= total) this.#expire(watch, 'total');
+      else if (idle > 0 && now - watch.quietSince >= idle) this.#expire(watch, 'idle');
+    }
+  };
+
+  /** Out of the watch before the owner hears of it: each bound runs out once. */
+  #expire(watch: Watch, bound: keyof BodyTimeout): void {
+    this.#watches.delete(watch);
+    watch.owner.expire(bound);
+  }
+}

@@ -36,6 +36,7 @@ import {
   type MediaTypeTest,
   type ValidatorOptions,
 } from './http-errors.js';
+import {Deadlines, type Expiring, type Watch} from './deadline.js';
 import {JsonBody} from './json-body.js';
 import {validatorFor} from './validator-cache.js';
 
@@ -103,6 +104,8 @@ interface BodySettings {
   /** Bounds the bytes read from the connection and, apart, the bytes decoded from them. */
   readonly limit: number;
   readonly timeout: Required<BodyTimeout>;
+  /** The timer of `timeout` for every body this reader has in flight; none when both bounds are 0. */
+  readonly deadlines: Deadlines | undefined;
   readonly inflate: boolean;
   readonly strict: boolean;
   readonly invalidStatus: number;
@@ -121,9 +124,11 @@ export class BodyReader {
   /** @throws SchemaError for a schema that does not compile, when the middleware is created. */
   constructor(schema: unknown, options: BodyOptions = {}) {
     this.validator = bodyValidator(schema, options);
+    const timeout = parseTimeout(options.timeout);
     this.#settings = {
       limit: parseLimit(options.limit ?? '100kb'),
-      timeout: parseTimeout(options.timeout),
+      timeout,
+      deadlines: timeout.idle > 0 || timeout.total > 0 ? new Deadlines(timeout) : undefined,
       inflate: options.inflate ?? true,
       strict: options.strict ?? true,
       invalidStatus: options.invalidStatus ?? 422,
@@ -162,6 +167,16 @@ export class BodyReader {
     const source = encoding === 'identity' ? req : DECODERS.get(encoding)!();
     new BodyStream(req, res, source, this.validator, this.#settings, callback, length).start();
     return undefined;
+  }
+
+  /** Bodies this reader is reading now under its `timeout` (none once each is handed over). */
+  get watching(): number {
+    return this.#settings.deadlines?.watching ?? 0;
+  }
+
+  /** The `timeout` bounds, defaults filled in. */
+  get timeout(): Required<BodyTimeout> {
+    return this.#settings.timeout;
   }
 
   /** `read` as a promise, for Koa. */
@@ -274,11 +289,12 @@ export function lingeringClose(socket: Socket): void {
 }
 
 /**
- * One request body in flight: the listeners, the counters, the timers, and the single hand-over
- * of the outcome. Every listener and timer runs through #guarded, so nothing thrown while reading
- * escapes into an emitter; every way out goes through #detach, which clears them all.
+ * One request body in flight: the listeners, the counters, the watch of its `timeout`, and the
+ * single hand-over of the outcome. Every listener runs through #guarded, and `expire` alike, so
+ * nothing thrown while reading escapes into an emitter or the timer; every way out goes through
+ * #detach, which removes them all.
  */
-class BodyStream {
+class BodyStream implements Expiring {
   readonly #req: IncomingMessage;
   readonly #res: ServerResponse;
   readonly #source: IncomingMessage | Transform;
@@ -288,9 +304,16 @@ class BodyStream {
   #callback: BodyCallback | undefined;
   /** With a Content-Encoding: bytes read from the request before decoding, counted against `limit` too. */
   #encodedReceived = 0;
-  /** `timeout.idle`, restarted by every chunk that arrives. */
-  #idleTimer: NodeJS.Timeout | undefined;
-  #totalTimer: NodeJS.Timeout | undefined;
+  /** This body under the reader's `timeout`: each chunk that arrives restarts `idle`. */
+  #watch: Watch | undefined;
+  // The listeners, made once per body (a chunk allocates no closure); the request's own two only
+  // when a decoder stands between it and the body.
+  readonly #onData = this.#guarded(this.#readChunk);
+  readonly #onEnd = this.#guarded(this.#ended);
+  readonly #onSourceError = this.#guarded(this.#sourceFailed);
+  readonly #onClose = this.#guarded(this.#closed);
+  #onRequestError: ((error: Error) => void) | undefined;
+  #onEncodedData: ((chunk: Buffer) => void) | undefined;
 
   constructor(
     req: IncomingMessage,
@@ -315,14 +338,14 @@ class BodyStream {
   /** Attaches the listeners; never throws (what would is this request's 500). */
   start(): void {
     try {
-      const {idle, total} = this.#settings.timeout;
-      if (idle > 0) this.#idleTimer = setTimeout(this.#onIdleTimeout, idle);
-      if (total > 0) this.#totalTimer = setTimeout(this.#onTotalTimeout, total);
+      this.#watch = this.#settings.deadlines?.watch(this);
       this.#source.on('data', this.#onData);
       this.#source.on('end', this.#onEnd);
       this.#source.on('error', this.#onSourceError);
       this.#req.on('close', this.#onClose);
       if (this.#source !== this.#req) {
+        this.#onRequestError = this.#guarded(this.#requestFailed);
+        this.#onEncodedData = this.#guarded(this.#readEncodedChunk);
         this.#req.on('error', this.#onRequestError);
         // Before the pipe's own listener: a chunk past the limit is refused before it is decoded.
         this.#req.on('data', this.#onEncodedData);
@@ -333,10 +356,7 @@ class BodyStream {
     }
   }
 
-  /**
-   * A listener that cannot throw into its emitter: what it throws ends this request as a 500.
-   * Made once per body, so a chunk allocates no closure.
-   */
+  /** A listener that cannot throw into its emitter: what it throws ends this request as a 500. */
   #guarded<Argument>(listener: (this: BodyStream, argument: Argument) => void): (argument: Argument) => void {
     return (argument) => {
       try {
@@ -354,28 +374,29 @@ class BodyStream {
     this.#reject(internalError(thrown));
   }
 
-  #onData = this.#guarded(function onData(this: BodyStream, chunk: Buffer): void {
-    this.#idleTimer?.refresh();
+  #readChunk(chunk: Buffer): void {
+    if (this.#watch !== undefined) this.#watch.active = true;
     this.#read(chunk);
-  });
+  }
 
   /**
    * A chunk as sent, before the decoder. The decoded count alone is no bound on the input: a
    * stream of empty gzip members decodes to nothing, however long it is.
    */
-  #onEncodedData = this.#guarded(function onEncodedData(this: BodyStream, chunk: Buffer): void {
-    this.#idleTimer?.refresh();
+  #readEncodedChunk(chunk: Buffer): void {
+    if (this.#watch !== undefined) this.#watch.active = true;
     this.#encodedReceived += chunk.length;
     if (this.#encodedReceived > this.#settings.limit) this.#reject(tooLarge(this.#settings.limit, this.#encodedReceived));
-  });
+  }
 
-  #onIdleTimeout = this.#guarded(function onIdleTimeout(this: BodyStream): void {
-    this.#reject(timedOut('idle', this.#settings.timeout.idle, this.#bytesRead()));
-  });
-
-  #onTotalTimeout = this.#guarded(function onTotalTimeout(this: BodyStream): void {
-    this.#reject(timedOut('total', this.#settings.timeout.total, this.#bytesRead()));
-  });
+  /** A bound of `timeout` ran out (Deadlines). */
+  expire(bound: keyof BodyTimeout): void {
+    try {
+      this.#reject(timedOut(bound, this.#settings.timeout[bound], this.#bytesRead()));
+    } catch (thrown) {
+      this.#failInternally(thrown);
+    }
+  }
 
   /** Bytes read from the request so far, as sent. */
   #bytesRead(): number {
@@ -387,7 +408,7 @@ class BodyStream {
     if (refusal !== undefined) this.#reject(refusal);
   }
 
-  #onEnd = this.#guarded(function onEnd(this: BodyStream): void {
+  #ended(): void {
     const refusal = this.#verify();
     if (refusal !== undefined) return this.#finish(refusal);
     // A body held whole gets its value from parseText, unless a reviver must shape it.
@@ -395,7 +416,7 @@ class BodyStream {
     if (!result.valid) return this.#finish(errorFromResult(result, this.#settings.invalidStatus));
     if ('value' in result) return this.#finish(null, result.value);
     this.#finishParsed(this.#body.text());
-  });
+  }
 
   /**
    * The validator has checked the text: well-formed, no repeated key (which JSON.parse would
@@ -427,19 +448,19 @@ class BodyStream {
     return undefined;
   }
 
-  #onSourceError = this.#guarded(function onSourceError(this: BodyStream, error: Error): void {
+  #sourceFailed(error: Error): void {
     if (this.#source === this.#req) return this.#finish(aborted(this.#body.received));
     this.#reject(parseFailed([syntaxUnit(`the body could not be decoded: ${error.message}`, this.#body.received)]));
-  });
+  }
 
-  #onRequestError = this.#guarded(function onRequestError(this: BodyStream): void {
+  #requestFailed(): void {
     this.#finish(aborted(this.#bytesRead()));
-  });
+  }
 
   /** The socket went away before the body's end: the client aborted. */
-  #onClose = this.#guarded(function onClose(this: BodyStream): void {
+  #closed(): void {
     if (!this.#req.complete) this.#finish(aborted(this.#bytesRead()));
-  });
+  }
 
   /**
    * Stop reading before the body's end, and have the answer close the connection (see
@@ -462,17 +483,17 @@ class BodyStream {
     this.#handOver(error, body);
   }
 
-  /** Removes every listener and timer this body added, and the decoder with them; safe to repeat. */
+  /** Removes every listener and the watch this body added, and the decoder with them; safe to repeat. */
   #detach(): void {
-    clearTimeout(this.#idleTimer);
-    clearTimeout(this.#totalTimer);
+    if (this.#watch !== undefined) this.#settings.deadlines!.unwatch(this.#watch);
     this.#source.off('data', this.#onData);
     this.#source.off('end', this.#onEnd);
     this.#source.off('error', this.#onSourceError);
     this.#req.off('close', this.#onClose);
-    this.#req.off('error', this.#onRequestError);
-    this.#req.off('data', this.#onEncodedData);
-    if (this.#source === this.#req || this.#source.destroyed) return;
+    if (this.#source === this.#req) return;
+    this.#req.off('error', this.#onRequestError!);
+    this.#req.off('data', this.#onEncodedData!);
+    if (this.#source.destroyed) return;
     this.#req.unpipe(this.#source as Transform);
     // A late 'error' from the destroyed decoder must not become an uncaught exception.
     this.#source.on('error', ignore);

@@ -16,10 +16,10 @@
 //    judged on the best run of each, the medians printed beside (docs/decisions.md).
 // Bounded: a fixed number of rounds of fixed length, a timeout on every request.
 
-import {Agent, request} from 'node:http';
+import {Agent} from 'node:http';
 import type {AddressInfo} from 'node:net';
 import {fileURLToPath} from 'node:url';
-import {median, refusalRatios, startServer, stopServer, timeRefusals} from './support.js';
+import {cpuPerRequest, median, orderSchema, post, refusalRatios, reportCpu, smallBody, startServer, stopServer, timeRefusals} from './support.js';
 
 type Kind = 'stream-schema' | 'express.json+ajv';
 
@@ -29,43 +29,7 @@ const ROUNDS = 4;
 const REFUSAL_RUNS = 21;
 const LARGE_BODY = 10 * 1024 * 1024;
 
-/** Valid in draft-07 (ajv's default) and 2020-12 alike. */
-const orderSchema = {
-  type: 'object',
-  properties: {
-    orderId: {type: 'string', pattern: '^ord_[0-9]+$'},
-    customer: {
-      type: 'object',
-      properties: {id: {type: 'string'}, email: {type: 'string', maxLength: 254}, vip: {type: 'boolean'}},
-      required: ['id', 'email'],
-    },
-    items: {
-      type: 'array',
-      maxItems: 100,
-      items: {
-        type: 'object',
-        properties: {
-          sku: {type: 'string', pattern: '^[A-Z]{3}-[0-9]{4}$'},
-          quantity: {type: 'integer', minimum: 1},
-          price: {type: 'number', minimum: 0},
-        },
-        required: ['sku', 'quantity', 'price'],
-      },
-    },
-    note: {type: 'string'},
-  },
-  required: ['orderId', 'customer', 'items'],
-} as const;
-
 const uploadSchema = {type: 'object', properties: {forbidden: false, data: {type: 'string'}}} as const;
-
-function smallBody(): Buffer {
-  const items = Array.from({length: 10}, (_, index) => ({sku: `ABC-${String(1000 + index)}`, quantity: index + 1, price: 9.99 + index}));
-  const order = {orderId: 'ord_123456', customer: {id: 'cus_42', email: 'ada@example.com', vip: true}, items, note: ''};
-  const base = Buffer.byteLength(JSON.stringify(order));
-  order.note = 'n'.repeat(Math.max(0, 1024 - base));
-  return Buffer.from(JSON.stringify(order));
-}
 
 // ---------------------------------------------------------------------------------------------
 // Servers (child processes)
@@ -73,16 +37,6 @@ function smallBody(): Buffer {
 async function runServer(kind: Kind): Promise<void> {
   const {default: express} = await import('express');
   const app = express();
-  let answered = 0;
-  app.use((_req, res, next) => {
-    res.once('finish', () => answered++);
-    next();
-  });
-  // The server's own CPU time so far (user + system, µs) and how many requests it has answered.
-  app.get('/cpu', (_req, res) => {
-    const {user, system} = process.cpuUsage();
-    res.json({cpu: user + system, answered});
-  });
   if (kind === 'stream-schema') {
     const {validateBody, problemHandler} = await import('../dist/adapters/express.js');
     app.post('/orders', validateBody(orderSchema, {limit: '20mb'}), (_req, res) => void res.status(201).json({ok: true}));
@@ -108,6 +62,7 @@ async function runServer(kind: Kind): Promise<void> {
     });
   }
   const server = app.listen(0, '127.0.0.1', () => {
+    reportCpu(server);
     process.send?.({port: (server.address() as AddressInfo).port});
   });
   process.on('disconnect', () => process.exit(0));
@@ -115,21 +70,6 @@ async function runServer(kind: Kind): Promise<void> {
 
 // ---------------------------------------------------------------------------------------------
 // Clients
-
-function post(agent: Agent, port: number, path: string, body: Buffer): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {host: '127.0.0.1', port, path, method: 'POST', agent, headers: {'content-type': 'application/json', 'content-length': body.length}},
-      (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
-      },
-    );
-    req.setTimeout(10_000, () => req.destroy(new Error('timeout')));
-    req.on('error', reject);
-    req.end(body);
-  });
-}
 
 /** Requests per second with CONCURRENCY keep-alive clients, each sending the next request on the answer. */
 async function throughput(port: number, body: Buffer, seconds: number): Promise<number> {
@@ -152,45 +92,6 @@ async function throughput(port: number, body: Buffer, seconds: number): Promise<
   return completed / elapsed;
 }
 
-interface CpuReading {
-  cpu: number;
-  answered: number;
-}
-
-function readCpu(agent: Agent, port: number): Promise<CpuReading> {
-  return new Promise((resolve, reject) => {
-    const req = request({host: '127.0.0.1', port, path: '/cpu', agent}, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => resolve(JSON.parse(text) as CpuReading));
-    });
-    req.setTimeout(10_000, () => req.destroy(new Error('timeout')));
-    req.on('error', reject);
-    req.end();
-  });
-}
-
-/**
- * Server CPU time per request (µs) for each server, under one load: CONCURRENCY clients, each
- * sending the same body to every server in turn, so any change in the machine's speed hits all
- * servers at the same moments.
- */
-async function cpuPerRequest(ports: readonly number[], body: Buffer, seconds: number): Promise<number[]> {
-  const agent = new Agent({keepAlive: true, maxSockets: CONCURRENCY * ports.length});
-  const before = await Promise.all(ports.map((port) => readCpu(agent, port)));
-  const deadline = performance.now() + seconds * 1000;
-  let failed = 0;
-  const client = async (): Promise<void> => {
-    while (performance.now() < deadline) for (const port of ports) if ((await post(agent, port, '/orders', body)) !== 201) failed++;
-  };
-  await Promise.all(Array.from({length: CONCURRENCY}, client));
-  const after = await Promise.all(ports.map((port) => readCpu(agent, port)));
-  agent.destroy();
-  if (failed > 0) throw new Error(`${failed} requests were not answered 201`);
-  return ports.map((_, i) => (after[i]!.cpu - before[i]!.cpu) / (after[i]!.answered - before[i]!.answered));
-}
-
 async function main(): Promise<void> {
   const body = smallBody();
   const kinds: Kind[] = ['stream-schema', 'express.json+ajv'];
@@ -210,7 +111,7 @@ async function main(): Promise<void> {
       for (const kind of round % 2 === 0 ? kinds : [...kinds].reverse()) rates[kind].push(await throughput(ports[kind], body, SECONDS));
     }
     for (let round = 0; round < ROUNDS; round++) {
-      const [ours, theirs] = await cpuPerRequest([ports['stream-schema'], ports['express.json+ajv']], body, SECONDS);
+      const [ours, theirs] = await cpuPerRequest(servers, body, SECONDS, CONCURRENCY);
       cpus['stream-schema'].push(ours!);
       cpus['express.json+ajv'].push(theirs!);
       cpuRatios.push(theirs! / ours!);
