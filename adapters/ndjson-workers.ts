@@ -97,6 +97,8 @@ export class BatchCutter {
   #lineEnd = 0;
   /** A high surrogate that ended the last string chunk, kept to be encoded with its low half. */
   #highSurrogate = '';
+  /** The last batch was a piece of a line: the input's end must still end that line. */
+  #lineOpen = false;
 
   constructor(batchSize: number) {
     this.#batchSize = batchSize;
@@ -111,16 +113,32 @@ export class BatchCutter {
     this.#pendingLength += bytes.length;
     const batches: Batch[] = [];
     while (this.#pendingLength >= this.#batchSize) {
-      if (this.#lineEnd > 0) batches.push(this.#take(this.#lineEnd, true));
+      // The first line feed that makes a batch of batchSize bytes or more, else the last before it.
+      const lineFeed = this.#lineEnd >= this.#batchSize ? this.#lineFeedFrom(this.#batchSize - 1) : -1;
+      if (lineFeed !== -1) batches.push(this.#take(lineFeed + 1, true));
+      else if (this.#lineEnd > 0) batches.push(this.#take(this.#lineEnd, true));
       else batches.push(this.#take(this.#pendingLength, false));
     }
     return batches;
   }
 
-  /** The rest: the input's last line, with or without its line feed. */
+  /** Position in the pending bytes of the first line feed at or after `offset`, or -1. */
+  #lineFeedFrom(offset: number): number {
+    let chunkStart = 0;
+    for (const chunk of this.#pending) {
+      if (chunkStart + chunk.length > offset) {
+        const found = chunk.indexOf(LINE_FEED, Math.max(0, offset - chunkStart));
+        if (found !== -1) return chunkStart + found;
+      }
+      chunkStart += chunk.length;
+    }
+    return -1;
+  }
+
+  /** The rest: the input's last line, with or without its line feed (empty when it was all sent in pieces). */
   end(): Batch[] {
     if (this.#highSurrogate !== '') this.#pushEncoded('');
-    return this.#pendingLength === 0 ? [] : [this.#take(this.#pendingLength, true)];
+    return this.#pendingLength === 0 && !this.#lineOpen ? [] : [this.#take(this.#pendingLength, true)];
   }
 
   #encode(text: string): Uint8Array {
@@ -162,6 +180,7 @@ export class BatchCutter {
     }
     this.#pendingLength -= length;
     this.#lineEnd = this.#lineEnd > length ? this.#lineEnd - length : 0;
+    this.#lineOpen = !endsLine;
     return { bytes, lineFeeds: endsLine ? countLineFeeds(bytes) : 0, endsLine };
   }
 }
@@ -296,6 +315,7 @@ class WorkerPool {
   async submit(batch: Batch, firstLine: number): Promise<void> {
     for (;;) {
       this.#throwIfFailed();
+      if (this.#closed) return;
       const target = this.#lineHolder ?? this.#leastBusy();
       if (target.inFlight.length < BATCHES_IN_FLIGHT_PER_WORKER) {
         this.#send(target, batch, firstLine);
@@ -309,7 +329,7 @@ class WorkerPool {
   async drain(): Promise<void> {
     for (;;) {
       this.#throwIfFailed();
-      if (this.#nextDelivered === this.#nextSequence) return;
+      if (this.#closed || this.#nextDelivered === this.#nextSequence) return;
       await this.#nextEvent();
     }
   }
@@ -378,9 +398,9 @@ class WorkerPool {
     void this.close();
   }
 
+  /** A failure is thrown to whoever feeds or drains the pool; a pool closed by its owner just takes nothing more. */
   #throwIfFailed(): void {
     if (this.#failure !== undefined) throw this.#failure;
-    if (this.#closed) throw new NdjsonWorkerError('the workers were stopped before the input was validated', undefined);
   }
 
   #nextEvent(): Promise<void> {
@@ -417,6 +437,7 @@ export class ParallelNdjsonReader {
   /** The first batch, kept until a second shows that workers are worth starting. */
   #held: Batch | undefined;
   #nextLine: number;
+  #linesRead: number;
   #stopped = false;
 
   constructor(validator: Validator, recipe: WorkerRecipe, options: ParallelReaderOptions, onResult: (result: BatchResult) => void) {
@@ -429,6 +450,12 @@ export class ParallelNdjsonReader {
     this.#cutter = new BatchCutter(batchSize);
     this.#onResult = onResult;
     this.#nextLine = options.firstLine ?? 1;
+    this.#linesRead = this.#nextLine - 1;
+  }
+
+  /** Lines whose records have been delivered, blank ones included (those before `firstLine` too). */
+  get linesRead(): number {
+    return this.#linesRead;
   }
 
   /** Resolves when the chunk's batches are with workers: await it before the next chunk. */
@@ -484,6 +511,8 @@ export class ParallelNdjsonReader {
   }
 
   #deliver(result: BatchResult): void {
-    if (!this.#stopped) this.#onResult(result);
+    if (this.#stopped) return;
+    this.#linesRead = result.linesRead;
+    this.#onResult(result);
   }
 }

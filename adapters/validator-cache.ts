@@ -71,7 +71,7 @@ export function validatorFor(schema: unknown, options: CompileOptions = {}): Val
 }
 
 /** The compile options among a door's options, those that are set. */
-function compileOptionsOf(options: CompileOptions): CompileOptions {
+export function compileOptionsOf(options: CompileOptions): CompileOptions {
   const picked: Record<string, unknown> = {};
   for (const name of COMPILE_OPTION_NAMES) if (options[name] !== undefined) picked[name] = options[name];
   return picked as CompileOptions;
