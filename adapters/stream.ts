@@ -102,7 +102,8 @@ export class NdjsonValidatorStream<R extends Result = Result> extends Transform 
     const { parse, maxLineLength, firstLine } = readerOptionsOf(options);
     const recipe = { schema, options: compileOptionsOf(options), syntaxPass: false, readerOptions: { parse, maxLineLength }, report: 'every' as const };
     const deliverBatch = (result: BatchResult): void => {
-      for (const { record } of result.reported) this.#deliver(record);
+      // Past the record that fails the stream ('error'), nothing is delivered, as without workers.
+      for (const { record } of result.reported) if (this.#invalidRecord === undefined) this.#deliver(record);
     };
     const reader = new ParallelNdjsonReader(validator, recipe, { workers: options.workers!, batchSize: options.batchSize, firstLine }, deliverBatch);
     return { write: (chunk) => reader.write(chunk), end: () => reader.end(), stop: () => void reader.stop(), get linesRead() { return reader.linesRead; } };
