@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,31 +8,12 @@ import { compile } from '../src/index.js';
 import { openByteRange } from '../adapters/cli-jobs.js';
 import { NdjsonRecordReader, type NdjsonRecord } from '../adapters/ndjson-lines.js';
 import { property } from './support/property.js';
+import { runCli, type Run } from './support/cliRun.js';
 import { fixtureBytes, LINE_KINDS, ndjsonBytes, ndjsonInput, SHARD_SCHEMA } from './support/ndjsonShards.js';
 
 const TEST_TIMEOUT = { timeout: 120_000 };
-const CHILD_TIMEOUT_MS = 60_000;
-const ROOT = new URL('..', import.meta.url).pathname;
-const CLI = ['--import', 'tsx', join(ROOT, 'adapters/cli.ts')];
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function run(args: string[], input?: Uint8Array): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...CLI, ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' }, timeout: CHILD_TIMEOUT_MS, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));
-    child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(input);
-  });
-}
+const run = (args: string[], input?: Uint8Array): Promise<Run> => runCli(args, input, { ...process.env, NO_COLOR: '1' }, 60_000);
 
 /** The summary's timing is the one part of the output that may differ from run to run. */
 function withoutTiming(stderr: string): string {
