@@ -2,8 +2,11 @@
 // 1 GB object (issue 24, point 6: under 100 MB), and where JSON.parse + ajv, which must hold the
 // whole text and then the whole value, gives up on the same files.
 //
-//   node --import tsx benchmarks/huge-document.ts                       # 2048 MB array, 1024 MB object
-//   HUGE_ARRAY_MB=64 HUGE_OBJECT_MB=32 node --import tsx benchmarks/huge-document.ts   # a quick run
+//   node --import tsx benchmarks/huge-document.ts     # 2048 MB array, 1024 MB object, 400 MB array
+//   HUGE_ARRAY_MB=64 HUGE_OBJECT_MB=32 HUGE_SMALL_ARRAY_MB=16 node --import tsx benchmarks/huge-document.ts   # quick
+//
+// The third, smaller array is under V8's longest string (2^29 - 24 characters, 512 MiB): there
+// JSON.parse + ajv gets to parse, and its peak RSS shows what it needs for the whole value.
 //
 // The files are generated in os.tmpdir() (every record valid, so the whole document is read) and
 // deleted at the end; `df` must show room for the larger one. The object has 1 Ki members, each an
@@ -31,6 +34,7 @@ interface Document {
 async function main(): Promise<void> {
   const arrayMegabytes = Number(process.env.HUGE_ARRAY_MB ?? 2048);
   const objectMegabytes = Number(process.env.HUGE_OBJECT_MB ?? 1024);
+  const smallArrayMegabytes = Number(process.env.HUGE_SMALL_ARRAY_MB ?? 400);
   const directory = join(tmpdir(), `stream-schema-huge-${process.pid}`);
   const cleanups: (() => void)[] = [() => rmSync(directory, { recursive: true, force: true })];
   process.once('SIGINT', () => {
@@ -43,7 +47,7 @@ async function main(): Promise<void> {
     console.log(`${availableParallelism()} cores (${cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}; load average ${loadavg().map((load) => load.toFixed(2)).join(', ')}`);
     const cli = await prepareCli('build', cleanups);
     const rows = [];
-    for (const [kind, megabytes] of [['array', arrayMegabytes], ['object', objectMegabytes]] as const) {
+    for (const [kind, megabytes] of [['array', arrayMegabytes], ['object', objectMegabytes], ['array', smallArrayMegabytes]] as const) {
       if (!(megabytes > 0)) continue;
       const document = kind === 'array' ? await generateArray(directory, megabytes) : await generateObject(directory, megabytes);
       const ours = await measureChild(process.execPath, [...cli.args, 'validate', '--schema', document.schemaFile, '--ref', EVENT_SCHEMA_FILE, document.file]);
