@@ -16,7 +16,7 @@ import type { CompileOptions, Draft, OutputUnit, SchemaWarning, Validator } from
 import { FileError, parsePositiveInteger, parseSize, UsageError } from './cli-errors.js';
 import type { NdjsonRecord } from './ndjson-lines.js';
 import { needsSyntaxPass, withInputErrors, withSyntaxPass } from './syntax-pass.js';
-import { JOB_OPTIONS, JOB_USAGE, openByteRange, readJobs, recordFeed, type Jobs } from './cli-jobs.js';
+import { JOB_OPTIONS, JOB_USAGE, openByteRange, readJobs, readSizeFor, recordFeed, type Jobs } from './cli-jobs.js';
 import { importCustomFormats, NdjsonWorkerError, type WorkerRecipe } from './ndjson-workers.js';
 
 const USAGE = `Usage:
@@ -529,13 +529,15 @@ function isInputError(error: unknown): error is NodeJS.ErrnoException {
 async function validateInput(command: ValidateCommand, input: string, tally: Tally, errorLines: ErrorLines): Promise<void> {
   const name = displayName(input);
   const file = input === '-' ? undefined : statSync(input);
+  const ndjson = command.ndjson || isNdjsonFile(input);
+  const readSize = ndjson ? readSizeFor(command.jobs, READ_CHUNK_SIZE) : READ_CHUNK_SIZE;
   const byteRange = command.jobs.byteRange;
-  const ranged = byteRange === undefined ? undefined : await openByteRange(input, byteRange, READ_CHUNK_SIZE);
-  const stream: Readable = ranged?.stream ?? (input === '-' ? process.stdin : createReadStream(input, { highWaterMark: READ_CHUNK_SIZE }));
+  const ranged = byteRange === undefined ? undefined : await openByteRange(input, byteRange, readSize);
+  const stream: Readable = ranged?.stream ?? (input === '-' ? process.stdin : createReadStream(input, { highWaterMark: readSize }));
   const progress = showsProgress(command.output, file) ? new Progress(name, file.size, tally) : undefined;
   tally.files++;
   try {
-    if (command.ndjson || isNdjsonFile(input)) await validateNdjsonInput(command, name, stream, ranged?.firstLine ?? 1, tally, errorLines, progress);
+    if (ndjson) await validateNdjsonInput(command, name, stream, ranged?.firstLine ?? 1, tally, errorLines, progress);
     else await validateDocumentInput(command, file?.isFile() === true ? input : undefined, name, stream, tally, errorLines);
   } finally {
     progress?.hide();
