@@ -136,7 +136,7 @@ async function reportCoordination(file: string, records: number): Promise<void> 
   const cutter = new BatchCutter(DEFAULT_BATCH_SIZE);
   let batches = 0;
   let bytes = 0;
-  for await (const chunk of createReadStream(file, { highWaterMark: 64 * 1024 })) {
+  for await (const chunk of createReadStream(file, { highWaterMark: DEFAULT_BATCH_SIZE })) {
     for (const batch of cutter.write(chunk as Uint8Array)) {
       batches++;
       bytes += batch.bytes.length;
