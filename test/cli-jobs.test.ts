@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,7 +9,7 @@ import { compile } from '../src/index.js';
 import { openByteRange } from '../adapters/cli-jobs.js';
 import { NdjsonRecordReader, type NdjsonRecord } from '../adapters/ndjson-lines.js';
 import { property } from './support/property.js';
-import { runCli, type Run } from './support/cliRun.js';
+import { CLI, ROOT, runCli, type Run } from './support/cliRun.js';
 import { fixtureBytes, LINE_KINDS, ndjsonBytes, ndjsonInput, SHARD_SCHEMA } from './support/ndjsonShards.js';
 
 const TEST_TIMEOUT = { timeout: 120_000 };
@@ -69,6 +70,19 @@ describe('--jobs', () => {
     assert.equal(code, 2);
     assert.equal(stdout, '');
     assert.match(stderr, /^stream-schema: a worker thread exited \(code 3\) before the input was validated \(validating lines from \d+\)\n$/);
+  });
+
+  it('stops, workers and all, at Ctrl-C (SIGINT) while reading', TEST_TIMEOUT, async () => {
+    const child = spawn(process.execPath, [...CLI, 'validate', '--schema', schemaFile, '--jobs', '2', '--batch-size', '100', '--ndjson', '-'], { cwd: ROOT, stdio: ['pipe', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+    const exited = new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.on('exit', (code, signal) => resolve([code, signal])));
+    // Many batches, and stdin left open: the workers have started and the input has not ended.
+    child.stdin.write(fixture);
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    child.kill('SIGINT');
+    const [code, signal] = await exited;
+    assert.equal(signal, 'SIGINT', `ended by ${signal ?? code}: ${stderr}`);
   });
 });
 
