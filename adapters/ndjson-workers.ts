@@ -295,9 +295,11 @@ interface PoolWorker {
 
 /**
  * N workers fed batches in order; results handed to `onResult` in the same order, whatever
- * order the workers finish in. `submit` waits while every worker it may use has
- * BATCHES_IN_FLIGHT_PER_WORKER batches unanswered: the reader is held back, and memory stays at a
- * few batches per worker.
+ * order the workers finish in. `submit` waits while the worker it would use has
+ * BATCHES_IN_FLIGHT_PER_WORKER batches unanswered, and while that many per worker are unanswered
+ * or answered and waiting for an earlier one: a worker that is slow (starting, or on a hard
+ * batch) holds the others back instead of letting their answers pile up. Memory stays at a few
+ * batches per worker.
  */
 class WorkerPool {
   readonly #workers: PoolWorker[];
@@ -324,7 +326,8 @@ class WorkerPool {
       this.#throwIfFailed();
       if (this.#closed) return;
       const target = this.#lineHolder ?? this.#leastBusy();
-      if (target.inFlight.length < BATCHES_IN_FLIGHT_PER_WORKER) {
+      const undelivered = this.#nextSequence - this.#nextDelivered;
+      if (target.inFlight.length < BATCHES_IN_FLIGHT_PER_WORKER && undelivered < this.#workers.length * BATCHES_IN_FLIGHT_PER_WORKER) {
         this.#send(target, batch, firstLine);
         return;
       }

@@ -178,6 +178,35 @@ describe('ndjsonValidator with workers', () => {
     assert.doesNotThrow(() => ndjsonValidator({ format: 'tag' }, { workers: 2, formats: 'assert', customFormats: { tag: /^a/ } }).destroy());
   });
 
+  it('keeps memory bounded with a slow sink: a few batches per worker, not the input', WORKER_TIMEOUT, async () => {
+    const transform = ndjsonValidator(SCHEMA, { highWaterMark: 4, workers: 2, batchSize: 100 });
+    const line = '{"id":1}\n';
+    const chunk = line.repeat(10);
+    let pulled = 0;
+    async function* source(): AsyncGenerator<string> {
+      for (; pulled < 300; pulled++) yield chunk;
+    }
+    let count = 0;
+    let largestInside = 0;
+    // Slower than the workers: a millisecond a record.
+    const slowSink = new Writable({
+      objectMode: true,
+      highWaterMark: 1,
+      write(_record: NdjsonRecord, _encoding, callback) {
+        count++;
+        // Records taken from the source, not yet at the sink, nor waiting in the writable side's
+        // buffer: in the batches being cut, validated, waiting for an earlier one, or read.
+        if (pulled < 300) largestInside = Math.max(largestInside, pulled * 10 - count - transform.writableLength / line.length);
+        setTimeout(callback, 1);
+      },
+    });
+    await pipeline(source, transform, slowSink);
+    assert.equal(count, 3000);
+    // 2 workers x 4 batches of ~12 records, twice (those being read, those being validated): not 3,000.
+    assert.ok(largestInside <= 2 * (2 * 4 * 12) + 4 + 12, `records inside: ${largestInside}`);
+    assert.equal(transform.linesRead, 3000);
+  });
+
   it('stops its workers when destroyed part-way', WORKER_TIMEOUT, async () => {
     const transform = ndjsonValidator(SCHEMA, { workers: 2, batchSize: 100 });
     const into: NdjsonRecord[] = [];
