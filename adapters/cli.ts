@@ -12,9 +12,12 @@ import { parseArgs } from 'node:util';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { compile, SchemaError } from '../src/index.js';
-import type { CompileOptions, Draft, OutputUnit, Result, SchemaWarning, Session, SessionOptions, Validator, ValueResult } from '../src/types.js';
-import { parseLimit } from './http-errors.js';
-import { NdjsonRecordReader, type NdjsonRecord } from './ndjson-lines.js';
+import type { CompileOptions, Draft, OutputUnit, SchemaWarning, Validator } from '../src/types.js';
+import { FileError, parsePositiveInteger, parseSize, UsageError } from './cli-errors.js';
+import type { NdjsonRecord } from './ndjson-lines.js';
+import { needsSyntaxPass, withInputErrors, withSyntaxPass } from './syntax-pass.js';
+import { JOB_OPTIONS, JOB_USAGE, openByteRange, readJobs, readSizeFor, recordFeed, type Jobs } from './cli-jobs.js';
+import { loadOptionModules, NdjsonWorkerError, OptionModuleError, type OptionModules, type WorkerRecipe } from './ndjson-workers.js';
 
 const USAGE = `Usage:
   stream-schema validate --schema <schema.json> [options] [files... | -]
@@ -54,7 +57,7 @@ Options:
   -q, --quiet               print only what makes the exit code 2 (usage, input, schema errors)
       --no-color            no colour (NO_COLOR=1 too); colour is only ever used on a terminal
       --max-line-length <n> longest NDJSON line, in characters (default 67108864)
-      --max-schema-size <size>
+${JOB_USAGE}      --max-schema-size <size>
                             largest schema file read, --ref and referenced files too: bytes,
                             or a size such as 128mb (default 64mb); a larger one is exit code 2
   -h, --help                show this help
@@ -80,38 +83,6 @@ const READ_CHUNK_SIZE = 64 * 1024;
  * schemas: 64 MiB of schema text parses to about 200 MB of heap, well within Node's default.
  */
 const DEFAULT_MAX_SCHEMA_SIZE = 64 * 1024 * 1024;
-/**
- * Characters of a piped document (or a split NDJSON line) kept until its verdict, for the syntax
- * pass after a schema error. Past this the pass runs alongside instead: memory stays bounded, and
- * only a document this big pays for a second tokenizer.
- */
-const KEPT_PREFIX_LIMIT = 4 * 1024 * 1024;
-
-/** A mistake in the command line: exit code 2, with this message and a pointer to --help. */
-class UsageError extends Error {
-  override readonly name = 'UsageError';
-  readonly code: string;
-
-  constructor(code: string, message: string) {
-    super(message);
-    this.code = code;
-  }
-}
-
-/** A file that cannot be used (unreadable, not JSON, ...): exit code 2, reported where it is. */
-class FileError extends Error {
-  override readonly name = 'FileError';
-  readonly code: string;
-  /** `file` or `file:line:column`; the message is printed after it. */
-  readonly location: string;
-
-  constructor(code: string, location: string, message: string) {
-    super(message);
-    this.code = code;
-    this.location = location;
-  }
-}
-
 type OutputFormat = 'text' | 'json';
 
 /** How text is marked up on one output stream: ANSI SGR sequences on a terminal, nothing elsewhere. */
@@ -146,6 +117,9 @@ interface ValidateCommand {
   allErrors: boolean;
   maxLineLength: number | undefined;
   inputs: string[];
+  jobs: Jobs;
+  /** What --jobs workers compile: the same schema, options and files as `validator`. */
+  recipe: WorkerRecipe;
 }
 
 /** Totals over every input, for the summary and the exit code. */
@@ -207,10 +181,11 @@ const OPTIONS = {
   'max-schema-size': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean' },
+  ...JOB_OPTIONS,
 } as const;
 
 /** Options about documents, which check-schema has none of. */
-const VALIDATE_ONLY_OPTIONS = ['ndjson', 'all-errors', 'max-errors', 'errors-only', 'max-line-length'] as const;
+const VALIDATE_ONLY_OPTIONS = ['ndjson', 'all-errors', 'max-errors', 'errors-only', 'max-line-length', 'jobs', 'byte-range', 'batch-size'] as const;
 
 function parseCommandLine(args: string[]) {
   try {
@@ -230,19 +205,25 @@ async function runValidate(args: string[]): Promise<number> {
   const output = readOutput(values);
   const schema = await readSchemaInput(values, values.schema);
   // A bad schema is reported on stderr, apart from the validation output.
-  const validator = compileOrReport(schema, output.format, process.stderr, output.stderr);
-  if (validator === undefined) return EXIT_ERROR;
+  const compiled = compileOrReport(schema, output.format, process.stderr, output.stderr);
+  if (compiled === undefined) return EXIT_ERROR;
+  const { validator } = compiled;
   const allErrors = schema.options.allErrors === true;
   const syntax = allErrors ? undefined : compile(true);
+  const maxLineLength = values['max-line-length'] === undefined ? undefined : parsePositiveInteger('--max-line-length', values['max-line-length']);
+  const inputs = positionals.length === 0 ? ['-'] : positionals;
+  const ndjson = values.ndjson === true;
   const command: ValidateCommand = {
     validator,
     checked: syntax === undefined ? validator : withSyntaxPass(validator, syntax),
     syntax,
     output,
-    ndjson: values.ndjson === true,
+    ndjson,
     allErrors,
-    maxLineLength: values['max-line-length'] === undefined ? undefined : parsePositiveInteger('--max-line-length', values['max-line-length']),
-    inputs: positionals.length === 0 ? ['-'] : positionals,
+    maxLineLength,
+    inputs,
+    jobs: readJobs(values, inputs, (input) => ndjson || isNdjsonFile(input)),
+    recipe: workerRecipe(compiled, schema, maxLineLength),
   };
   return validateInputs(command);
 }
@@ -258,8 +239,9 @@ async function runCheckSchema(args: string[]): Promise<number> {
   const output = readOutput(values);
   const input = await readSchemaInput(values, schemaFile);
   // Every unknown keyword is listed, not only the first: as a warning, or with --strict as an error.
-  const validator = compileOrReport({ ...input, options: { ...input.options, strict: false } }, output.format, process.stdout, output.stdout);
-  if (validator === undefined) return EXIT_ERROR;
+  const compiled = compileOrReport({ ...input, options: { ...input.options, strict: false } }, output.format, process.stdout, output.stdout);
+  if (compiled === undefined) return EXIT_ERROR;
+  const { validator } = compiled;
   const strict = values.strict === true;
   if (strict || !output.quiet) reportWarnings(schemaFile, validator.warnings, strict, output);
   if (strict && validator.warnings.length > 0) return EXIT_ERROR;
@@ -307,44 +289,39 @@ interface SchemaInput {
   file: string;
   options: CompileOptions;
   maxFileSize: number;
+  /** The --custom-formats and --keywords modules, by URL: --jobs workers import them again. */
+  modules: OptionModules;
 }
 
 async function readSchemaInput(values: ParsedValues, file: string): Promise<SchemaInput> {
   const given = values['max-schema-size'];
   const maxFileSize = given === undefined ? DEFAULT_MAX_SCHEMA_SIZE : parseSize('--max-schema-size', given);
   const options = readCompileOptions(values, file, maxFileSize);
-  if (values['custom-formats'] !== undefined) options.customFormats = await readCustomFormats(values['custom-formats']);
-  if (values.keywords !== undefined) options.keywords = await readKeywords(values.keywords);
   if (values['error-messages'] === true) options.errorMessages = true;
-  return { file, options, maxFileSize };
-}
-
-/** The ES module `file` given to `flag`; FileError `cli.module.unreadable` when it cannot be loaded. */
-async function importModule(flag: string, file: string): Promise<Record<string, unknown>> {
+  const modules: OptionModules = { customFormats: moduleUrl(values['custom-formats']), keywords: moduleUrl(values.keywords) };
   try {
-    return (await import(pathToFileURL(resolve(file)).href)) as Record<string, unknown>;
+    await loadOptionModules(modules, options);
   } catch (error) {
-    throw new FileError('cli.module.unreadable', file, `${flag}: cannot load the module: ${(error as Error).message}`);
+    if (!(error instanceof OptionModuleError)) throw error;
+    const flag = error.option === 'customFormats' ? 'custom-formats' : 'keywords';
+    throw new FileError('cli.module.unreadable', values[flag]!, `--${flag}: cannot load the module: ${(error.cause as Error).message}`);
   }
+  return { file, options, maxFileSize, modules };
+}
+
+/** The module a flag names, by URL, or undefined without the flag. */
+function moduleUrl(file: string | undefined): string | undefined {
+  return file === undefined ? undefined : pathToFileURL(resolve(file)).href;
 }
 
 /**
- * --custom-formats: the module's default export, else its named exports, as compile's
- * `customFormats` (compile refuses an entry that is neither a RegExp nor a function).
+ * The recipe of `compiled` for --jobs workers: its schema and the files its references named, as
+ * data; the --custom-formats and --keywords modules by their URLs, which each worker imports, as
+ * functions do not travel to threads.
  */
-async function readCustomFormats(file: string): Promise<CompileOptions['customFormats']> {
-  const module = await importModule('--custom-formats', file);
-  const named = Object.fromEntries(Object.entries(module).filter(([name]) => name !== 'default'));
-  return (module.default ?? named) as CompileOptions['customFormats'];
-}
-
-/**
- * --keywords: the module's default export, else its export `keywords`, as compile's `keywords`
- * (compile refuses anything but an array of valid definitions, saying which entry and why).
- */
-async function readKeywords(file: string): Promise<CompileOptions['keywords']> {
-  const module = await importModule('--keywords', file);
-  return (module.default ?? module.keywords) as CompileOptions['keywords'];
+function workerRecipe(compiled: CompiledSchema, input: SchemaInput, maxLineLength: number | undefined): WorkerRecipe {
+  const { customFormats: _formats, keywords: _keywords, ...options } = { ...input.options, schemas: compiled.schemas };
+  return { schema: compiled.schema, options, modules: input.modules, syntaxPass: true, readerOptions: { maxLineLength }, report: 'invalid' };
 }
 
 function readCompileOptions(values: ParsedValues, schemaFile: string, maxFileSize: number): CompileOptions {
@@ -375,24 +352,6 @@ function parseFormat(format: string | undefined): OutputFormat {
   if (format === undefined || format === 'text') return 'text';
   if (format === 'json') return 'json';
   throw new UsageError('cli.format', `unknown --format "${format}" (expected text or json)`);
-}
-
-/** A size in bytes, as the library's `limit` reads one: `1048576`, `1mb`. */
-function parseSize(option: string, text: string): number {
-  let size = 0;
-  try {
-    size = parseLimit(text);
-  } catch {
-    // Not a size: the usage error below says what one looks like.
-  }
-  if (size < 1) throw new UsageError('cli.size', `${option} must be a size in bytes, such as 1048576 or 1mb, got "${text}"`);
-  return size;
-}
-
-function parsePositiveInteger(option: string, text: string): number {
-  const value = Number(text);
-  if (!Number.isSafeInteger(value) || value < 1) throw new UsageError('cli.integer', `${option} must be a positive integer, got "${text}"`);
-  return value;
 }
 
 function readJsonFile(file: string, maxSize: number): unknown {
@@ -497,11 +456,11 @@ const MAX_REFERENCED_FILES = 1000;
  * which URI it tried (SchemaError.unresolved), so the rules of base URIs stay in one place. Only
  * `file:` URIs are read, never the network.
  */
-function compileReadingFiles(schema: unknown, options: CompileOptions, maxFileSize: number): Validator {
+function compileReadingFiles(schema: unknown, options: CompileOptions, maxFileSize: number): CompiledSchema {
   const schemas = { ...options.schemas };
   for (let read = 0; ; read++) {
     try {
-      return compile(schema, { ...options, schemas });
+      return { validator: compile(schema, { ...options, schemas }), schema, schemas };
     } catch (error) {
       const file = error instanceof SchemaError ? referencedFile(error, schemas) : undefined;
       if (file === undefined || read === MAX_REFERENCED_FILES) throw error;
@@ -522,8 +481,15 @@ function referencedFile(error: SchemaError, schemas: Record<string, unknown>): {
   }
 }
 
+/** A validator, and what it was compiled from: the schema, and every schema its references named. */
+interface CompiledSchema {
+  validator: Validator;
+  schema: unknown;
+  schemas: Record<string, unknown>;
+}
+
 /** Compiles the schema file; a SchemaError is reported (with its pointer) and gives undefined. */
-function compileOrReport(input: SchemaInput, format: OutputFormat, output: NodeJS.WritableStream, style: Style): Validator | undefined {
+function compileOrReport(input: SchemaInput, format: OutputFormat, output: NodeJS.WritableStream, style: Style): CompiledSchema | undefined {
   const schemaFile = input.file;
   const schema = readJsonFile(schemaFile, input.maxFileSize);
   try {
@@ -569,11 +535,15 @@ function isInputError(error: unknown): error is NodeJS.ErrnoException {
 async function validateInput(command: ValidateCommand, input: string, tally: Tally, errorLines: ErrorLines): Promise<void> {
   const name = displayName(input);
   const file = input === '-' ? undefined : statSync(input);
-  const stream: Readable = input === '-' ? process.stdin : createReadStream(input, { highWaterMark: READ_CHUNK_SIZE });
+  const ndjson = command.ndjson || isNdjsonFile(input);
+  const readSize = ndjson ? readSizeFor(command.jobs, READ_CHUNK_SIZE) : READ_CHUNK_SIZE;
+  const byteRange = command.jobs.byteRange;
+  const ranged = byteRange === undefined ? undefined : await openByteRange(input, byteRange, readSize);
+  const stream: Readable = ranged?.stream ?? (input === '-' ? process.stdin : createReadStream(input, { highWaterMark: readSize }));
   const progress = showsProgress(command.output, file) ? new Progress(name, file.size, tally) : undefined;
   tally.files++;
   try {
-    if (command.ndjson || isNdjsonFile(input)) await validateNdjsonInput(command, name, stream, tally, errorLines, progress);
+    if (ndjson) await validateNdjsonInput(command, name, stream, ranged?.firstLine ?? 1, tally, errorLines, progress);
     else await validateDocumentInput(command, file?.isFile() === true ? input : undefined, name, stream, tally, errorLines);
   } finally {
     progress?.hide();
@@ -584,22 +554,24 @@ function showsProgress(output: Output, file: Stats | undefined): file is Stats {
   return !output.quiet && !output.errorsOnly && file !== undefined && file.size > PROGRESS_MIN_FILE_SIZE && process.stderr.isTTY;
 }
 
-async function validateNdjsonInput(command: ValidateCommand, name: string, stream: Readable, tally: Tally, errorLines: ErrorLines, progress: Progress | undefined): Promise<void> {
-  const reader = new NdjsonRecordReader(command.checked, { maxLineLength: command.maxLineLength }, (record: NdjsonRecord) => {
+async function validateNdjsonInput(command: ValidateCommand, name: string, stream: Readable, firstLine: number, tally: Tally, errorLines: ErrorLines, progress: Progress | undefined): Promise<void> {
+  const { checked: validator, recipe, jobs, maxLineLength } = command;
+  const onRecord = (record: NdjsonRecord): void => {
     tally.records++;
     if (record.valid) return;
     tally.invalid++;
     errorLines.add(name, record.errors);
     if (errorLines.full) reader.stop();
-  });
+  };
+  const reader = recordFeed({ validator, recipe, jobs, firstLine, maxLineLength }, onRecord, (count) => (tally.records += count));
   for await (const chunk of stream) {
-    reader.write(chunk as Uint8Array);
+    await reader.write(chunk as Uint8Array);
     progress?.update((chunk as Uint8Array).length);
     // One write per chunk, not per error line; a slow reader of our output slows the reading down.
     await errorLines.flush(progress);
     if (errorLines.full) return;
   }
-  reader.end();
+  await reader.end();
   await errorLines.flush(progress);
 }
 
@@ -626,18 +598,6 @@ async function validateDocumentInput(command: ValidateCommand, rereadable: strin
   await errorLines.flush(undefined);
 }
 
-/**
- * A first-error validator stops reading at a document's first schema violation, so a syntax error
- * after it goes unseen; with every error wanted the engine reads on and reports it itself.
- */
-function needsSyntaxPass(result: Result): boolean {
-  return !result.valid && result.errors.length > 0 && result.errors.every((unit) => unit.kind === 'validation');
-}
-
-function withInputErrors(result: Result, inputErrors: readonly OutputUnit[]): Result {
-  return inputErrors.length === 0 ? result : { ...result, errors: [...result.errors, ...inputErrors] };
-}
-
 /** The syntax pass over a file read again from its start: its first syntax or limit error, if any. */
 async function inputErrorsOfFile(file: string, syntax: Validator): Promise<OutputUnit[]> {
   const session = syntax.session();
@@ -645,94 +605,6 @@ async function inputErrorsOfFile(file: string, syntax: Validator): Promise<Outpu
     if (!session.write(chunk as Uint8Array)) break;
   }
   return session.end().errors;
-}
-
-/**
- * `validator`, whose documents, when their first error is a schema violation, are also checked for
- * a syntax error by `syntax` (the schema `true`): a whole text at once, a session's chunks through
- * a SyntaxCheckedSession. Documents without a schema violation cost nothing more.
- */
-function withSyntaxPass(validator: Validator, syntax: Validator): Validator {
-  const checkText = (result: Result, text: string | Uint8Array): Result => (needsSyntaxPass(result) ? withInputErrors(result, syntax.validateText(text).errors) : result);
-  return {
-    draft: validator.draft,
-    allErrors: validator.allErrors,
-    changesValues: validator.changesValues,
-    warnings: validator.warnings,
-    validate: (value) => validator.validate(value),
-    validateText: (text) => checkText(validator.validateText(text), text),
-    parseText: (text) => checkText(validator.parseText(text), text) as ValueResult,
-    // A session asked to parse gives the value as the validator's own session does.
-    session: ((options?: SessionOptions) => new SyntaxCheckedSession(validator, syntax, options)) as Validator['session'],
-    is: (value): value is unknown => validator.is(value),
-    '~standard': validator['~standard'],
-  };
-}
-
-/**
- * A session that, after a schema violation, reads on with a syntax-only session to report the
- * document's syntax error too. That session must see the document from its start: what was
- * written before the verdict is kept and replayed to it, up to KEPT_PREFIX_LIMIT; past that it
- * runs alongside. `write` returns false only once nothing more can be learnt.
- */
-class SyntaxCheckedSession implements Session {
-  readonly #schema: Session;
-  readonly #syntaxValidator: Validator;
-  #kept: (string | Uint8Array)[] = [];
-  #keptLength = 0;
-  #syntax: Session | undefined;
-  #verdict: Result | undefined;
-  #result: Result | undefined;
-
-  constructor(validator: Validator, syntax: Validator, options?: SessionOptions) {
-    this.#schema = validator.session(options);
-    this.#syntaxValidator = syntax;
-  }
-
-  get failed(): boolean {
-    return this.#schema.failed;
-  }
-
-  get bytesRead(): number {
-    return this.#schema.bytesRead;
-  }
-
-  write(chunk: string | Uint8Array): boolean {
-    if (this.#verdict !== undefined) return this.#syntax !== undefined && this.#syntax.write(chunk);
-    this.#keep(chunk);
-    if (this.#schema.write(chunk)) return true;
-    this.#verdict = this.#schema.end();
-    if (!needsSyntaxPass(this.#verdict)) return false;
-    return !this.#startSyntaxPass().failed;
-  }
-
-  end(): Result {
-    if (this.#result !== undefined) return this.#result;
-    const verdict = this.#verdict ?? this.#schema.end();
-    this.#result = needsSyntaxPass(verdict) ? withInputErrors(verdict, this.#startSyntaxPass().end().errors) : verdict;
-    return this.#result;
-  }
-
-  #keep(chunk: string | Uint8Array): void {
-    if (this.#syntax !== undefined) {
-      this.#syntax.write(chunk);
-      return;
-    }
-    this.#kept.push(chunk);
-    this.#keptLength += chunk.length;
-    if (this.#keptLength > KEPT_PREFIX_LIMIT) this.#startSyntaxPass();
-  }
-
-  /** The syntax session, begun (and given what was kept) if it is not running yet. */
-  #startSyntaxPass(): Session {
-    if (this.#syntax !== undefined) return this.#syntax;
-    const syntax = this.#syntaxValidator.session();
-    for (const chunk of this.#kept) if (!syntax.write(chunk)) break;
-    this.#kept = [];
-    this.#keptLength = 0;
-    this.#syntax = syntax;
-    return syntax;
-  }
 }
 
 /** The error lines of validate on stdout: formatted, at most --max-errors of them, none with --quiet. */
@@ -884,6 +756,7 @@ main(process.argv.slice(2)).then(
   (error: unknown) => {
     if (error instanceof UsageError) process.stderr.write(`stream-schema: ${error.message}\nRun "stream-schema --help" for usage.\n`);
     else if (error instanceof FileError) process.stderr.write(`${error.location}: ${error.message}\n`);
+    else if (error instanceof NdjsonWorkerError) process.stderr.write(`stream-schema: ${error.message}\n`);
     else process.stderr.write(`stream-schema: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     process.exitCode = EXIT_ERROR;
   },

@@ -37,8 +37,10 @@ export class LineSplitter {
   #lineOpen = false;
   #stopped = false;
 
-  constructor(sink: LineSink) {
+  /** `streamStart` false: the text begins mid-stream (a shard, a worker's batch), where a BOM is a character of a line. */
+  constructor(sink: LineSink, position: { streamStart: boolean } = { streamStart: true }) {
     this.#sink = sink;
+    this.#atStreamStart = position.streamStart;
   }
 
   /** Feed the next chunk. Strings are taken as already decoded; bytes must be UTF-8. */
@@ -118,6 +120,12 @@ export interface NdjsonReaderOptions {
    * invalid record with a `limit` error, and the rest of it is skipped without being kept.
    */
   maxLineLength?: number;
+  /**
+   * Line number of the first line given (default 1): a reader given a part of a larger input (a
+   * byte range, a worker's batch) reports the lines' true numbers. Only line 1 begins the stream,
+   * where a byte order mark is stripped; elsewhere it is a character of its line.
+   */
+  firstLine?: number;
 }
 
 /**
@@ -125,7 +133,7 @@ export interface NdjsonReaderOptions {
  * so that a later change to the caller's object does not reach readers created afterwards.
  */
 export function readerOptionsOf(options: NdjsonReaderOptions): NdjsonReaderOptions {
-  return { parse: options.parse, maxLineLength: options.maxLineLength };
+  return { parse: options.parse, maxLineLength: options.maxLineLength, firstLine: options.firstLine };
 }
 
 export const DEFAULT_MAX_LINE_LENGTH = 64 * 1024 * 1024;
@@ -144,7 +152,7 @@ export class NdjsonRecordReader {
   readonly #onRecord: (record: NdjsonRecord) => void;
   readonly #splitter: LineSplitter;
   /** Line number of the line being read. */
-  #line = 1;
+  #line: number;
   /** Session of the current line; undefined while the line holds only whitespace. */
   #session: Session | undefined = undefined;
   /** The session's document is certainly invalid: the rest of the line is skipped, not fed. */
@@ -158,6 +166,7 @@ export class NdjsonRecordReader {
     this.#validator = validator;
     this.#sessionOptions = { parse: options.parse === true };
     this.#maxLineLength = checkMaxLineLength(options.maxLineLength);
+    this.#line = checkFirstLine(options.firstLine);
     // A validator compiled with `allErrors` is fed a line to its end even once the line is known
     // to be invalid, so that every error is found (the engine ignores input after a syntax error).
     this.#stopFeedingOnFailure = !validator.allErrors;
@@ -170,7 +179,7 @@ export class NdjsonRecordReader {
       linePart: (text) => this.#linePart(text),
       lineEnd: () => this.#lineEnd(),
       wholeLine: wholeLines ? (text) => this.#wholeLine(text) : undefined,
-    });
+    }, { streamStart: this.#line === 1 });
   }
 
   /** Feed the next chunk of NDJSON text or UTF-8 bytes, split anywhere. */
@@ -189,7 +198,7 @@ export class NdjsonRecordReader {
     this.#session = undefined;
   }
 
-  /** Lines completed so far, blank ones included. */
+  /** Lines completed so far, blank ones included (those before `firstLine` too). */
   get linesRead(): number {
     return this.#line - 1;
   }
@@ -300,6 +309,12 @@ function checkMaxLineLength(maxLineLength: number | undefined): number {
   if (maxLineLength === undefined) return DEFAULT_MAX_LINE_LENGTH;
   if (!(maxLineLength >= 1)) throw new RangeError(`maxLineLength must be a positive number, got ${maxLineLength}`);
   return maxLineLength;
+}
+
+function checkFirstLine(firstLine: number | undefined): number {
+  if (firstLine === undefined) return 1;
+  if (!Number.isSafeInteger(firstLine) || firstLine < 1) throw new RangeError(`firstLine must be a positive integer, got ${firstLine}`);
+  return firstLine;
 }
 
 function describe(value: unknown): string {

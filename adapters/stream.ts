@@ -7,8 +7,10 @@
 //   const result = await validator.result;
 
 import { Transform, Writable, type TransformCallback } from 'node:stream';
-import type { CompileOptions, Result, ResultFor, SchemaOrValidator, Session, SessionOptions, TypingOptions, ValidValue } from '../src/types.js';
-import { validatorFor } from './validator-cache.js';
+import type { CompileOptions, Result, ResultFor, SchemaOrValidator, Session, SessionOptions, TypingOptions, Validator, ValidValue } from '../src/types.js';
+import { isValidator } from '../src/index.js';
+import { compileOptionsOf, validatorFor } from './validator-cache.js';
+import { ParallelNdjsonReader, WorkerOptionsError, type BatchResult } from './ndjson-workers.js';
 import {
   checkOnInvalid,
   InvalidRecordError,
@@ -20,12 +22,31 @@ import {
 } from './ndjson-lines.js';
 
 export { InvalidRecordError, type NdjsonRecord, type OnInvalid } from './ndjson-lines.js';
+export { NdjsonWorkerError, WorkerOptionsError } from './ndjson-workers.js';
 
 export interface NdjsonValidatorOptions extends CompileOptions, NdjsonReaderOptions {
   /** `'emit'` (default) passes invalid records on, `'skip'` drops them, `'error'` destroys the stream with the first. */
   onInvalid?: OnInvalid;
   /** Records buffered on the readable side before the writable side is held back (default 16). */
   highWaterMark?: number;
+  /**
+   * Validate on this many worker threads (default: none, in this thread). The input is cut into
+   * batches at line feeds; records come out in input order with their true line numbers, as
+   * without workers. The schema and compile options are sent to each worker: they must be data
+   * (a compiled validator, or a function among `customFormats`, is refused with a
+   * WorkerOptionsError). A worker that throws or dies fails the stream with an NdjsonWorkerError.
+   */
+  workers?: number;
+  /** Bytes handed to a worker at a time (default 256 KiB). An input of one batch is validated in this thread. */
+  batchSize?: number;
+}
+
+/** How the transform reads: NdjsonRecordReader in this thread, or ParallelNdjsonReader's workers. */
+interface RecordSource {
+  write(chunk: string | Uint8Array): void | Promise<void>;
+  end(): void | Promise<void>;
+  stop(): void;
+  readonly linesRead: number;
 }
 
 /**
@@ -55,7 +76,7 @@ export interface NdjsonValidatorStream<R extends Result = Result> {
 }
 
 export class NdjsonValidatorStream<R extends Result = Result> extends Transform {
-  readonly #reader: NdjsonRecordReader;
+  readonly #reader: RecordSource;
   readonly #onInvalid: OnInvalid;
   /** The first invalid record under `onInvalid: 'error'`, reported through the transform callback. */
   #invalidRecord: InvalidRecordError | undefined = undefined;
@@ -69,7 +90,23 @@ export class NdjsonValidatorStream<R extends Result = Result> extends Transform 
     });
     const validator = validatorFor(schema, options);
     this.#onInvalid = checkOnInvalid(options.onInvalid);
-    this.#reader = new NdjsonRecordReader(validator, readerOptionsOf(options), (record) => this.#deliver(record));
+    const readerOptions = readerOptionsOf(options);
+    this.#reader =
+      options.workers === undefined
+        ? new NdjsonRecordReader(validator, readerOptions, (record) => this.#deliver(record))
+        : this.#parallelReader(schema, options, validator);
+  }
+
+  #parallelReader(schema: SchemaOrValidator, options: NdjsonValidatorOptions, validator: Validator): RecordSource {
+    if (isValidator(schema)) throw new WorkerOptionsError('workers: a compiled validator cannot be sent to a worker thread: give the schema and its compile options instead');
+    const { parse, maxLineLength, firstLine } = readerOptionsOf(options);
+    const recipe = { schema, options: compileOptionsOf(options), syntaxPass: false, readerOptions: { parse, maxLineLength }, report: 'every' as const };
+    const deliverBatch = (result: BatchResult): void => {
+      // Past the record that fails the stream ('error'), nothing is delivered, as without workers.
+      for (const { record } of result.reported) if (this.#invalidRecord === undefined) this.#deliver(record);
+    };
+    const reader = new ParallelNdjsonReader(validator, recipe, { workers: options.workers!, batchSize: options.batchSize, firstLine }, deliverBatch);
+    return { write: (chunk) => reader.write(chunk), end: () => reader.end(), stop: () => void reader.stop(), get linesRead() { return reader.linesRead; } };
   }
 
   /** Lines read so far, blank ones included. */
@@ -78,23 +115,24 @@ export class NdjsonValidatorStream<R extends Result = Result> extends Transform 
   }
 
   override _transform(chunk: string | Uint8Array, _encoding: BufferEncoding, callback: TransformCallback): void {
-    try {
-      this.#reader.write(chunk);
-    } catch (error) {
-      callback(error as Error);
-      return;
-    }
-    callback(this.#invalidRecord);
+    this.#settle(() => this.#reader.write(chunk), callback);
   }
 
   override _flush(callback: TransformCallback): void {
+    this.#settle(() => this.#reader.end(), callback);
+  }
+
+  /** Runs a reader step, then calls back: at once for this thread's reader, when the workers have the chunk for theirs. */
+  #settle(step: () => void | Promise<void>, callback: TransformCallback): void {
+    let pending: void | Promise<void>;
     try {
-      this.#reader.end();
+      pending = step();
     } catch (error) {
       callback(error as Error);
       return;
     }
-    callback(this.#invalidRecord);
+    if (pending === undefined) callback(this.#invalidRecord);
+    else pending.then(() => callback(this.#invalidRecord), (error: Error) => callback(error));
   }
 
   override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {

@@ -10,7 +10,7 @@ import {spawnSync} from 'node:child_process';
 import {existsSync} from 'node:fs';
 import {fileURLToPath} from 'node:url';
 
-const all = ['tokenizer', 'breakdown', 'engine', 'value-options', 'keywords', 'ceiling', 'http', 'http-cpu', 'http-reader', 'rejection-floor', 'ndjson-memory', 'unique-items-memory', 'name-cache-memory', 'validator-churn', 'linear-time', 'compile', 'literals', 'redos', 'load'];
+const all = ['tokenizer', 'breakdown', 'engine', 'value-options', 'keywords', 'ceiling', 'http', 'http-cpu', 'http-reader', 'rejection-floor', 'ndjson-memory', 'ndjson-jobs', 'huge-document', 'unique-items-memory', 'name-cache-memory', 'validator-churn', 'linear-time', 'compile', 'literals', 'redos', 'load'];
 /** Node flags a benchmark needs: the memory runs collect garbage themselves before each heap sample. */
 const nodeFlags: Readonly<Record<string, readonly string[]>> = {
   'validator-churn': ['--expose-gc'],

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync, createWriteStream } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,34 +7,14 @@ import { pathToFileURL } from 'node:url';
 import { after, describe, it } from 'node:test';
 import { once } from 'node:events';
 import { runInTerminal, screenLines, type TerminalRun } from './support/terminal.js';
+import { CHILD_TIMEOUT_MS, CLI, ROOT, runCli, type Run } from './support/cliRun.js';
 
 const TEST_TIMEOUT = { timeout: 60_000 };
-const CHILD_TIMEOUT_MS = 45_000;
-const ROOT = new URL('..', import.meta.url).pathname;
-const CLI = ['--import', 'tsx', join(ROOT, 'adapters/cli.ts')];
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
 /** The environment without what turns colour off, so that only a test's own choice does. */
 const ENV = { ...process.env, NO_COLOR: undefined, TERM: 'xterm-256color' };
 
-/** Runs the CLI as a child process, from the project root, killed if it outlives the test. */
-function run(args: string[], input?: string, env: NodeJS.ProcessEnv = ENV): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...CLI, ...args], { cwd: ROOT, env, timeout: CHILD_TIMEOUT_MS, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));
-    child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(input);
-  });
-}
+const run = (args: string[], input?: string, env: NodeJS.ProcessEnv = ENV): Promise<Run> => runCli(args, input, env);
 
 function lines(text: string): string[] {
   return text.split('\n').filter((line) => line.length > 0);

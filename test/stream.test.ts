@@ -5,7 +5,9 @@ import type { AddressInfo } from 'node:net';
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { after, before, describe, it } from 'node:test';
-import { InvalidRecordError, jsonValidator, ndjsonValidator, type NdjsonRecord } from '../adapters/stream.js';
+import { InvalidRecordError, jsonValidator, ndjsonValidator, WorkerOptionsError, type NdjsonRecord } from '../adapters/stream.js';
+import { compile } from '../src/index.js';
+import { fixtureBytes, SHARD_SCHEMA } from './support/ndjsonShards.js';
 import type { Result } from '../src/types.js';
 
 const TEST_TIMEOUT = { timeout: 20_000 };
@@ -139,6 +141,82 @@ describe('ndjsonValidator', () => {
     transform.write('{"id":1}\n{"id":2}\n{"id":3}\n');
     await new Promise((resolve) => transform.on('close', resolve));
     assert.equal(records.length, 1);
+  });
+});
+
+describe('ndjsonValidator with workers', () => {
+  const WORKER_TIMEOUT = { timeout: 60_000 };
+  const bytes = fixtureBytes();
+  /** The fixture in chunks of 50 bytes, cut anywhere. */
+  const chunks = Array.from({ length: Math.ceil(bytes.length / 50) }, (_, index) => bytes.subarray(index * 50, index * 50 + 50));
+
+  async function records(options: Parameters<typeof ndjsonValidator>[1], input: Iterable<unknown> = chunks): Promise<NdjsonRecord[]> {
+    const into: NdjsonRecord[] = [];
+    await pipeline(Readable.from(input), ndjsonValidator(SHARD_SCHEMA, options), collector(into));
+    return into;
+  }
+
+  it('gives the records, values and lines of one thread, in order, from bytes and from strings', WORKER_TIMEOUT, async () => {
+    const expected = await records({ parse: true });
+    assert.ok(expected.some((record) => 'value' in record) && expected.some((record) => !record.valid));
+    assert.deepEqual(await records({ parse: true, workers: 2, batchSize: 64 }), expected);
+    const lines = new TextDecoder().decode(bytes).split(/(?<=\n)/);
+    assert.deepEqual(await records({ workers: 2, batchSize: 64 }, lines), await records({}, lines));
+  });
+
+  it("fails the pipeline with the first invalid record's line under onInvalid 'error'", WORKER_TIMEOUT, async () => {
+    const into: NdjsonRecord[] = [];
+    const input = '{"id":1}\n'.repeat(100) + '{"id":"x"}\n' + '{"id":1}\n'.repeat(100);
+    const done = pipeline(Readable.from([input]), ndjsonValidator(SCHEMA, { onInvalid: 'error', workers: 2, batchSize: 100 }), collector(into));
+    await assert.rejects(done, (error: unknown) => error instanceof InvalidRecordError && error.line === 101);
+    assert.deepEqual(verdicts(into), Array.from({ length: 100 }, (_, index) => [index + 1, true]));
+  });
+
+  it('refuses what cannot be sent to a worker thread: a compiled validator, a function among customFormats', () => {
+    assert.throws(() => ndjsonValidator(compile(SCHEMA), { workers: 2 }), WorkerOptionsError);
+    assert.throws(() => ndjsonValidator({ format: 'tag' }, { workers: 2, formats: 'assert', customFormats: { tag: () => true } }), WorkerOptionsError);
+    assert.doesNotThrow(() => ndjsonValidator({ format: 'tag' }, { workers: 2, formats: 'assert', customFormats: { tag: /^a/ } }).destroy());
+  });
+
+  it('keeps memory bounded with a slow sink: a few batches per worker, not the input', WORKER_TIMEOUT, async () => {
+    const transform = ndjsonValidator(SCHEMA, { highWaterMark: 4, workers: 2, batchSize: 100 });
+    const line = '{"id":1}\n';
+    const chunk = line.repeat(10);
+    let pulled = 0;
+    async function* source(): AsyncGenerator<string> {
+      for (; pulled < 300; pulled++) yield chunk;
+    }
+    let count = 0;
+    let largestInside = 0;
+    // Slower than the workers: a millisecond a record.
+    const slowSink = new Writable({
+      objectMode: true,
+      highWaterMark: 1,
+      write(_record: NdjsonRecord, _encoding, callback) {
+        count++;
+        // Records taken from the source, not yet at the sink, nor waiting in the writable side's
+        // buffer: in the batches being cut, validated, waiting for an earlier one, or read.
+        if (pulled < 300) largestInside = Math.max(largestInside, pulled * 10 - count - transform.writableLength / line.length);
+        setTimeout(callback, 1);
+      },
+    });
+    await pipeline(source, transform, slowSink);
+    assert.equal(count, 3000);
+    // 2 workers x 4 batches of ~12 records, twice (those being read, those being validated): not 3,000.
+    assert.ok(largestInside <= 2 * (2 * 4 * 12) + 4 + 12, `records inside: ${largestInside}`);
+    assert.equal(transform.linesRead, 3000);
+  });
+
+  it('stops its workers when destroyed part-way', WORKER_TIMEOUT, async () => {
+    const transform = ndjsonValidator(SCHEMA, { workers: 2, batchSize: 100 });
+    const into: NdjsonRecord[] = [];
+    transform.on('data', (record: NdjsonRecord) => {
+      into.push(record);
+      transform.destroy();
+    });
+    transform.write('{"id":1}\n'.repeat(1000));
+    await new Promise((resolve) => transform.on('close', resolve));
+    assert.equal(into.length, 1);
   });
 });
 

@@ -1,0 +1,564 @@
+// NDJSON on every core: the input is cut into batches that end at line feeds, each batch is
+// validated by one of N worker threads, and the records come back in input order with their true
+// line numbers. Shared by `stream-schema validate --jobs` and `ndjsonValidator(schema, {workers})`.
+//
+// One reader (this thread) cuts and numbers; workers validate; this thread merges. A cut at a
+// line feed (0x0A) is always between two characters: no UTF-8 sequence contains that byte, so
+// each batch decodes as it would in one pass. A line longer than a batch is sent in pieces, all
+// to the worker that holds the line open, which validates it with a session as one pass would.
+
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import { compile } from '../src/index.js';
+import type { CompileOptions, Validator } from '../src/types.js';
+import { NdjsonRecordReader, type NdjsonReaderOptions, type NdjsonRecord } from './ndjson-lines.js';
+import { withSyntaxPass } from './syntax-pass.js';
+
+const LINE_FEED = 0x0a;
+/** Bytes a batch holds (unless a line is longer): large enough that a message's cost is small beside the batch's validation. */
+export const DEFAULT_BATCH_SIZE = 256 * 1024;
+/**
+ * Bytes of a batch decoded at a time. One 256 KiB string takes V8 15 times as long to make as four
+ * of 64 KiB (3 ms against 0.2 ms, benchmarks/ndjson-jobs.ts's machine): a string over 128 KiB is
+ * allocated in the large-object space. The CLI's reads are 64 KiB for the same reason.
+ */
+const DECODED_PIECE_SIZE = 64 * 1024;
+/** Batches sent to one worker and not yet answered: enough to keep it busy while its answer travels. */
+const BATCHES_IN_FLIGHT_PER_WORKER = 4;
+
+export function defaultWorkers(): number {
+  return availableParallelism();
+}
+
+/**
+ * What a worker compiles: everything travels by structured clone, so no function does. A module
+ * URL stands for what cannot be cloned (the CLI's --custom-formats and --keywords), imported by
+ * each worker.
+ */
+export interface WorkerRecipe {
+  schema: unknown;
+  options: CompileOptions;
+  modules?: OptionModules;
+  /** Wrap the validator with the CLI's syntax pass (adapters/syntax-pass.ts). */
+  syntaxPass: boolean;
+  readerOptions: Pick<NdjsonReaderOptions, 'parse' | 'maxLineLength'>;
+  /** `every` record goes back to the main thread, or only the `invalid` ones (the CLI prints nothing else). */
+  report: 'every' | 'invalid';
+}
+
+/** A worker threw or died: its batch's records are unknown, so the whole input has no verdict. */
+export class NdjsonWorkerError extends Error {
+  override readonly name = 'NdjsonWorkerError';
+  readonly code = 'ndjson.worker.failed';
+  /** First line of the batch the worker was validating, when it was validating one. */
+  readonly line: number | undefined;
+
+  constructor(message: string, line: number | undefined, cause?: unknown) {
+    super(line === undefined ? message : `${message} (validating lines from ${line})`, { cause });
+    this.line = line;
+  }
+}
+
+/** Options that a worker cannot be given: a function, a compiled validator. */
+export class WorkerOptionsError extends TypeError {
+  override readonly name = 'WorkerOptionsError';
+  readonly code = 'ndjson.workers.options';
+}
+
+/**
+ * The recipe as a worker will receive it; refused (WorkerOptionsError) when structured clone
+ * cannot carry it, here and not in the worker, where it would fail later and less clearly.
+ */
+export function checkedRecipe(recipe: WorkerRecipe): WorkerRecipe {
+  try {
+    structuredClone(recipe);
+  } catch (error) {
+    throw new WorkerOptionsError(
+      `workers: the schema and compile options must be plain data that can be sent to a worker thread (${(error as Error).message}); a function, such as a customFormats entry or a keyword's validate, cannot (give a format as a RegExp, or validate without workers)`,
+    );
+  }
+  return recipe;
+}
+
+// --- Cutting ---------------------------------------------------------------------------------
+
+/** A part of the input, as handed to one worker. */
+export interface Batch {
+  bytes: Uint8Array;
+  /** Line feeds in `bytes`. */
+  lineFeeds: number;
+  /** `bytes` end where a line ends (at LF, or at the end of the input): the next batch begins a line. */
+  endsLine: boolean;
+}
+
+/**
+ * Cuts UTF-8 chunks into batches of at least `batchSize` bytes ending at a line feed, or pieces
+ * of `batchSize` or more of a line that has none yet. Holds at most one batch's worth plus a chunk.
+ */
+export class BatchCutter {
+  readonly #batchSize: number;
+  #pending: Uint8Array[] = [];
+  #pendingLength = 0;
+  /** Bytes of `#pending` up to and including its last line feed; 0 if it has none. */
+  #lineEnd = 0;
+  /** A high surrogate that ended the last string chunk, kept to be encoded with its low half. */
+  #highSurrogate = '';
+  /** The last batch was a piece of a line: the input's end must still end that line. */
+  #lineOpen = false;
+
+  constructor(batchSize: number) {
+    this.#batchSize = batchSize;
+  }
+
+  write(chunk: string | Uint8Array): Batch[] {
+    const bytes = typeof chunk === 'string' ? this.#encode(chunk) : chunk;
+    if (bytes.length === 0) return [];
+    const lastLineFeed = bytes.lastIndexOf(LINE_FEED);
+    if (lastLineFeed !== -1) this.#lineEnd = this.#pendingLength + lastLineFeed + 1;
+    this.#pending.push(bytes);
+    this.#pendingLength += bytes.length;
+    const batches: Batch[] = [];
+    while (this.#pendingLength >= this.#batchSize) {
+      // The first line feed that makes a batch of batchSize bytes or more, else the last before it.
+      const lineFeed = this.#lineEnd >= this.#batchSize ? this.#lineFeedFrom(this.#batchSize - 1) : -1;
+      if (lineFeed !== -1) batches.push(this.#take(lineFeed + 1, true));
+      else if (this.#lineEnd > 0) batches.push(this.#take(this.#lineEnd, true));
+      else batches.push(this.#take(this.#pendingLength, false));
+    }
+    return batches;
+  }
+
+  /** Position in the pending bytes of the first line feed at or after `offset`, or -1. */
+  #lineFeedFrom(offset: number): number {
+    let chunkStart = 0;
+    for (const chunk of this.#pending) {
+      if (chunkStart + chunk.length > offset) {
+        const found = chunk.indexOf(LINE_FEED, Math.max(0, offset - chunkStart));
+        if (found !== -1) return chunkStart + found;
+      }
+      chunkStart += chunk.length;
+    }
+    return -1;
+  }
+
+  /** The rest: the input's last line, with or without its line feed (empty when it was all sent in pieces). */
+  end(): Batch[] {
+    if (this.#highSurrogate !== '') this.#pushEncoded('');
+    return this.#pendingLength === 0 && !this.#lineOpen ? [] : [this.#take(this.#pendingLength, true)];
+  }
+
+  #encode(text: string): Uint8Array {
+    let whole = this.#highSurrogate + text;
+    this.#highSurrogate = '';
+    const last = whole.charCodeAt(whole.length - 1);
+    // A surrogate pair split across string chunks is one character: encoded apart, each half
+    // would become U+FFFD, where one pass would see the pair.
+    if (last >= 0xd800 && last <= 0xdbff) {
+      this.#highSurrogate = whole.slice(-1);
+      whole = whole.slice(0, -1);
+    }
+    return Buffer.from(whole, 'utf8');
+  }
+
+  #pushEncoded(text: string): void {
+    const bytes = Buffer.from(this.#highSurrogate + text, 'utf8');
+    this.#highSurrogate = '';
+    this.#pending.push(bytes);
+    this.#pendingLength += bytes.length;
+  }
+
+  /** The first `length` pending bytes, in a buffer of their own (transferable to a worker). */
+  #take(length: number, endsLine: boolean): Batch {
+    const bytes = new Uint8Array(length);
+    let filled = 0;
+    while (filled < length) {
+      const chunk = this.#pending[0]!;
+      const wanted = length - filled;
+      if (chunk.length <= wanted) {
+        bytes.set(chunk, filled);
+        filled += chunk.length;
+        this.#pending.shift();
+      } else {
+        bytes.set(chunk.subarray(0, wanted), filled);
+        filled += wanted;
+        this.#pending[0] = chunk.subarray(wanted);
+      }
+    }
+    this.#pendingLength -= length;
+    this.#lineEnd = this.#lineEnd > length ? this.#lineEnd - length : 0;
+    this.#lineOpen = !endsLine;
+    return { bytes, lineFeeds: endsLine ? countLineFeeds(bytes) : 0, endsLine };
+  }
+}
+
+export function countLineFeeds(bytes: Uint8Array): number {
+  let count = 0;
+  for (let index = bytes.indexOf(LINE_FEED); index !== -1; index = bytes.indexOf(LINE_FEED, index + 1)) count++;
+  return count;
+}
+
+// --- Validating a batch (in a worker, or here for an input of one batch) -------------------------
+
+/** A batch as sent to a worker. */
+export interface BatchMessage {
+  sequence: number;
+  /** Line number of the batch's first line (used when the batch begins a line). */
+  firstLine: number;
+  bytes: Uint8Array;
+  endsLine: boolean;
+}
+
+/** A reported record and its place among the batch's records (0-based), for counts up to it. */
+export interface ReportedRecord {
+  ordinal: number;
+  record: NdjsonRecord;
+}
+
+export interface BatchResult {
+  sequence: number;
+  /** Records (non-blank lines) completed in the batch. */
+  records: number;
+  reported: ReportedRecord[];
+  /** Lines completed so far in the whole input, as NdjsonRecordReader.linesRead. */
+  linesRead: number;
+}
+
+/** Validates the batches given to one worker, a line split across batches included. */
+export class BatchValidator {
+  readonly #validator: Validator;
+  readonly #recipe: WorkerRecipe;
+  /** The reader of a line still open at the end of the last batch. */
+  #reader: NdjsonRecordReader | undefined;
+  #reported: ReportedRecord[] = [];
+  #records = 0;
+
+  constructor(validator: Validator, recipe: WorkerRecipe) {
+    this.#validator = validator;
+    this.#recipe = recipe;
+  }
+
+  validate(message: BatchMessage): BatchResult {
+    const reader = this.#reader ?? this.#newReader(message.firstLine);
+    this.#reported = [];
+    this.#records = 0;
+    const { bytes } = message;
+    for (let start = 0; start < bytes.length; start += DECODED_PIECE_SIZE) reader.write(bytes.subarray(start, start + DECODED_PIECE_SIZE));
+    if (message.endsLine) reader.end();
+    this.#reader = message.endsLine ? undefined : reader;
+    return { sequence: message.sequence, records: this.#records, reported: this.#reported, linesRead: reader.linesRead };
+  }
+
+  #newReader(firstLine: number): NdjsonRecordReader {
+    const everyRecord = this.#recipe.report === 'every';
+    return new NdjsonRecordReader(this.#validator, { ...this.#recipe.readerOptions, firstLine }, (record) => {
+      if (everyRecord || !record.valid) this.#reported.push({ ordinal: this.#records, record });
+      this.#records++;
+    });
+  }
+}
+
+/** The validator a recipe describes, as a worker compiles it. */
+export async function compileRecipe(recipe: WorkerRecipe): Promise<Validator> {
+  const options = { ...recipe.options };
+  await loadOptionModules(recipe.modules ?? {}, options);
+  const validator = compile(recipe.schema, options);
+  return recipe.syntaxPass && !validator.allErrors ? withSyntaxPass(validator, compile(true)) : validator;
+}
+
+/** ES modules, by URL, that hold compile options made of functions. */
+export interface OptionModules {
+  /** Its default export, else its named exports, is `customFormats`. */
+  customFormats?: string | undefined;
+  /** Its default export, else its export `keywords`, is `keywords`. */
+  keywords?: string | undefined;
+}
+
+/** A module of OptionModules that could not be imported; `cause` says why. */
+export class OptionModuleError extends Error {
+  override readonly name = 'OptionModuleError';
+  readonly code = 'options.module.unreadable';
+
+  constructor(readonly option: keyof OptionModules, readonly url: string, cause: unknown) {
+    super(`${option}: cannot load ${url}: ${(cause as Error).message}`, { cause });
+  }
+}
+
+/**
+ * Sets `options.customFormats` and `options.keywords` from their modules: the one reading of the
+ * CLI's --custom-formats and --keywords, in the main thread and in each worker alike. Compile
+ * judges what they export, saying which entry is wrong.
+ */
+export async function loadOptionModules(modules: OptionModules, options: CompileOptions): Promise<void> {
+  if (modules.customFormats !== undefined) {
+    const module = await importOptionModule('customFormats', modules.customFormats);
+    const named = Object.fromEntries(Object.entries(module).filter(([name]) => name !== 'default'));
+    options.customFormats = (module.default ?? named) as CompileOptions['customFormats'];
+  }
+  if (modules.keywords !== undefined) {
+    const module = await importOptionModule('keywords', modules.keywords);
+    options.keywords = (module.default ?? module.keywords) as CompileOptions['keywords'];
+  }
+}
+
+async function importOptionModule(option: keyof OptionModules, url: string): Promise<Record<string, unknown>> {
+  try {
+    return (await import(url)) as Record<string, unknown>;
+  } catch (error) {
+    throw new OptionModuleError(option, url, error);
+  }
+}
+
+// --- The pool ----------------------------------------------------------------------------------
+
+/**
+ * A worker running adapters/ndjson-worker: the compiled JavaScript, or, when this module runs as
+ * TypeScript (under tsx, as in the tests), the TypeScript source, loaded through tsx's loader,
+ * which Node 20 does not pass on to worker threads by itself.
+ */
+function startWorker(recipe: WorkerRecipe): Worker {
+  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./ndjson-worker.js', import.meta.url), { workerData: recipe });
+  const source = new URL('./ndjson-worker.ts', import.meta.url).href;
+  const loader = import.meta.resolve('tsx/esm/api');
+  const bootstrap = `import(${JSON.stringify(loader)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(source)}); });`;
+  return new Worker(bootstrap, { eval: true, workerData: recipe });
+}
+
+interface PoolWorker {
+  worker: Worker;
+  /** Sequence numbers sent and not answered, oldest first. */
+  inFlight: number[];
+}
+
+/**
+ * N workers fed batches in order; results handed to `onResult` in the same order, whatever
+ * order the workers finish in. `submit` waits while the worker it would use has
+ * BATCHES_IN_FLIGHT_PER_WORKER batches unanswered, and while that many per worker are unanswered
+ * or answered and waiting for an earlier one: a worker that is slow (starting, or on a hard
+ * batch) holds the others back instead of letting their answers pile up. Memory stays at a few
+ * batches per worker.
+ */
+class WorkerPool {
+  readonly #workers: PoolWorker[];
+  readonly #onResult: (result: BatchResult) => void;
+  readonly #firstLines = new Map<number, number>();
+  readonly #waiting = new Map<number, BatchResult>();
+  #nextSequence = 0;
+  #nextDelivered = 0;
+  /** The worker holding an open line: the next batch continues it and must go there too. */
+  #lineHolder: PoolWorker | undefined;
+  #failure: NdjsonWorkerError | undefined;
+  #closed = false;
+  /** Called when a result arrives or a worker fails: a submit or a drain waiting on it looks again. */
+  #wake: (() => void) | undefined;
+
+  constructor(recipe: WorkerRecipe, workers: number, onResult: (result: BatchResult) => void) {
+    this.#onResult = onResult;
+    this.#workers = Array.from({ length: workers }, () => this.#start(recipe));
+  }
+
+  /** The next batch; resolves once a worker has taken it. */
+  async submit(batch: Batch, firstLine: number): Promise<void> {
+    for (;;) {
+      this.#throwIfFailed();
+      if (this.#closed) return;
+      const target = this.#lineHolder ?? this.#leastBusy();
+      const undelivered = this.#nextSequence - this.#nextDelivered;
+      if (target.inFlight.length < BATCHES_IN_FLIGHT_PER_WORKER && undelivered < this.#workers.length * BATCHES_IN_FLIGHT_PER_WORKER) {
+        this.#send(target, batch, firstLine);
+        return;
+      }
+      await this.#nextEvent();
+    }
+  }
+
+  /** Resolves when every submitted batch's result has been delivered. */
+  async drain(): Promise<void> {
+    for (;;) {
+      this.#throwIfFailed();
+      if (this.#closed || this.#nextDelivered === this.#nextSequence) return;
+      await this.#nextEvent();
+    }
+  }
+
+  /** Stops every worker, whatever it was doing; nothing more is delivered. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#wake?.();
+    await Promise.all(this.#workers.map(({ worker }) => worker.terminate()));
+  }
+
+  #start(recipe: WorkerRecipe): PoolWorker {
+    const worker = startWorker(recipe);
+    const entry: PoolWorker = { worker, inFlight: [] };
+    worker.on('message', (message: BatchResult | { sequence: number; error: string }) => {
+      if ('error' in message) this.#fail(new NdjsonWorkerError(`a worker thread threw: ${message.error}`, this.#firstLines.get(message.sequence)));
+      else this.#answered(entry, message);
+    });
+    worker.on('error', (error) => this.#fail(new NdjsonWorkerError(`a worker thread failed: ${error.message}`, this.#firstLineOf(entry), error)));
+    worker.on('messageerror', (error) => this.#fail(new NdjsonWorkerError(`a worker's answer could not be read: ${error.message}`, this.#firstLineOf(entry), error)));
+    worker.on('exit', (code) => {
+      if (!this.#closed) this.#fail(new NdjsonWorkerError(`a worker thread exited (code ${code}) before the input was validated`, this.#firstLineOf(entry)));
+    });
+    return entry;
+  }
+
+  #leastBusy(): PoolWorker {
+    let best = this.#workers[0]!;
+    for (const candidate of this.#workers) if (candidate.inFlight.length < best.inFlight.length) best = candidate;
+    return best;
+  }
+
+  #send(target: PoolWorker, batch: Batch, firstLine: number): void {
+    const sequence = this.#nextSequence++;
+    this.#firstLines.set(sequence, firstLine);
+    target.inFlight.push(sequence);
+    this.#lineHolder = batch.endsLine ? undefined : target;
+    const message: BatchMessage = { sequence, firstLine, bytes: batch.bytes, endsLine: batch.endsLine };
+    target.worker.postMessage(message, [batch.bytes.buffer as ArrayBuffer]);
+  }
+
+  #answered(entry: PoolWorker, result: BatchResult): void {
+    if (this.#closed || this.#failure !== undefined) return;
+    entry.inFlight.splice(entry.inFlight.indexOf(result.sequence), 1);
+    this.#waiting.set(result.sequence, result);
+    for (let next = this.#waiting.get(this.#nextDelivered); next !== undefined; next = this.#waiting.get(this.#nextDelivered)) {
+      this.#waiting.delete(this.#nextDelivered);
+      this.#firstLines.delete(this.#nextDelivered);
+      this.#nextDelivered++;
+      this.#onResult(next);
+      if (this.#closed) return;
+    }
+    this.#wake?.();
+  }
+
+  #firstLineOf(entry: PoolWorker): number | undefined {
+    const sequence = entry.inFlight[0];
+    return sequence === undefined ? undefined : this.#firstLines.get(sequence);
+  }
+
+  #fail(error: NdjsonWorkerError): void {
+    if (this.#closed || this.#failure !== undefined) return;
+    this.#failure = error;
+    this.#wake?.();
+    void this.close();
+  }
+
+  /** A failure is thrown to whoever feeds or drains the pool; a pool closed by its owner just takes nothing more. */
+  #throwIfFailed(): void {
+    if (this.#failure !== undefined) throw this.#failure;
+  }
+
+  #nextEvent(): Promise<void> {
+    return new Promise((resolve) => {
+      this.#wake = () => {
+        this.#wake = undefined;
+        resolve();
+      };
+    });
+  }
+}
+
+// --- The reader --------------------------------------------------------------------------------
+
+export interface ParallelReaderOptions {
+  workers: number;
+  batchSize?: number;
+  /** Line number of the input's first line (a byte range's): default 1. */
+  firstLine?: number;
+}
+
+/**
+ * NDJSON chunks in, BatchResults out in input order. An input of one batch is validated here
+ * with `validator` (the recipe's own, compiled in this thread): starting workers would cost more
+ * than it. Workers start at the second batch.
+ */
+export class ParallelNdjsonReader {
+  readonly #validator: Validator;
+  readonly #recipe: WorkerRecipe;
+  readonly #workers: number;
+  readonly #cutter: BatchCutter;
+  readonly #onResult: (result: BatchResult) => void;
+  #pool: WorkerPool | undefined;
+  /** The first batch, kept until a second shows that workers are worth starting. */
+  #held: Batch | undefined;
+  #nextLine: number;
+  #linesRead: number;
+  #stopped = false;
+
+  constructor(validator: Validator, recipe: WorkerRecipe, options: ParallelReaderOptions, onResult: (result: BatchResult) => void) {
+    if (!Number.isSafeInteger(options.workers) || options.workers < 1) throw new RangeError(`workers must be a positive integer, got ${options.workers}`);
+    const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
+    if (!Number.isSafeInteger(batchSize) || batchSize < 1) throw new RangeError(`batchSize must be a positive integer, got ${batchSize}`);
+    this.#validator = validator;
+    this.#recipe = checkedRecipe(recipe);
+    this.#workers = options.workers;
+    this.#cutter = new BatchCutter(batchSize);
+    this.#onResult = onResult;
+    this.#nextLine = options.firstLine ?? 1;
+    this.#linesRead = this.#nextLine - 1;
+  }
+
+  /** Lines whose records have been delivered, blank ones included (those before `firstLine` too). */
+  get linesRead(): number {
+    return this.#linesRead;
+  }
+
+  /** Resolves when the chunk's batches are with workers: await it before the next chunk. */
+  async write(chunk: string | Uint8Array): Promise<void> {
+    for (const batch of this.#cutter.write(chunk)) await this.#dispatch(batch);
+  }
+
+  /** Resolves when every record has been delivered. */
+  async end(): Promise<void> {
+    for (const batch of this.#cutter.end()) await this.#dispatch(batch);
+    if (this.#stopped) return;
+    if (this.#pool === undefined) {
+      if (this.#held !== undefined) this.#validateHere(this.#held);
+      return;
+    }
+    try {
+      await this.#pool.drain();
+    } finally {
+      await this.#pool.close();
+    }
+  }
+
+  /** Stops the workers; nothing more is delivered. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    await this.#pool?.close();
+  }
+
+  async #dispatch(batch: Batch): Promise<void> {
+    if (this.#stopped) return;
+    if (this.#pool === undefined && this.#held === undefined) {
+      this.#held = batch;
+      return;
+    }
+    if (this.#pool === undefined) {
+      this.#pool = new WorkerPool(this.#recipe, this.#workers, (result) => this.#deliver(result));
+      const held = this.#held!;
+      this.#held = undefined;
+      await this.#submit(held);
+    }
+    await this.#submit(batch);
+  }
+
+  async #submit(batch: Batch): Promise<void> {
+    const firstLine = this.#nextLine;
+    this.#nextLine += batch.lineFeeds;
+    await this.#pool!.submit(batch, firstLine);
+  }
+
+  #validateHere(batch: Batch): void {
+    const validator = new BatchValidator(this.#validator, this.#recipe);
+    this.#deliver(validator.validate({ sequence: 0, firstLine: this.#nextLine, bytes: batch.bytes, endsLine: batch.endsLine }));
+  }
+
+  #deliver(result: BatchResult): void {
+    if (this.#stopped) return;
+    this.#linesRead = result.linesRead;
+    this.#onResult(result);
+  }
+}

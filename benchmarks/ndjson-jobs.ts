@@ -1,0 +1,171 @@
+// `stream-schema validate --jobs 2` against its own single thread (`--jobs 1`), and the single
+// thread against a JSON.parse + ajv per-line loop, on one generated NDJSON file, in the same run.
+//
+//   node --import tsx benchmarks/ndjson-jobs.ts              # 200 MB file (issue 24's target)
+//   NDJSON_JOBS_MB=20 node --import tsx benchmarks/ndjson-jobs.ts   # a quick run
+//
+// Each tool runs as its own child process (the compiled CLI, as a user runs it: see
+// cli-support.ts), in rounds that alternate their order; the best round of each is compared.
+// The load average is printed before and after: the ratios mean little on a loaded machine.
+// It also measures what docs/scaling.md's model needs: the CPU time per record of one thread,
+// and the cost of the main thread's part (reading, cutting at line feeds, counting lines, the
+// round trip of a batch to a worker and back).
+
+import { once } from 'node:events';
+import { createReadStream, rmSync } from 'node:fs';
+import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { Worker } from 'node:worker_threads';
+import { BatchCutter, DEFAULT_BATCH_SIZE } from '../adapters/ndjson-workers.js';
+import { BASELINE_SOURCE, EVENT_SCHEMA_FILE, generate, measureChild, prepareCli, type Cli } from './cli-support.js';
+
+const ROUNDS = Number(process.env.NDJSON_JOBS_ROUNDS ?? 3);
+const TARGET_JOBS_RATIO = 1.7;
+const TARGET_BASELINE_RATIO = 1.0;
+
+interface Timing {
+  tool: string;
+  seconds: number[];
+  cpuSeconds: number[];
+  peakRssMb: number[];
+  records: number;
+  invalid: number;
+  output: string;
+}
+
+async function main(): Promise<void> {
+  const megabytes = Number(process.env.NDJSON_JOBS_MB ?? 200);
+  if (!(megabytes > 0)) throw new RangeError(`NDJSON_JOBS_MB must be a positive number, got ${process.env.NDJSON_JOBS_MB}`);
+  const file = join(tmpdir(), `stream-schema-jobs-${process.pid}.ndjson`);
+  const removeFile = (): void => rmSync(file, { force: true });
+  process.once('SIGINT', () => {
+    removeFile();
+    process.exit(130);
+  });
+  const cleanups: (() => void)[] = [removeFile];
+  try {
+    console.log(`${availableParallelism()} cores (${cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}; load average before: ${formatLoad()}`);
+    const generated = await generate(file, megabytes * 1024 * 1024);
+    console.log(`generated ${file}: ${(generated.bytes / 1e6).toFixed(0)} MB, ${generated.records.toLocaleString('en-US')} records`);
+    const cli = await prepareCli('build', cleanups);
+    const timings = await measureRounds(file, cli);
+    report(timings, generated.bytes);
+    await reportCoordination(file, generated.records);
+    console.log(`load average after: ${formatLoad()}`);
+  } finally {
+    for (const cleanup of cleanups) cleanup();
+  }
+}
+
+function formatLoad(): string {
+  return loadavg()
+    .map((load) => load.toFixed(2))
+    .join(', ');
+}
+
+async function measureRounds(file: string, cli: Cli): Promise<Timing[]> {
+  const tools: { tool: string; args: string[]; counts: (stdout: string, stderr: string) => { records: number; invalid: number } }[] = [
+    { tool: 'stream-schema --jobs 1', args: [...cli.args, 'validate', '--schema', EVENT_SCHEMA_FILE, '--format', 'json', '--jobs', '1', file], counts: cliCounts },
+    { tool: 'stream-schema --jobs 2', args: [...cli.args, 'validate', '--schema', EVENT_SCHEMA_FILE, '--format', 'json', '--jobs', '2', file], counts: cliCounts },
+    { tool: 'JSON.parse + ajv per line', args: ['--input-type=module', '--eval', BASELINE_SOURCE, file, EVENT_SCHEMA_FILE], counts: (stdout) => JSON.parse(stdout) as { records: number; invalid: number } },
+  ];
+  const timings: Timing[] = tools.map(({ tool }) => ({ tool, seconds: [], cpuSeconds: [], peakRssMb: [], records: 0, invalid: 0, output: '' }));
+  for (let round = 0; round < ROUNDS; round++) {
+    const order = round % 2 === 0 ? [0, 1, 2] : [2, 1, 0];
+    for (const index of order) {
+      const { args, counts } = tools[index]!;
+      const run = await measureChild(process.execPath, args);
+      const timing = timings[index]!;
+      timing.seconds.push(run.seconds);
+      timing.cpuSeconds.push(run.cpuSeconds);
+      timing.peakRssMb.push(run.peakRssMb);
+      Object.assign(timing, counts(run.stdout, run.stderr));
+      timing.output = run.stdout;
+    }
+    console.log(`round ${round + 1}: ${timings.map((timing) => `${timing.tool} ${timing.seconds.at(-1)!.toFixed(2)} s`).join(', ')}; load ${formatLoad()}`);
+  }
+  return timings;
+}
+
+function cliCounts(_stdout: string, stderr: string): { records: number; invalid: number } {
+  const summary = /(\d+) records: (\d+) valid, (\d+) invalid/.exec(stderr);
+  if (summary === null) throw new Error(`no summary from the CLI:\n${stderr}`);
+  return { records: Number(summary[1]), invalid: Number(summary[3]) };
+}
+
+function report(timings: Timing[], bytes: number): void {
+  const [one, two, baseline] = timings as [Timing, Timing, Timing];
+  console.table(
+    timings.map((timing) => {
+      const seconds = Math.min(...timing.seconds);
+      return {
+        tool: timing.tool,
+        'best s': seconds.toFixed(2),
+        'all s': timing.seconds.map((value) => value.toFixed(2)).join(' '),
+        'MB/s': (bytes / 1e6 / seconds).toFixed(1),
+        'CPU s (best run)': timing.cpuSeconds[timing.seconds.indexOf(seconds)]!.toFixed(2),
+        'ns/record CPU': ((timing.cpuSeconds[timing.seconds.indexOf(seconds)]! / timing.records) * 1e9).toFixed(0),
+        'peak RSS MB': Math.max(...timing.peakRssMb).toFixed(0),
+        records: timing.records.toLocaleString('en-US'),
+        invalid: timing.invalid,
+      };
+    }),
+  );
+  const jobsRatio = Math.min(...one.seconds) / Math.min(...two.seconds);
+  const baselineRatio = Math.min(...baseline.seconds) / Math.min(...one.seconds);
+  console.log(`--jobs 2 / --jobs 1: ${jobsRatio.toFixed(2)}x (target ${TARGET_JOBS_RATIO}x: ${jobsRatio >= TARGET_JOBS_RATIO ? 'met' : 'NOT met'})`);
+  console.log(`--jobs 1 / JSON.parse + ajv: ${baselineRatio.toFixed(2)}x (target ${TARGET_BASELINE_RATIO}x: ${baselineRatio >= TARGET_BASELINE_RATIO ? 'met' : 'NOT met'})`);
+  if (two.output !== one.output) {
+    console.log('--jobs 2 printed another output than --jobs 1');
+    process.exitCode = 1;
+  }
+  if (one.records !== baseline.records || one.invalid !== baseline.invalid || two.records !== one.records) {
+    console.log(`verdicts differ: ${timings.map((timing) => `${timing.tool} ${timing.records}/${timing.invalid}`).join(', ')}`);
+    process.exitCode = 1;
+  }
+}
+
+/**
+ * The main thread's share of --jobs: reading and cutting the file (BatchCutter counts the line
+ * feeds too), and a batch's round trip to a worker that does nothing with it. docs/scaling.md
+ * divides one thread's validation rate by these to find where more workers stop helping.
+ */
+async function reportCoordination(file: string, records: number): Promise<void> {
+  // CPU time, not wall time: on a loaded machine the wall time is mostly waiting for a core.
+  const started = process.cpuUsage();
+  const cutter = new BatchCutter(DEFAULT_BATCH_SIZE);
+  let batches = 0;
+  let bytes = 0;
+  for await (const chunk of createReadStream(file, { highWaterMark: DEFAULT_BATCH_SIZE })) {
+    for (const batch of cutter.write(chunk as Uint8Array)) {
+      batches++;
+      bytes += batch.bytes.length;
+    }
+  }
+  batches += cutter.end().length;
+  const used = process.cpuUsage(started);
+  const readSeconds = (used.user + used.system) / 1e6;
+  const roundTrip = await batchRoundTrip(200);
+  console.log(
+    `main thread, reading and cutting: ${(bytes / 1e6 / readSeconds).toFixed(0)} MB per CPU second (${((readSeconds / records) * 1e9).toFixed(0)} ns/record, ${batches} batches); ` +
+      `a ${DEFAULT_BATCH_SIZE / 1024} KiB batch's round trip to an idle worker (best, wall time): ${roundTrip.toFixed(0)} µs (${((roundTrip * 1000 * batches) / records).toFixed(0)} ns/record)`,
+  );
+}
+
+/** Microseconds of a batch sent (transferred) to a worker that answers at once with an empty result; the best of `runs`. */
+async function batchRoundTrip(runs: number): Promise<number> {
+  const worker = new Worker('require("node:worker_threads").parentPort.on("message", (m) => require("node:worker_threads").parentPort.postMessage({ sequence: m.sequence, records: 0, reported: [] }));', { eval: true });
+  let best = Infinity;
+  for (let run = 0; run < runs; run++) {
+    const bytes = new Uint8Array(DEFAULT_BATCH_SIZE);
+    const started = performance.now();
+    worker.postMessage({ sequence: run, firstLine: 1, bytes, endsLine: true }, [bytes.buffer]);
+    await once(worker, 'message');
+    best = Math.min(best, (performance.now() - started) * 1000);
+  }
+  await worker.terminate();
+  return best;
+}
+
+await main();

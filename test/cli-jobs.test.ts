@@ -1,0 +1,178 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import fc from 'fast-check';
+import { compile } from '../src/index.js';
+import { openByteRange } from '../adapters/cli-jobs.js';
+import { NdjsonRecordReader, type NdjsonRecord } from '../adapters/ndjson-lines.js';
+import { property } from './support/property.js';
+import { CLI, ROOT, runCli, type Run } from './support/cliRun.js';
+import { fixtureBytes, LINE_KINDS, ndjsonBytes, ndjsonInput, SHARD_SCHEMA } from './support/ndjsonShards.js';
+
+const TEST_TIMEOUT = { timeout: 120_000 };
+
+const run = (args: string[], input?: Uint8Array): Promise<Run> => runCli(args, input, { ...process.env, NO_COLOR: '1' }, 60_000);
+
+/** The summary's timing is the one part of the output that may differ from run to run. */
+function withoutTiming(stderr: string): string {
+  return stderr.replace(/\([\d.]+ s, [\d,]+ records\/s\)/g, '(timing)');
+}
+
+const directory = mkdtempSync(join(tmpdir(), 'stream-schema-cli-jobs-'));
+after(() => rmSync(directory, { recursive: true, force: true }));
+const schemaFile = join(directory, 'schema.json');
+writeFileSync(schemaFile, JSON.stringify(SHARD_SCHEMA));
+// Every kind of line (invalid records, syntax errors, blank lines, CRLF, a 300-byte line, invalid
+// UTF-8 before a line feed, a BOM mid-stream, no final LF), enough of them for many batches.
+const fixture = Buffer.concat([...Array.from({ length: 20 }, () => Buffer.concat([fixtureBytes(), Buffer.from('\n')])), Buffer.from(fixtureBytes())]);
+const fixtureFile = join(directory, 'fixture.ndjson');
+writeFileSync(fixtureFile, fixture);
+
+describe('--jobs', () => {
+  for (const [label, options] of [
+    ['text', []],
+    ['--format json', ['--format', 'json']],
+    ['--all-errors --format json', ['--all-errors', '--format', 'json']],
+    ['--max-errors 7', ['--max-errors', '7']],
+  ] as const) {
+    it(`prints what one thread prints, byte for byte: ${label}`, TEST_TIMEOUT, async () => {
+      const one = await run(['validate', '--schema', schemaFile, '--jobs', '1', ...options, fixtureFile]);
+      // 100-byte batches: most lines are cut from the next at a batch's end, the 300-byte line is sent in pieces.
+      const two = await run(['validate', '--schema', schemaFile, '--jobs', '2', '--batch-size', '100', ...options, fixtureFile]);
+      assert.equal(one.code, 1);
+      assert.ok(one.stdout.length > 1000);
+      assert.equal(two.stdout, one.stdout);
+      assert.equal(withoutTiming(two.stderr), withoutTiming(one.stderr));
+      assert.equal(two.code, one.code);
+    });
+  }
+
+  it('reads stdin in batches from one reader, with the same output', TEST_TIMEOUT, async () => {
+    const one = await run(['validate', '--schema', schemaFile, '--jobs', '1', '--format', 'json', '--ndjson', '-'], fixture);
+    const three = await run(['validate', '--schema', schemaFile, '--jobs', '3', '--batch-size', '333', '--format', 'json', '--ndjson', '-'], fixture);
+    assert.equal(three.stdout, one.stdout);
+    assert.equal(withoutTiming(three.stderr), withoutTiming(one.stderr));
+  });
+
+  it('fails with exit code 2 and says so when a worker dies, never a pass', TEST_TIMEOUT, async () => {
+    const formats = join(directory, 'dying-formats.mjs');
+    writeFileSync(formats, 'import { isMainThread } from "node:worker_threads";\nexport const tag = (value) => { if (!isMainThread && value === "ab") process.exit(3); return true; };\n');
+    const tagSchema = join(directory, 'tag.schema.json');
+    writeFileSync(tagSchema, JSON.stringify({ properties: { tag: { format: 'tag' } } }));
+    const input = join(directory, 'tags.ndjson');
+    writeFileSync(input, '{"tag":"x"}\n'.repeat(100) + '{"tag":"ab"}\n' + '{"tag":"x"}\n'.repeat(100));
+    const single = await run(['validate', '--schema', tagSchema, '--formats', 'assert', '--custom-formats', formats, '--jobs', '1', input]);
+    assert.equal(single.code, 0, 'the module is loaded by the workers too, by its path');
+    const { code, stdout, stderr } = await run(['validate', '--schema', tagSchema, '--formats', 'assert', '--custom-formats', formats, '--jobs', '2', '--batch-size', '100', input]);
+    assert.equal(code, 2);
+    assert.equal(stdout, '');
+    assert.match(stderr, /^stream-schema: a worker thread exited \(code 3\) before the input was validated \(validating lines from \d+\)\n$/);
+  });
+
+  it('judges --keywords and --error-messages in the workers as in one thread, never as unknown keywords', TEST_TIMEOUT, async () => {
+    const keywords = join(directory, 'even-keywords.mjs');
+    writeFileSync(keywords, 'export default [{ keyword: "even", type: "integer", validate: (wanted, n) => !wanted || n % 2 === 0 }];\n');
+    const evenSchema = join(directory, 'even.schema.json');
+    writeFileSync(evenSchema, JSON.stringify({ properties: { n: { even: true, errorMessage: 'n must be even' } } }));
+    const input = join(directory, 'numbers.ndjson');
+    writeFileSync(input, Array.from({ length: 400 }, (_, n) => `{"n":${n}}\n`).join(''));
+    const options = ['--keywords', keywords, '--error-messages', '--format', 'json', input];
+    const one = await run(['validate', '--schema', evenSchema, '--jobs', '1', ...options]);
+    const two = await run(['validate', '--schema', evenSchema, '--jobs', '2', '--batch-size', '100', ...options]);
+    assert.equal(one.code, 1);
+    assert.equal(one.stdout.match(/n must be even/g)?.length, 200);
+    assert.equal(two.stdout, one.stdout);
+    assert.equal(two.code, one.code);
+  });
+
+  it('stops, workers and all, at Ctrl-C (SIGINT) while reading', TEST_TIMEOUT, async () => {
+    const child = spawn(process.execPath, [...CLI, 'validate', '--schema', schemaFile, '--jobs', '2', '--batch-size', '100', '--ndjson', '-'], { cwd: ROOT, stdio: ['pipe', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+    const exited = new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.on('exit', (code, signal) => resolve([code, signal])));
+    // Many batches, and stdin left open: the workers have started and the input has not ended.
+    child.stdin.write(fixture);
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    child.kill('SIGINT');
+    const [code, signal] = await exited;
+    assert.equal(signal, 'SIGINT', `ended by ${signal ?? code}: ${stderr}`);
+  });
+});
+
+// --- --byte-range ------------------------------------------------------------------------------
+
+const validator = compile(SHARD_SCHEMA);
+
+async function recordsOf(stream: AsyncIterable<unknown>, firstLine: number): Promise<NdjsonRecord[]> {
+  const records: NdjsonRecord[] = [];
+  const reader = new NdjsonRecordReader(validator, { firstLine }, (record) => records.push(record));
+  for await (const chunk of stream) reader.write(chunk as Uint8Array);
+  reader.end();
+  return records;
+}
+
+describe('--byte-range', () => {
+  it('ranges cut anywhere (mid-line, mid-character) give, together, the records of the whole file', TEST_TIMEOUT, async () => {
+    const file = join(directory, 'property.ndjson');
+    await fc.assert(
+      fc.asyncProperty(ndjsonInput, fc.array(fc.nat(), { maxLength: 6 }), async (bytes, positions) => {
+        writeFileSync(file, bytes);
+        const cuts = [...new Set(positions.map((position) => position % (bytes.length + 1)))].sort((a, b) => a - b);
+        const bounds = [0, ...cuts, bytes.length];
+        const whole = await openByteRange(file, { start: 0, end: Infinity }, 7);
+        const expected = await recordsOf(whole.stream, whole.firstLine);
+        const merged: NdjsonRecord[] = [];
+        for (let index = 0; index + 1 < bounds.length; index++) {
+          const part = await openByteRange(file, { start: bounds[index]!, end: bounds[index + 1]! }, 7);
+          merged.push(...(await recordsOf(part.stream, part.firstLine)));
+        }
+        assert.deepEqual(merged, expected);
+      }),
+      property(60),
+    );
+  });
+
+  it('the outputs of N processes on N ranges, concatenated, are one run’s output', TEST_TIMEOUT, async () => {
+    // Cuts: in a line's middle, inside a multibyte character, right after a line feed, past the end.
+    const multibyte = fixture.indexOf(Buffer.from('€'), 1000) + 1;
+    const afterLineFeed = fixture.indexOf(0x0a, multibyte + 1000) + 1;
+    const bounds = [0, 777, multibyte, afterLineFeed, fixture.length - 3];
+    assert.deepEqual([...bounds].sort((a, b) => a - b), bounds);
+    const ranges = [...bounds.slice(1).map((end, index) => `${bounds[index]}:${end}`), `${fixture.length - 3}:`];
+    for (const format of ['text', 'json']) {
+      const whole = await run(['validate', '--schema', schemaFile, '--jobs', '1', '--format', format, '--errors-only', fixtureFile]);
+      const parts = await Promise.all(ranges.map((range, index) => run(['validate', '--schema', schemaFile, '--jobs', String(1 + (index % 2)), '--batch-size', '100', '--byte-range', range, '--format', format, '--errors-only', fixtureFile])));
+      assert.deepEqual(parts.map((part) => part.code === 0 || part.code === 1), ranges.map(() => true));
+      assert.ok(parts.map((part) => part.stdout).join('') === whole.stdout, `${format}: the concatenation differs from one run's output`);
+      assert.ok(whole.stdout.split('\n').length > 100);
+    }
+  });
+
+  it('counts the lines before START for true line numbers', TEST_TIMEOUT, async () => {
+    const file = join(directory, 'numbered.ndjson');
+    const bytes = ndjsonBytes(false, [{ kind: 0, crlf: false }, { kind: 5, crlf: true }, { kind: 1, crlf: false }, { kind: 1, crlf: false }], true);
+    writeFileSync(file, bytes);
+    const start = LINE_KINDS[0]!.length + 3;
+    const { stdout } = await run(['validate', '--schema', schemaFile, '--byte-range', `${start}:`, '--format', 'json', '--errors-only', file]);
+    assert.deepEqual(stdout.trim().split('\n').map((line) => (JSON.parse(line) as { line: number }).line), [3, 4]);
+  });
+
+  it('needs one NDJSON file and START:END', TEST_TIMEOUT, async () => {
+    const cases: [string[], RegExp][] = [
+      [['--byte-range', '0:10', '--ndjson', '-'], /needs exactly one input file \(not stdin\)/],
+      [['--byte-range', '0:10', fixtureFile, fixtureFile], /needs exactly one input file/],
+      [['--byte-range', '0:10', schemaFile], /applies to NDJSON/],
+      [['--byte-range', '10:5', fixtureFile], /--byte-range must be START:END/],
+      [['--byte-range', '1-5', fixtureFile], /--byte-range must be START:END/],
+      [['--jobs', '0', fixtureFile], /--jobs must be a positive integer/],
+    ];
+    for (const [args, message] of cases) {
+      const { code, stderr } = await run(['validate', '--schema', schemaFile, ...args]);
+      assert.equal(code, 2, args.join(' '));
+      assert.match(stderr, message);
+    }
+  });
+});

@@ -1,0 +1,176 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { after, describe, it } from 'node:test';
+import fc from 'fast-check';
+import { compile } from '../src/index.js';
+import type { Validator } from '../src/types.js';
+import { NdjsonRecordReader, type NdjsonRecord } from '../adapters/ndjson-lines.js';
+import {
+  BatchCutter,
+  checkedRecipe,
+  countLineFeeds,
+  NdjsonWorkerError,
+  ParallelNdjsonReader,
+  WorkerOptionsError,
+  type Batch,
+  type WorkerRecipe,
+} from '../adapters/ndjson-workers.js';
+import { property } from './support/property.js';
+import { fixtureBytes, ndjsonInput, SHARD_SCHEMA } from './support/ndjsonShards.js';
+import { random, randomChunks } from './support/chunks.js';
+
+const TEST_TIMEOUT = { timeout: 60_000 };
+const validator = compile(SHARD_SCHEMA);
+
+function recipe(overrides: Partial<WorkerRecipe> = {}): WorkerRecipe {
+  return { schema: SHARD_SCHEMA, options: {}, syntaxPass: false, readerOptions: {}, report: 'every', ...overrides };
+}
+
+/** Records as one NdjsonRecordReader in this thread gives them, the reference. */
+function recordsInOneThread(bytes: Uint8Array, chunks: readonly Uint8Array[] = [bytes]): NdjsonRecord[] {
+  const records: NdjsonRecord[] = [];
+  const reader = new NdjsonRecordReader(validator, {}, (record) => records.push(record));
+  for (const chunk of chunks) reader.write(chunk);
+  reader.end();
+  return records;
+}
+
+async function recordsOnWorkers(chunks: readonly Uint8Array[], batchSize: number, workers = 2, given: WorkerRecipe = recipe(), checker: Validator = validator): Promise<NdjsonRecord[]> {
+  const records: NdjsonRecord[] = [];
+  const reader = new ParallelNdjsonReader(checker, given, { workers, batchSize }, (result) => {
+    for (const { record } of result.reported) records.push(record);
+  });
+  for (const chunk of chunks) await reader.write(chunk);
+  await reader.end();
+  return records;
+}
+
+function concat(parts: readonly Uint8Array[]): Uint8Array {
+  return Uint8Array.from(parts.flatMap((part) => [...part]));
+}
+
+describe('BatchCutter', () => {
+  it('cuts any chunking into batches that end at line feeds, or pieces of a line longer than a batch', () => {
+    fc.assert(
+      fc.property(ndjsonInput, fc.integer({ min: 1, max: 64 }), fc.integer({ min: 1, max: 400 }), fc.nat(), (bytes, maxChunk, batchSize, seed) => {
+        const cutter = new BatchCutter(batchSize);
+        const batches: Batch[] = [];
+        for (const chunk of randomChunks(bytes, random(seed), maxChunk)) batches.push(...cutter.write(chunk));
+        batches.push(...cutter.end());
+        assert.deepEqual(concat(batches.map((batch) => batch.bytes)), bytes);
+        batches.forEach((batch, index) => {
+          const last = index === batches.length - 1;
+          assert.ok(batch.bytes.length > 0 || (last && index > 0 && !batches[index - 1]!.endsLine), 'only the end of a line sent in pieces may be empty');
+          assert.equal(batch.lineFeeds, batch.endsLine ? countLineFeeds(batch.bytes) : 0);
+          if (batch.endsLine && !last) assert.equal(batch.bytes.at(-1), 0x0a, 'a batch that ends a line ends at its LF');
+          if (!batch.endsLine) assert.equal(countLineFeeds(batch.bytes), 0, 'a piece of a line holds no LF');
+          if (!last) assert.ok(batch.bytes.length >= batchSize || batches[index + 1]!.bytes.length > 0);
+        });
+        assert.ok(batches.length === 0 || batches.at(-1)!.endsLine, 'the input ends a line');
+      }),
+      property(300),
+    );
+  });
+
+  it('encodes a surrogate pair split across string chunks as one character', () => {
+    const cutter = new BatchCutter(1024);
+    const batches = [...cutter.write('{"tag":"\ud83d'), ...cutter.write('\ude00"}\n'), ...cutter.end()];
+    assert.equal(Buffer.from(concat(batches.map((batch) => batch.bytes))).toString('utf8'), '{"tag":"😀"}\n');
+  });
+});
+
+describe('ParallelNdjsonReader', () => {
+  it('gives the records of one thread, in order, with their lines, whatever the batch size', TEST_TIMEOUT, async () => {
+    const bytes = fixtureBytes();
+    const expected = recordsInOneThread(bytes);
+    assert.ok(expected.some((record) => !record.valid) && expected.some((record) => record.valid));
+    // 1 byte: every line in pieces; 40: cuts in the middle of most lines and of multibyte
+    // characters; 200: several lines a batch, the 300-byte line in pieces.
+    for (const batchSize of [1, 40, 200]) {
+      const chunks = randomChunks(bytes, random(batchSize), 97);
+      assert.deepEqual(await recordsOnWorkers(chunks, batchSize), expected, `batch size ${batchSize}`);
+    }
+  });
+
+  it('validates an input of one batch in this thread, and an empty input to no records', TEST_TIMEOUT, async () => {
+    const bytes = fixtureBytes();
+    // A recipe no worker could compile: a worker started would fail the read.
+    const unusable = recipe({ modules: { customFormats: 'file:///no/such/module.js' } });
+    assert.deepEqual(await recordsOnWorkers([bytes], bytes.length + 1, 2, unusable), recordsInOneThread(bytes));
+    assert.deepEqual(await recordsOnWorkers([], 16, 2, unusable), []);
+    await assert.rejects(recordsOnWorkers([bytes], Math.floor(bytes.length / 4), 2, unusable), NdjsonWorkerError);
+  });
+
+  it('numbers lines from firstLine, where a BOM is a character of the line (its columns count it)', TEST_TIMEOUT, async () => {
+    const bytes = new TextEncoder().encode('\ufeff{"id":0}\n{"id":0}\n');
+    const records: NdjsonRecord[] = [];
+    const reader = new ParallelNdjsonReader(validator, recipe(), { workers: 2, batchSize: 4, firstLine: 41 }, (result) => records.push(...result.reported.map(({ record }) => record)));
+    await reader.write(bytes);
+    await reader.end();
+    assert.deepEqual(records.map((record) => [record.line, record.errors[0]?.column]), [[41, 8], [42, 7]]);
+    assert.equal(reader.linesRead, 42);
+    assert.deepEqual(recordsInOneThread(bytes).map((record) => [record.line, record.errors[0]?.column]), [[1, 7], [2, 7]], 'at the stream start, the BOM is stripped');
+  });
+
+  it('reports only the invalid records with their ordinals when asked to', TEST_TIMEOUT, async () => {
+    const bytes = fixtureBytes();
+    const expected = recordsInOneThread(bytes);
+    let before = 0;
+    const seen: [number, NdjsonRecord][] = [];
+    const reader = new ParallelNdjsonReader(validator, recipe({ report: 'invalid' }), { workers: 2, batchSize: 64 }, (result) => {
+      for (const { ordinal, record } of result.reported) seen.push([before + ordinal, record]);
+      before += result.records;
+    });
+    await reader.write(bytes);
+    await reader.end();
+    assert.equal(before, expected.length);
+    assert.deepEqual(seen, expected.flatMap((record, index) => (record.valid ? [] : [[index, record] as [number, NdjsonRecord]])));
+  });
+});
+
+describe('worker failures', () => {
+  const directory = mkdtempSync(join(tmpdir(), 'stream-schema-workers-'));
+  after(() => rmSync(directory, { recursive: true, force: true }));
+  const throwing = join(directory, 'throwing.mjs');
+  writeFileSync(throwing, 'export const tag = (value) => { if (value === "ab") throw new Error("format exploded"); return true; };\n');
+  const exiting = join(directory, 'exiting.mjs');
+  writeFileSync(exiting, 'export const tag = (value) => { if (value === "ab") process.exit(7); return true; };\n');
+  const tagSchema = { ...SHARD_SCHEMA, properties: { ...SHARD_SCHEMA.properties, tag: { format: 'tag' } } };
+  const checker = compile(tagSchema, { formats: 'assert', customFormats: { tag: () => true } });
+  const lines = new TextEncoder().encode('{"id":1}\n'.repeat(50) + '{"id":1,"tag":"ab"}\n' + '{"id":1}\n'.repeat(50));
+
+  for (const [name, module, message] of [
+    ['throws', throwing, /a worker thread threw: format exploded \(validating lines from \d+\)/],
+    ['exits', exiting, /a worker thread exited \(code 7\) before the input was validated/],
+  ] as const) {
+    it(`fails the read with an NdjsonWorkerError when a worker ${name}, never a pass`, TEST_TIMEOUT, async () => {
+      const given = recipe({ schema: tagSchema, options: { formats: 'assert' }, modules: { customFormats: pathToFileURL(module).href }, report: 'invalid' });
+      const failure = await recordsOnWorkers([lines], 64, 2, given, checker).then(
+        () => assert.fail('no error'),
+        (error: unknown) => error,
+      );
+      assert.ok(failure instanceof NdjsonWorkerError);
+      assert.equal(failure.code, 'ndjson.worker.failed');
+      assert.match(failure.message, message);
+    });
+  }
+
+  it('refuses a recipe that cannot be sent to a worker, with a WorkerOptionsError', () => {
+    const withFunction = recipe({ options: { customFormats: { tag: () => true } } });
+    assert.throws(() => checkedRecipe(withFunction), (error: unknown) => error instanceof WorkerOptionsError && error.code === 'ndjson.workers.options' && /customFormats/.test(error.message));
+    assert.doesNotThrow(() => checkedRecipe(recipe({ options: { customFormats: { tag: /^a/ } } })));
+  });
+
+  it('stops its workers when stopped, with batches still in flight', TEST_TIMEOUT, async () => {
+    const records: NdjsonRecord[] = [];
+    const reader = new ParallelNdjsonReader(validator, recipe(), { workers: 2, batchSize: 32 }, (result) => records.push(...result.reported.map(({ record }) => record)));
+    await reader.write(fixtureBytes());
+    await reader.stop();
+    const delivered = records.length;
+    await reader.end();
+    assert.equal(records.length, delivered, 'nothing is delivered after stop');
+  });
+});
