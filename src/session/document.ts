@@ -139,7 +139,8 @@ export class Document implements Session {
       if (!this.parts.checkerCache.usable) return this.evaluateText(text);
       const source = typeof text === 'string' ? text : decode(text);
       const plans = this.parts.amendPlans;
-      if (this.checkerOf().check(source, plans === null ? undefined : this.amendedCheck(plans)) === PASS) return {valid: true, errors: []};
+      const checker = this.checkerOf();
+      if ((plans === null ? checker.checkText(source) : checker.check(source, this.amendedCheck(plans))) === PASS) return {valid: true, errors: []};
       return this.evaluateText(source);
     } finally {
       this.patterns.clear();
@@ -153,7 +154,7 @@ export class Document implements Session {
       const source = typeof text === 'string' ? text : decode(text);
       if (this.parts.amendPlans !== null) return this.parseAmended(source, this.parts.amendPlans);
       // For a valid document whose value is wanted anyway: the checker's pass, then JSON.parse once.
-      if (this.parts.checkerCache.usable && this.checkerOf().check(source) === PASS) return withValue({valid: true, errors: []}, source);
+      if (this.parts.checkerCache.usable && this.checkerOf().checkText(source) === PASS) return withValue({valid: true, errors: []}, source);
       const result = this.evaluateText(source);
       return result.valid ? withValue(result, source) : result;
     } finally {
