@@ -925,6 +925,29 @@ export class TextChecker implements TokenSink, RangeSink {
   }
 
   /**
+   * Judge one member value or array item, to which `nodes` apply, read from `text` at `from`
+   * inside `depth` open objects and arrays (src/session/memberSink.ts): where it ends when it
+   * passes, else -1 (a failure, or anything TextScanner.valueAt refuses).
+   */
+  valueEndAt(nodes: readonly SchemaNode[], text: string, from: number, depth: number): number {
+    this.beginValue(nodes);
+    const scanner = (this.tokenizer = this.scanner ??= new TextScanner(this.limits));
+    if (this.top.free) scanner.skipValue();
+    let end: number;
+    try {
+      end = scanner.valueAt(text, from, this, depth);
+    } finally {
+      this.release();
+    }
+    return this.outcome === PASS ? end : -1;
+  }
+
+  /** Hold nothing of the text values were read from (valueEndAt): it is done with. */
+  forgetText(): void {
+    this.scanner?.forgetText();
+  }
+
+  /**
    * Judge an already-parsed value (value mode). UNSURE when it is not JSON within the limits, is
    * nested deeper than MAX_VALUE_DEPTH, or a getter throws (also a stack nearly used up by the
    * caller): the evaluator's walk decides those, and says what is wrong and where.

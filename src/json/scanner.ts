@@ -113,11 +113,14 @@ export class TextScanner {
   /** Property count of each open object, ARRAY for each open array, by depth. */
   private readonly stack: number[] = [];
   /**
-   * The text from the current string's start to `plainUntil` holds no SPECIAL character: a string
-   * that ends before it ends at its next quote. Strings only move forward, so each part of the
-   * text is searched for SPECIAL characters at most once.
+   * The text from `plainFrom` to `plainUntil` holds no SPECIAL character: a string in between ends
+   * at its next quote. Strings only move forward, so each part of the text is searched for SPECIAL
+   * characters at most once.
    */
+  private plainFrom = 0;
   private plainUntil = 0;
+  /** The text plainUntil was found in, when values of one text are read one by one (valueAt). */
+  private plainText = '';
   /** The last string's end came with escapes (see stringEnd). */
   private escaped = false;
   /** The next value is skipped (see skipValue). */
@@ -136,6 +139,11 @@ export class TextScanner {
     this.maxProperties = limits.maxProperties;
     this.maxNumberLength = limits.maxNumberLength;
     this.rejectInexact = limits.inexactNumbers === 'reject';
+  }
+
+  /** Hold no text read by valueAt: the document that sent it is over. */
+  forgetText(): void {
+    this.plainText = '';
   }
 
   /** From a sink call: deliver no more tokens. */
@@ -161,18 +169,51 @@ export class TextScanner {
   scan(text: string, sink: RangeSink): boolean {
     this.stopped = false;
     this.plainUntil = 0;
+    this.plainText = '';
     try {
-      return this.scanValue(text, sink);
+      const length = text.length;
+      let i = this.valueEnd(text, length > 0 && text.charCodeAt(0) === BOM ? 1 : 0, sink, this.maxDepth);
+      if (this.stopped) return true;
+      if (i === REFUSED) return false;
+      let c = 0;
+      while ((c = text.charCodeAt(i)) === SPACE || c === LF || c === CR || c === TAB) i++;
+      return i === length;
     } finally {
       // A skip asked for a value that never came is not one for the next text.
       this.skipNext = false;
     }
   }
 
-  private scanValue(text: string, sink: RangeSink): boolean {
+  /**
+   * Deliver the tokens of the one value that starts at `from` in `text` (after whitespace), inside
+   * `depth` open objects and arrays: where it ends, when it is JSON within the limits, with no key
+   * repeated in a value skipped, all of it delivered and followed in `text` by what may follow a
+   * value inside an object or array (whitespace, ',', '}' or ']'); else REFUSED, also when the
+   * sink stopped the scan. A piece of a longer text, then: a value the text cuts is refused.
+   */
+  valueAt(text: string, from: number, sink: RangeSink, depth: number): number {
+    this.stopped = false;
+    // What was found of the text's SPECIAL characters holds for later values of the same text.
+    if (text !== this.plainText) {
+      this.plainText = text;
+      this.plainUntil = 0;
+    }
+    try {
+      const end = this.valueEnd(text, from, sink, this.maxDepth - depth);
+      if (this.stopped || end === REFUSED) return REFUSED;
+      const c = text.charCodeAt(end);
+      return c === SPACE || c === LF || c === CR || c === TAB || c === COMMA || c === CLOSE_BRACE || c === CLOSE_BRACKET ? end : REFUSED;
+    } finally {
+      this.skipNext = false;
+    }
+  }
+
+  /**
+   * Where the value starting at `i` (after whitespace) ends, its tokens delivered, or REFUSED; `room`:
+   * how deep it may nest. After stop(), anything: the caller asks `stopped` first.
+   */
+  private valueEnd(text: string, i: number, sink: RangeSink, room: number): number {
     const stack = this.stack;
-    const length = text.length;
-    let i = length > 0 && text.charCodeAt(0) === BOM ? 1 : 0;
     let depth = 0;
     let top = ARRAY;
     /** The depth at which the value being skipped started (see skipValue); -1: none is. */
@@ -188,35 +229,35 @@ export class TextScanner {
       const delivered = skipFrom < 0;
       if (c === QUOTE) {
         const end = this.stringEnd(text, i + 1, this.maxStringLength);
-        if (end === REFUSED) return false;
+        if (end === REFUSED) return REFUSED;
         if (delivered) sink.stringAt(text, i + 1, end, this.escaped);
         i = end + 1;
       } else if (c === OPEN_BRACE) {
-        if (depth >= this.maxDepth) return false;
+        if (depth >= room) return REFUSED;
         stack[depth++] = top;
         top = 0;
         if (delivered) sink.startObject();
         else sink.openKeys(depth);
-        if (this.stopped) return true;
+        if (this.stopped) return REFUSED;
         i++;
         while ((c = text.charCodeAt(i)) === SPACE || c === LF || c === CR || c === TAB) i++;
         if (c !== CLOSE_BRACE) {
-          if (this.maxProperties < 1) return false;
+          if (this.maxProperties < 1) return REFUSED;
           top = 1;
           i = this.member(text, i, sink, delivered ? 0 : depth);
-          if (i === REFUSED) return false;
-          if (this.stopped) return true;
+          if (i === REFUSED) return REFUSED;
+          if (this.stopped) return REFUSED;
           continue;
         }
         top = stack[--depth]!;
         if (delivered) sink.endObject();
         i++;
       } else if (c === OPEN_BRACKET) {
-        if (depth >= this.maxDepth) return false;
+        if (depth >= room) return REFUSED;
         stack[depth++] = top;
         top = ARRAY;
         if (delivered) sink.startArray();
-        if (this.stopped) return true;
+        if (this.stopped) return REFUSED;
         i++;
         while ((c = text.charCodeAt(i)) === SPACE || c === LF || c === CR || c === TAB) i++;
         if (c !== CLOSE_BRACKET) continue;
@@ -225,8 +266,8 @@ export class TextScanner {
         i++;
       } else if (c === MINUS || (c >= ZERO && c <= NINE)) {
         const end = numberEnd(text, i, c);
-        if (end === REFUSED || end - i > this.maxNumberLength) return false;
-        if (this.rejectInexact && !isWithinDoubleRange(text.slice(i, end))) return false;
+        if (end === REFUSED || end - i > this.maxNumberLength) return REFUSED;
+        if (this.rejectInexact && !isWithinDoubleRange(text.slice(i, end))) return REFUSED;
         if (delivered) sink.numberAt(text, i, end);
         i = end;
       } else if (c === LOWER_T && text.startsWith('true', i)) {
@@ -238,22 +279,22 @@ export class TextScanner {
       } else if (c === LOWER_N && text.startsWith('null', i)) {
         if (delivered) sink.nullValue();
         i += 4;
-      } else return false;
-      if (this.stopped) return true;
+      } else return REFUSED;
+      if (this.stopped) return REFUSED;
       // After a value: close what ends here, then a comma and the next item or member, or the end.
       for (;;) {
         if (depth === skipFrom) skipFrom = -1;
         while ((c = text.charCodeAt(i)) === SPACE || c === LF || c === CR || c === TAB) i++;
-        if (depth === 0) return i === length;
+        if (depth === 0) return i;
         if (c === COMMA) {
           i++;
           if (top === ARRAY) break;
-          if (top >= this.maxProperties) return false;
+          if (top >= this.maxProperties) return REFUSED;
           top++;
           while ((c = text.charCodeAt(i)) === SPACE || c === LF || c === CR || c === TAB) i++;
           i = this.member(text, i, sink, skipFrom < 0 ? 0 : depth);
-          if (i === REFUSED) return false;
-          if (this.stopped) return true;
+          if (i === REFUSED) return REFUSED;
+          if (this.stopped) return REFUSED;
           break;
         }
         if (c === CLOSE_BRACE && top !== ARRAY) {
@@ -262,8 +303,8 @@ export class TextScanner {
         } else if (c === CLOSE_BRACKET && top === ARRAY) {
           top = stack[--depth]!;
           if (skipFrom < 0) sink.endArray();
-        } else return false;
-        if (this.stopped) return true;
+        } else return REFUSED;
+        if (this.stopped) return REFUSED;
         i++;
       }
     }
@@ -294,8 +335,9 @@ export class TextScanner {
     const end = text.indexOf('"', from);
     if (end < 0) return REFUSED;
     if (end - from > max) return REFUSED;
-    if (end >= this.plainUntil) {
+    if (end >= this.plainUntil || from < this.plainFrom) {
       SPECIAL.lastIndex = from;
+      this.plainFrom = from;
       this.plainUntil = SPECIAL.test(text) ? SPECIAL.lastIndex - 1 : text.length;
       if (end >= this.plainUntil) return this.escapedStringEnd(text, from, max);
     }

@@ -56,8 +56,6 @@ export class Document implements Session {
   private assembler: Assembler | undefined = undefined;
   /** Member values may be judged apart (src/session/memberSink.ts), until a MemberSink is set up. */
   private judgesMembersApart = false;
-  /** Judges member values apart, and decides when the tokenizer goes back to its mark. */
-  private members: MemberSink | null = null;
   private inputError: InputError | undefined = undefined;
   private result: Result | undefined = undefined;
   /** The tokenizer saw the whole document (it was not stopped early). */
@@ -199,7 +197,6 @@ export class Document implements Session {
     this.tokenizer = null;
     this.decoder = null;
     this.assembler = undefined;
-    this.members = null;
     this.inputError = undefined;
     this.result = undefined;
     this.evaluator.forget();
@@ -226,7 +223,6 @@ export class Document implements Session {
     this.decoder = new ChunkDecoder(DECODE_SLICE);
     // A member value judged apart would be judged as sent, not as amended.
     this.judgesMembersApart = membersApart && this.parts.checkerCache.usable && plans === null;
-    this.members = null;
     this.inputError = undefined;
     this.result = undefined;
     this.complete = false;
@@ -249,7 +245,7 @@ export class Document implements Session {
   private judgeMembersApart(tokenizer: Tokenizer, length: number): void {
     if (!this.judgesMembersApart || length < memberValues.worthIt || tokenizer.stopped) return;
     this.judgesMembersApart = false;
-    const members = (this.members = new MemberSink(this.evaluator, () => this.checkerOf()));
+    const members = new MemberSink(this.evaluator, () => this.checkerOf());
     members.attach(tokenizer);
     tokenizer.redirect(members);
   }
@@ -283,13 +279,10 @@ export class Document implements Session {
     return !this.failed;
   }
 
-  /**
-   * One text to the tokenizer; a mark it leaves is settled before the next (see MemberSink.settle),
-   * so no verdict found in it is asked for again after: they go, with the text.
-   */
+  /** One text to the tokenizer; what the engines found in it goes with it. */
   private writeText(tokenizer: Tokenizer, text: string): void {
     tokenizer.write(text);
-    this.members?.settle();
+    this.checker?.forgetText();
     this.patterns.clear();
   }
 
