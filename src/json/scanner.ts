@@ -1,16 +1,18 @@
-// A whole text in one piece, read for a verdict only: the fast path of validateText and parseText
-// (docs/decisions.md, "A scanner for whole texts"). The Tokenizer (./tokenizer.ts) can stop and
-// resume anywhere, mark and replay, count lines and say where each error is; none of that is
-// needed to say that a whole text passes, and it cost the Tokenizer half of JSON.parse's speed.
+// A text in one piece, read for a verdict only: the fast path of validateText and parseText, and
+// of the member values a session judges apart (docs/decisions.md, "A scanner for whole texts").
+// The Tokenizer (./tokenizer.ts) can stop and resume anywhere, count lines and say where each
+// error is; none of that is needed to say that a text passes, and it cost the Tokenizer about
+// JSON.parse's time on the engine's records.
 //
 // The scanner hands its sink ranges of the text, not strings: a key or a string is sliced only by
 // a sink that reads it. It accepts exactly what the Tokenizer accepts (RFC 8259, a leading BOM,
 // within the limits) and says nothing else: anything it does not accept, including a text past a
-// limit it cannot measure cheaply, makes `scan` return false, and the Tokenizer then reads the
-// text and says what is wrong and where. Test: test/scanner.test.ts (against the Tokenizer).
+// limit it cannot measure cheaply, is refused, and the Tokenizer then reads the text and says
+// what is wrong and where. Test: test/scanner.test.ts (against the Tokenizer).
 
 import type {Limits} from '../types.js';
 import {isWithinDoubleRange} from './numbers.js';
+import {Ch} from './tokenizer.js';
 
 /** What a scan delivers: the Tokenizer's tokens, with strings, keys and numbers as ranges of the text. */
 export interface RangeSink {
@@ -39,30 +41,6 @@ export interface RangeSink {
   /** In a value skipped: a key of the object at `depth`; false when that object has it already. */
   addKey(depth: number, key: string): boolean;
 }
-
-const TAB = 9;
-const LF = 10;
-const CR = 13;
-const SPACE = 32;
-const QUOTE = 34;
-const COMMA = 44;
-const MINUS = 45;
-const DOT = 46;
-const ZERO = 48;
-const NINE = 57;
-const COLON = 58;
-const UPPER_E = 69;
-const OPEN_BRACKET = 91;
-const BACKSLASH = 92;
-const CLOSE_BRACKET = 93;
-const LOWER_E = 101;
-const LOWER_F = 102;
-const LOWER_N = 110;
-const LOWER_T = 116;
-const LOWER_U = 117;
-const OPEN_BRACE = 123;
-const CLOSE_BRACE = 125;
-const BOM = 0xfeff;
 
 /** An open array on the scanner's stack; an object's entry is its property count. */
 const ARRAY = -1;
@@ -94,14 +72,14 @@ export function decodeString(text: string, from: number, to: number): string {
  * call costs more than a few digits.
  */
 function numberEnd(text: string, i: number, c: number): number {
-  let end = c === MINUS ? i + 1 : i;
+  let end = c === Ch.Minus ? i + 1 : i;
   c = text.charCodeAt(end);
-  if (c > ZERO && c <= NINE) {
+  if (c > Ch.Zero && c <= Ch.Nine) {
     do c = text.charCodeAt(++end);
-    while (c >= ZERO && c <= NINE);
-  } else if (c === ZERO) c = text.charCodeAt(++end);
+    while (c >= Ch.Zero && c <= Ch.Nine);
+  } else if (c === Ch.Zero) c = text.charCodeAt(++end);
   else return REFUSED;
-  if (c !== DOT && c !== LOWER_E && c !== UPPER_E) return end;
+  if (c !== Ch.Dot && c !== Ch.LowerE && c !== Ch.UpperE) return end;
   NUMBER.lastIndex = i;
   NUMBER.test(text);
   return NUMBER.lastIndex;
@@ -125,19 +103,9 @@ export class TextScanner {
   private escaped = false;
   /** The next value is skipped (see skipValue). */
   private skipNext = false;
-  private readonly maxDepth: number;
-  private readonly maxStringLength: number;
-  private readonly maxKeyLength: number;
-  private readonly maxProperties: number;
-  private readonly maxNumberLength: number;
   private readonly rejectInexact: boolean;
 
-  constructor(limits: Required<Limits>) {
-    this.maxDepth = limits.maxDepth;
-    this.maxStringLength = limits.maxStringLength;
-    this.maxKeyLength = limits.maxKeyLength;
-    this.maxProperties = limits.maxProperties;
-    this.maxNumberLength = limits.maxNumberLength;
+  constructor(private readonly limits: Required<Limits>) {
     this.rejectInexact = limits.inexactNumbers === 'reject';
   }
 
@@ -172,11 +140,11 @@ export class TextScanner {
     this.plainText = '';
     try {
       const length = text.length;
-      let i = this.valueEnd(text, length > 0 && text.charCodeAt(0) === BOM ? 1 : 0, sink, this.maxDepth);
+      let i = this.valueEnd(text, length > 0 && text.charCodeAt(0) === Ch.BOM ? 1 : 0, sink, this.limits.maxDepth);
       if (this.stopped) return true;
       if (i === REFUSED) return false;
       let c = 0;
-      while ((c = text.charCodeAt(i)) === SPACE || c === LF || c === CR || c === TAB) i++;
+      while ((c = text.charCodeAt(i)) === Ch.Space || c === Ch.LF || c === Ch.CR || c === Ch.Tab) i++;
       return i === length;
     } finally {
       // A skip asked for a value that never came is not one for the next text.
@@ -199,10 +167,10 @@ export class TextScanner {
       this.plainUntil = 0;
     }
     try {
-      const end = this.valueEnd(text, from, sink, this.maxDepth - depth);
+      const end = this.valueEnd(text, from, sink, this.limits.maxDepth - depth);
       if (this.stopped || end === REFUSED) return REFUSED;
       const c = text.charCodeAt(end);
-      return c === SPACE || c === LF || c === CR || c === TAB || c === COMMA || c === CLOSE_BRACE || c === CLOSE_BRACKET ? end : REFUSED;
+      return c === Ch.Space || c === Ch.LF || c === Ch.CR || c === Ch.Tab || c === Ch.Comma || c === Ch.CloseBrace || c === Ch.CloseBracket ? end : REFUSED;
     } finally {
       this.skipNext = false;
     }
@@ -221,18 +189,18 @@ export class TextScanner {
     let c = 0;
     for (;;) {
       // A value starts at the next non-whitespace character.
-      while ((c = text.charCodeAt(i)) === SPACE || c === LF || c === CR || c === TAB) i++;
+      while ((c = text.charCodeAt(i)) === Ch.Space || c === Ch.LF || c === Ch.CR || c === Ch.Tab) i++;
       if (this.skipNext) {
         this.skipNext = false;
         if (skipFrom < 0) skipFrom = depth;
       }
       const delivered = skipFrom < 0;
-      if (c === QUOTE) {
-        const end = this.stringEnd(text, i + 1, this.maxStringLength);
+      if (c === Ch.Quote) {
+        const end = this.stringEnd(text, i + 1, this.limits.maxStringLength);
         if (end === REFUSED) return REFUSED;
         if (delivered) sink.stringAt(text, i + 1, end, this.escaped);
         i = end + 1;
-      } else if (c === OPEN_BRACE) {
+      } else if (c === Ch.OpenBrace) {
         if (depth >= room) return REFUSED;
         stack[depth++] = top;
         top = 0;
@@ -240,9 +208,9 @@ export class TextScanner {
         else sink.openKeys(depth);
         if (this.stopped) return REFUSED;
         i++;
-        while ((c = text.charCodeAt(i)) === SPACE || c === LF || c === CR || c === TAB) i++;
-        if (c !== CLOSE_BRACE) {
-          if (this.maxProperties < 1) return REFUSED;
+        while ((c = text.charCodeAt(i)) === Ch.Space || c === Ch.LF || c === Ch.CR || c === Ch.Tab) i++;
+        if (c !== Ch.CloseBrace) {
+          if (this.limits.maxProperties < 1) return REFUSED;
           top = 1;
           i = this.member(text, i, sink, delivered ? 0 : depth);
           if (i === REFUSED) return REFUSED;
@@ -252,31 +220,31 @@ export class TextScanner {
         top = stack[--depth]!;
         if (delivered) sink.endObject();
         i++;
-      } else if (c === OPEN_BRACKET) {
+      } else if (c === Ch.OpenBracket) {
         if (depth >= room) return REFUSED;
         stack[depth++] = top;
         top = ARRAY;
         if (delivered) sink.startArray();
         if (this.stopped) return REFUSED;
         i++;
-        while ((c = text.charCodeAt(i)) === SPACE || c === LF || c === CR || c === TAB) i++;
-        if (c !== CLOSE_BRACKET) continue;
+        while ((c = text.charCodeAt(i)) === Ch.Space || c === Ch.LF || c === Ch.CR || c === Ch.Tab) i++;
+        if (c !== Ch.CloseBracket) continue;
         top = stack[--depth]!;
         if (delivered) sink.endArray();
         i++;
-      } else if (c === MINUS || (c >= ZERO && c <= NINE)) {
+      } else if (c === Ch.Minus || (c >= Ch.Zero && c <= Ch.Nine)) {
         const end = numberEnd(text, i, c);
-        if (end === REFUSED || end - i > this.maxNumberLength) return REFUSED;
+        if (end === REFUSED || end - i > this.limits.maxNumberLength) return REFUSED;
         if (this.rejectInexact && !isWithinDoubleRange(text.slice(i, end))) return REFUSED;
         if (delivered) sink.numberAt(text, i, end);
         i = end;
-      } else if (c === LOWER_T && text.startsWith('true', i)) {
+      } else if (c === Ch.LowerT && text.startsWith('true', i)) {
         if (delivered) sink.trueValue();
         i += 4;
-      } else if (c === LOWER_F && text.startsWith('false', i)) {
+      } else if (c === Ch.LowerF && text.startsWith('false', i)) {
         if (delivered) sink.falseValue();
         i += 5;
-      } else if (c === LOWER_N && text.startsWith('null', i)) {
+      } else if (c === Ch.LowerN && text.startsWith('null', i)) {
         if (delivered) sink.nullValue();
         i += 4;
       } else return REFUSED;
@@ -284,23 +252,23 @@ export class TextScanner {
       // After a value: close what ends here, then a comma and the next item or member, or the end.
       for (;;) {
         if (depth === skipFrom) skipFrom = -1;
-        while ((c = text.charCodeAt(i)) === SPACE || c === LF || c === CR || c === TAB) i++;
+        while ((c = text.charCodeAt(i)) === Ch.Space || c === Ch.LF || c === Ch.CR || c === Ch.Tab) i++;
         if (depth === 0) return i;
-        if (c === COMMA) {
+        if (c === Ch.Comma) {
           i++;
           if (top === ARRAY) break;
-          if (top >= this.maxProperties) return REFUSED;
+          if (top >= this.limits.maxProperties) return REFUSED;
           top++;
-          while ((c = text.charCodeAt(i)) === SPACE || c === LF || c === CR || c === TAB) i++;
+          while ((c = text.charCodeAt(i)) === Ch.Space || c === Ch.LF || c === Ch.CR || c === Ch.Tab) i++;
           i = this.member(text, i, sink, skipFrom < 0 ? 0 : depth);
           if (i === REFUSED) return REFUSED;
           if (this.stopped) return REFUSED;
           break;
         }
-        if (c === CLOSE_BRACE && top !== ARRAY) {
+        if (c === Ch.CloseBrace && top !== ARRAY) {
           top = stack[--depth]!;
           if (skipFrom < 0) sink.endObject();
-        } else if (c === CLOSE_BRACKET && top === ARRAY) {
+        } else if (c === Ch.CloseBracket && top === ARRAY) {
           top = stack[--depth]!;
           if (skipFrom < 0) sink.endArray();
         } else return REFUSED;
@@ -316,15 +284,15 @@ export class TextScanner {
    * is not what follows, or the key is repeated.
    */
   private member(text: string, i: number, sink: RangeSink, skippedDepth: number): number {
-    if (text.charCodeAt(i) !== QUOTE) return REFUSED;
-    const end = this.stringEnd(text, i + 1, this.maxKeyLength);
+    if (text.charCodeAt(i) !== Ch.Quote) return REFUSED;
+    const end = this.stringEnd(text, i + 1, this.limits.maxKeyLength);
     if (end === REFUSED) return REFUSED;
     if (skippedDepth === 0) sink.keyAt(text, i + 1, end, this.escaped);
     else if (!sink.addKey(skippedDepth, this.escaped ? decodeString(text, i + 1, end) : text.slice(i + 1, end))) return REFUSED;
     i = end + 1;
     let c = 0;
-    while ((c = text.charCodeAt(i)) === SPACE || c === LF || c === CR || c === TAB) i++;
-    return c === COLON ? i + 1 : REFUSED;
+    while ((c = text.charCodeAt(i)) === Ch.Space || c === Ch.LF || c === Ch.CR || c === Ch.Tab) i++;
+    return c === Ch.Colon ? i + 1 : REFUSED;
   }
 
   /**
@@ -353,10 +321,10 @@ export class TextScanner {
       STRING_RUN.test(text);
       i = STRING_RUN.lastIndex;
       const c = text.charCodeAt(i);
-      if (c === QUOTE) break;
-      if (c !== BACKSLASH) return REFUSED;
+      if (c === Ch.Quote) break;
+      if (c !== Ch.Backslash) return REFUSED;
       const next = text.charCodeAt(i + 1);
-      if (next === LOWER_U) {
+      if (next === Ch.LowerU) {
         FOUR_HEX.lastIndex = i + 2;
         if (!FOUR_HEX.test(text)) return REFUSED;
         i += 6;

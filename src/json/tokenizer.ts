@@ -42,7 +42,8 @@ const enum Expect {
   InKey
 }
 
-const enum Ch {
+/** Character codes, by name (shared with ./scanner.ts). */
+export const enum Ch {
   Tab = 9,
   LF = 10,
   CR = 13,
