@@ -13,7 +13,7 @@ import {Ajv} from 'ajv';
 import {compile} from '../dist/src/index.js';
 import {Tokenizer} from '../dist/src/json/tokenizer.js';
 import type {TokenSink} from '../src/types.js';
-import {best, noopSink} from './support.js';
+import {best, noopSink, printSummary} from './support.js';
 import {record, recordSchema} from './workloads.js';
 
 // Where a value sits, as far as the schema cares.
@@ -286,4 +286,9 @@ else {
   for (const [name, [title]] of Object.entries(variants)) {
     console.log(`  ${title.padEnd(44)} ${times[name]!.toFixed(0).padStart(6)} ns   ${(times['theirs']! / times[name]!).toFixed(2)}x of the competitor`);
   }
+  printSummary(
+    Object.entries(variants)
+      .filter(([name]) => name !== 'theirs')
+      .map(([name, [title]]) => ({workload: `${title}, per record (each in its own process)`, ratio: times['theirs']! / times[name]!, versus: 'JSON.parse + ajv'})),
+  );
 }

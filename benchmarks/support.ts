@@ -5,6 +5,7 @@ import {fork, type ChildProcess} from 'node:child_process';
 import {once} from 'node:events';
 import {Agent, request, type Server} from 'node:http';
 import {connect} from 'node:net';
+import {basename} from 'node:path';
 import {performance} from 'node:perf_hooks';
 import type {TokenSink} from '../src/types.js';
 
@@ -43,6 +44,8 @@ export function bestAlternating(ours: () => number, theirs: () => number, runs =
 
 export interface Row {
   name: string;
+  /** What "theirs" is, for the summary (default: the table's title after "vs "). */
+  versus?: string;
   /** Milliseconds for ours and for the competitor, on the same input. */
   ours: number;
   theirs: number;
@@ -51,7 +54,33 @@ export interface Row {
   target?: number;
 }
 
+/** A headline ratio of a benchmark, as benchmarks/run.ts collects them for docs/benchmarks.md. */
+export interface SummaryRow {
+  workload: string;
+  /** theirs time / ours time (throughput ratio): above 1, we are faster. */
+  ratio: number;
+  /** What the ratio is against. */
+  versus: string;
+  target?: number;
+}
+
+/** Marks the line of a benchmark's output that benchmarks/run.ts reads (one per benchmark run). */
+export const SUMMARY_MARK = 'BENCHMARK-SUMMARY ';
+
+/** Print a benchmark's headline ratios on one marked line of JSON, for benchmarks/run.ts. */
+export function printSummary(rows: readonly SummaryRow[]): void {
+  const benchmark = basename(process.argv[1] ?? 'unknown').replace(/\.ts$/, '');
+  console.log(SUMMARY_MARK + JSON.stringify({benchmark, rows}));
+}
+
+/** The table of `rows`, and their summary (`title`: "… vs <what theirs is>"). */
 export function printTable(title: string, rows: readonly Row[]): void {
+  printRows(title, rows);
+  const versus = title.includes(' vs ') ? title.slice(title.lastIndexOf(' vs ') + 4) : 'the competitor';
+  printSummary(rows.map((row) => ({workload: row.name, ratio: row.theirs / row.ours, versus: row.versus ?? versus, target: row.target})));
+}
+
+function printRows(title: string, rows: readonly Row[]): void {
   console.log(`\n${title}`);
   console.log('| workload | ours MB/s | theirs MB/s | ratio (ours/theirs) | target |');
   console.log('|---|---:|---:|---:|---:|');

@@ -7,8 +7,10 @@
 import {jsonParser} from 'stream-json/core/parser.js';
 import {jsonVerifier} from 'stream-json/core/utils/verifier.js';
 import {none} from 'stream-chain/defs.js';
-import {Tokenizer} from '../src/json/tokenizer.js';
+import {Tokenizer, defaultLimits} from '../src/json/tokenizer.js';
+import {TextScanner, type RangeSink} from '../src/json/scanner.js';
 import type {TokenSink} from '../src/types.js';
+import {printSummary} from './support.js';
 
 /** stream-json stages are flushed by calling them with `none`, which their declared input type omits. */
 type Stage = (chunk: string | typeof none) => unknown;
@@ -115,6 +117,18 @@ class NoopSink implements TokenSink {
   falseValue(): void {}
 }
 
+/** The scanner's sink that reads nothing: what reading a whole text costs validateText at least. */
+class NoRanges extends NoopSink implements RangeSink {
+  keyAt(): void {}
+  stringAt(): void {}
+  numberAt(): void {}
+  openKeys(): void {}
+  addKey(): boolean {
+    return true;
+  }
+}
+const noRanges = new NoRanges();
+
 type Many = {values: unknown[]};
 const drain = (result: unknown): number => (result === none ? 0 : (result as Many).values.length);
 
@@ -135,6 +149,19 @@ const oursPerRecord = (records: string[]): number => {
     bytes += tokenizer.bytesRead;
   }
   return bytes;
+};
+
+const scannerPerRecord = (records: string[]): number => {
+  const scanner = new TextScanner(defaultLimits);
+  let scanned = 0;
+  for (const record of records) if (scanner.scan(record, noRanges)) scanned++;
+  return scanned;
+};
+
+const parsePerRecord = (records: string[]): number => {
+  let parsed = 0;
+  for (const record of records) if (JSON.parse(record) !== null) parsed++;
+  return parsed;
 };
 
 const streamJson = (chunks: string[], jsonStreaming = false): number => {
@@ -199,6 +226,8 @@ for (const size of [16 * 1024, 64 * 1024]) {
 }
 add('(i) NDJSON 100k records', 'stream-json jsonParser, per record', ndjson, () => streamJsonPerRecord(records));
 add('(i) NDJSON 100k records', 'ours, per record', ndjson, () => oursPerRecord(records));
+add('(i) NDJSON 100k records', 'JSON.parse, per record', ndjson, () => parsePerRecord(records));
+add('(i) NDJSON 100k records', 'our scanner (whole texts), per record', ndjson, () => scannerPerRecord(records));
 addChunked('(ii) object with 200k keys', makeBigObject(200_000));
 addChunked('(iii) string-heavy', makeStrings(10_000));
 addChunked('(iv) number-heavy', makeNumbers(60_000));
@@ -223,7 +252,7 @@ if (sink < 0) console.log(sink);
 
 const mbps = (c: Case): number => c.bytes / 1e6 / c.best;
 const baselineFor = (c: Case): Case | undefined => {
-  if (c.contender === 'ours, per record') return cases.find(x => x.workload === c.workload && x.contender === 'stream-json jsonParser, per record');
+  if (c.contender.endsWith('per record')) return cases.find(x => x.workload === c.workload && x.contender === 'stream-json jsonParser, per record');
   const size = c.contender.split(', ')[1];
   return cases.find(x => x.workload === c.workload && x.contender.startsWith('stream-json jsonParser') && x.contender.endsWith(size));
 };
@@ -239,3 +268,16 @@ const ndjsonOurs = cases.find(x => x.contender === 'ours, per record')!;
 for (const c of cases.filter(x => x.workload.startsWith('(i)') && x.contender.includes('jsonStreaming'))) {
   console.log(`ours per record / ${c.contender}: ${(mbps(ndjsonOurs) / mbps(c)).toFixed(2)}x`);
 }
+
+const named = (contender: string, workload = '(i) NDJSON 100k records'): Case => cases.find((x) => x.workload === workload && x.contender === contender)!;
+const scannerRatio = mbps(named('our scanner (whole texts), per record')) / mbps(named('JSON.parse, per record'));
+console.log(`our scanner per record / JSON.parse per record: ${scannerRatio.toFixed(2)}x`);
+printSummary([
+  {workload: 'NDJSON records, the Tokenizer per record', ratio: mbps(ndjsonOurs) / mbps(named('stream-json jsonParser, per record')), versus: 'stream-json jsonParser'},
+  {workload: 'NDJSON records, the scanner of whole texts per record', ratio: scannerRatio, versus: 'JSON.parse'},
+  ...workloads.slice(1).map((workload) => ({
+    workload: `${workload.slice(workload.indexOf(' ') + 1)}, the Tokenizer, 64 KiB chunks`,
+    ratio: mbps(named('ours, 64 KiB', workload)) / mbps(named('stream-json jsonParser, 64 KiB', workload)),
+    versus: 'stream-json jsonParser',
+  })),
+]);

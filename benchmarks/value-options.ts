@@ -59,16 +59,19 @@ rows.push({
   name: `parseText, ${recordCount} records to coerce, default and trim (vs JSON.parse + ajv)`,
   ...bestAlternating(() => countValid(loose, parsedBy(ours)), () => countValid(loose, ajvJudges), 5),
   bytes: looseBytes,
+  versus: 'JSON.parse + ajv',
 });
 rows.push({
   name: 'JSON.parse + validate, the same records (vs JSON.parse + ajv)',
   ...bestAlternating(() => countValid(loose, validatedBy(ours)), () => countValid(loose, ajvJudges), 5),
   bytes: looseBytes,
+  versus: 'JSON.parse + ajv',
 });
 rows.push({
   name: 'parseText, records that need no change (vs ours without the options)',
   ...bestAlternating(() => countValid(exact, parsedBy(ours)), () => countValid(exact, parsedBy(oursWithout)), 5),
   bytes: exactBytes,
+  versus: 'ours without the options',
 });
 
 printTable('value options (Fastify\'s settings)', rows);

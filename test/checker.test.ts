@@ -10,7 +10,7 @@ import {Evaluator} from '../src/engine/evaluator.js';
 import {KeyPlans} from '../src/engine/keyPlan.js';
 import {compile} from '../src/index.js';
 import {uniqueItems} from '../src/keywords/uniqueItems.js';
-import {FAIL, PASS, TextChecker, UNSURE} from '../src/engine/checker.js';
+import {FAIL, PASS, TextChecker, UNSURE, type Outcome} from '../src/engine/checker.js';
 import {defaultLimits} from '../src/json/tokenizer.js';
 import {walkValue} from '../src/json/walker.js';
 import {random} from './support/chunks.js';
@@ -45,12 +45,24 @@ function eventsVerdictOf(schema: unknown, options: Options = {}): (value: unknow
   };
 }
 
+/**
+ * The outcome of `check` (the Tokenizer's tokens) and of `checkText` (the scanner's ranges), which
+ * must be the same: validateText asks the one, a validator with value options the other.
+ */
+function checkBoth(checker: TextChecker, text: string): Outcome {
+  const outcome = checker.check(text);
+  const reason = checker.unsureOf;
+  assert.equal(checker.checkText(text), outcome, `checkText and check differ on ${text.slice(0, 200)}`);
+  assert.equal(checker.unsureOf, reason, `checkText and check are unsure for different reasons on ${text.slice(0, 200)}`);
+  return outcome;
+}
+
 /** The checker decides every text and its parsed value, as the evaluator does. */
 function decidesAsValueMode(schema: unknown, texts: readonly string[], options: Options = {}): void {
   const checker = checkerFor(schema, options);
   const eventsVerdict = eventsVerdictOf(schema, options);
   for (const text of texts) {
-    const outcome = checker.check(text);
+    const outcome = checkBoth(checker, text);
     const where = `${JSON.stringify(schema).slice(0, 60)}: ${text.slice(0, 60)}`;
     assert.notEqual(outcome, UNSURE, text);
     assert.equal(outcome === PASS, eventsVerdict(JSON.parse(text)), where);
@@ -75,7 +87,7 @@ test('the text checker agrees with the suite on every test it decides, and decid
             const id = `${draft}/${file.name}/${suiteCase.description}/${suiteTest.description}`;
             if (suiteSkips.has(id) || suiteSkips.has(`${draft}/${file.name}`)) continue;
             for (const text of [JSON.stringify(suiteTest.data), JSON.stringify(suiteTest.data, null, 2)]) {
-              const outcome = checker.check(text);
+              const outcome = checkBoth(checker, text);
               if (outcome === PASS && !suiteTest.valid) problems.push(`said valid: ${id}`);
               if (outcome === FAIL && suiteTest.valid) problems.push(`said invalid: ${id}`);
               if (!suiteTest.valid) {
@@ -152,7 +164,7 @@ test('on random changes to the suite documents, the text checker never contradic
           for (let round = 0; round < Number(process.env.TEXT_CHECK_ROUNDS ?? 4); round++) {
             data = mutate(data, next);
             const text = JSON.stringify(data);
-            const outcome = checker.check(text);
+            const outcome = checkBoth(checker, text);
             const valueOutcome = checker.checkValue(data);
             compared++;
             if (outcome === UNSURE) continue;
@@ -172,10 +184,17 @@ test('on random changes to the suite documents, the text checker never contradic
 describe('the text checker', () => {
   it('leaves a repeated key, a syntax error and a limit to the evaluator', () => {
     const checker = checkerFor({type: 'object'}, {limits: {maxDepth: 3}});
-    assert.equal(checker.check('{"a": 1, "a": 2}'), UNSURE);
-    assert.equal(checker.check('{"a": 1'), UNSURE);
-    assert.equal(checker.check('{"a": [[[1]]]}'), UNSURE);
-    assert.equal(checker.check('{"a": [[1]]}'), PASS);
+    assert.equal(checkBoth(checker, '{"a": 1, "a": 2}'), UNSURE);
+    assert.equal(checkBoth(checker, '{"a": 1'), UNSURE);
+    assert.equal(checkBoth(checker, '{"a": [[[1]]]}'), UNSURE);
+    assert.equal(checkBoth(checker, '{"a": [[1]]}'), PASS);
+    // A value only `true` schemas apply to is skipped by checkText, for its syntax and repeated keys alone.
+    const free = checkerFor({properties: {a: true, b: {type: 'string'}}});
+    assert.equal(checkBoth(free, '{"a": {"x": [1, {"y": 2, "y": 3}]}, "b": "s"}'), UNSURE);
+    assert.equal(checkBoth(free, '{"a": {"x": [1, {"y": 2, "z": 3}]}, "b": "s"}'), PASS);
+    assert.equal(checkBoth(free, '{"a": {"x": [1, {"y": 2, "z": 3}]}, "b": 5}'), FAIL);
+    assert.equal(checkBoth(free, '{"a": "\\x", "b": "s"}'), UNSURE);
+    assert.equal(checkBoth(checkerFor(true), '[{"k": 1}, {"k": 1, "k": 2}]'), UNSURE);
   });
 
   it('compares objects and arrays with enum and const literals', () => {

@@ -166,3 +166,16 @@ describe('a session judges each nested value apart at most once per text', () =>
     assert.ok(count <= depth, `${count} containers judged apart for ${depth} levels`);
   });
 });
+
+test('a session reads the items of one long text ahead in time linear in the text', () => {
+  const records = compile({type: 'array', items: {type: 'object', properties: {id: {type: 'integer'}, name: {type: 'string'}}}});
+  const text = (count: number): string => `[${Array.from({length: count}, (_, id) => `{"id": ${id}, "name": "item number ${id}", "more": [1, 2, "three"]}`).join(',')}]`;
+  const whole = text(4096);
+  const piece = text(4096 / PIECES);
+  const judge = (document: string): void => {
+    const session = records.session();
+    session.write(document);
+    assert.equal(session.end().valid, true);
+  };
+  assertLinear('reading items ahead', () => judge(whole), () => judge(piece), 500);
+});

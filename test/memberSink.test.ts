@@ -5,12 +5,14 @@
 // (replayed into the evaluator) and values past a limit all happen here.
 
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import {after, before, test} from 'node:test';
 import {compile} from '../src/index.js';
 import {memberValues} from '../src/session/memberSink.js';
 import type {Validator} from '../src/types.js';
 import {byteChunks, random, randomChunks} from './support/chunks.js';
 import {drafts, remotes, suiteFiles, suiteFormats, suiteSkips} from './support/suite.js';
+import {property} from './support/property.js';
 
 const schemas = remotes();
 const encoder = new TextEncoder();
@@ -113,4 +115,30 @@ test('a large document judged apart in 64 KiB chunks reports what the plain eval
   } finally {
     memberValues.worthIt = 0;
   }
+});
+
+test('property: on mutated texts in random chunks, values read ahead change nothing a session reports', () => {
+  // Members and items the checker may read ahead, nested, beside values only `true` applies to.
+  const validator = compile({
+    type: 'object',
+    properties: {a: {type: 'object', properties: {b: {type: 'integer'}, c: {items: {type: 'string'}}}}, d: true},
+    additionalProperties: {items: {type: 'object', additionalProperties: {type: ['string', 'number', 'array', 'object', 'boolean', 'null']}}},
+  }, {limits: {maxDepth: 6, maxStringLength: 40, maxNumberLength: 12}});
+  const alphabet = ['"', '\\', 'u', '0', '9', 'e', '-', '.', ',', ':', '[', ']', '{', '}', ' ', '\n', '\u0000', 't', 'n', 'x', '\ud800', '"a"', '"b":', '"a":{"b":1}'];
+  const mutation = fc.tuple(fc.nat(), fc.constantFrom(...alphabet), fc.constantFrom('insert', 'replace', 'delete'));
+  const documentOf = fc.record({a: fc.record({b: fc.integer(), c: fc.array(fc.string(), {maxLength: 3})}, {requiredKeys: []}), d: fc.jsonValue({maxDepth: 3}), e: fc.array(fc.dictionary(fc.string({maxLength: 4}), fc.jsonValue({maxDepth: 2}), {maxKeys: 3}), {maxLength: 3})}, {requiredKeys: []});
+  fc.assert(
+    fc.property(documentOf, fc.array(mutation, {maxLength: 2}), fc.boolean(), fc.integer({min: 1, max: 64}), fc.nat(), (document, mutations, indented, size, seed) => {
+      let text = JSON.stringify(document, null, indented ? 1 : undefined);
+      for (const [at, piece, kind] of mutations) {
+        const i = at % (text.length + 1);
+        text = kind === 'insert' ? text.slice(0, i) + piece + text.slice(i) : kind === 'replace' ? text.slice(0, i) + piece + text.slice(i + 1) : text.slice(0, i) + text.slice(i + 1);
+      }
+      const bytes = encoder.encode(text);
+      for (const chunks of [[bytes], randomChunks(bytes, random(seed), size)]) {
+        assert.deepEqual(run(validator, chunks, true), run(validator, chunks, false), text);
+      }
+    }),
+    property(1500),
+  );
 });

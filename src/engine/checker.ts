@@ -29,6 +29,7 @@ import {HeldScalar} from './scalar.js';
 import {ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, acts, type CompiledKeyword, type Kind, type KeywordDefinition, type Matcher, type Outline, type Resource, type SchemaNode} from '../schema/node.js';
 import {PatternTests} from './patterns.js';
 import {Tokenizer} from '../json/tokenizer.js';
+import {TextScanner, decodeString, type RangeSink} from '../json/scanner.js';
 import type {Limits, TokenSink} from '../types.js';
 
 type Accepts = NonNullable<KeywordDefinition['accepts']>;
@@ -314,6 +315,8 @@ class Member {
   readonly accepts: Accepts[] | null = null;
   readonly acceptsKeywords: CompiledKeyword[] = [];
   readonly acceptsTargets: Target[] = [];
+  /** No subschema applies to the value, or only `true` ones: any value passes. */
+  readonly free: boolean;
   /**
    * Per UnevaluatedRule of the enclosing shape: the conditions under which a source evaluates
    * this name (null: unconditionally, so the rule's subschema is not applied to the value).
@@ -330,6 +333,7 @@ class Member {
     readonly scopes: readonly Scope[],
     scalarPlans: ScalarPlans,
   ) {
+    this.free = nodes.every((node) => node.bool === true);
     const plans = nodes.map((node) => (node.bool === undefined ? scalarPlans.of(node) : undefined));
     if (!plans.every((plan) => plan !== undefined && plan.plain)) return;
     this.accepts = [];
@@ -776,11 +780,14 @@ export class CheckerCache {
   readonly partialScope = new Scope(null, null, true);
 }
 
-export class TextChecker implements TokenSink {
+export class TextChecker implements TokenSink, RangeSink {
   outcome: Outcome = PASS;
   /** Why the last document was UNSURE, for tests. */
   unsureOf: 'schema' | 'input' | 'bounds' | 'keyword' | undefined = undefined;
-  private tokenizer: Tokenizer | null = null;
+  /** What reads the document's text, to be stopped at a verdict. */
+  private tokenizer: Tokenizer | TextScanner | null = null;
+  /** Reads whole texts for checkText; made on first need. */
+  private scanner: TextScanner | null = null;
   private readonly root: Member;
   /** The member for the value at depth 0: the document's, or one judged apart (beginValue). */
   private top: Member;
@@ -906,6 +913,45 @@ export class TextChecker implements TokenSink {
       this.release();
     }
     return this.outcome;
+  }
+
+  /**
+   * Judge one whole document given as text, with no value options: read by a TextScanner, which
+   * hands over keys and strings as ranges of the text (see keyAt, stringAt).
+   */
+  checkText(text: string): Outcome {
+    this.begin(this.root);
+    const scanner = (this.tokenizer = this.scanner ??= new TextScanner(this.limits));
+    if (this.root.free) scanner.skipValue();
+    try {
+      if (!scanner.scan(text, this)) this.giveUp('input');
+    } finally {
+      this.release();
+    }
+    return this.outcome;
+  }
+
+  /**
+   * Judge one member value or array item, to which `nodes` apply, read from `text` at `from`
+   * inside `depth` open objects and arrays (src/session/memberSink.ts): where it ends when it
+   * passes, else -1 (a failure, or anything TextScanner.valueAt refuses).
+   */
+  valueEndAt(nodes: readonly SchemaNode[], text: string, from: number, depth: number): number {
+    this.beginValue(nodes);
+    const scanner = (this.tokenizer = this.scanner ??= new TextScanner(this.limits));
+    if (this.top.free) scanner.skipValue();
+    let end: number;
+    try {
+      end = scanner.valueAt(text, from, this, depth);
+    } finally {
+      this.release();
+    }
+    return this.outcome === PASS ? end : -1;
+  }
+
+  /** Hold nothing of the text values were read from (valueEndAt): it is done with. */
+  forgetText(): void {
+    this.scanner?.forgetText();
   }
 
   /**
@@ -1213,10 +1259,7 @@ export class TextChecker implements TokenSink {
         (this.heldRules[level] ??= []).length = 0;
         (this.heldConditions[level] ??= []).length = 0;
       }
-      let keys = this.keySets[level];
-      if (keys === undefined) this.keySets[level] = keys = new KeySet();
-      else keys.clear();
-      if (level >= this.usedLevels) this.usedLevels = level + 1;
+      this.openKeys(level + 1);
     } else {
       if (shape.distinctTargets.length > 0) {
         let seen = this.distinct[level];
@@ -1384,6 +1427,39 @@ export class TextChecker implements TokenSink {
     this.held.holdScalar(STRING, key);
     // As the value of a member would be: one level below the object, whose flags its failures set.
     this.judgeScalar(shape.keyNamesMember ?? this.keyNamesMemberOf(shape), STRING, level + 1);
+  }
+
+  /**
+   * A key as a range of the text (checkText). A value any value would pass is skipped, unless
+   * something here reads it whole (a fingerprint, a tally, unevaluated*).
+   */
+  keyAt(text: string, from: number, to: number, escaped: boolean): void {
+    this.keyValue(escaped ? decodeString(text, from, to) : text.slice(from, to));
+    if (this.pending.free && this.hashing === 0 && !this.open[this.depth - 1]!.extras) this.scanner!.skipValue();
+  }
+
+  /** The keys of the object opening at `depth` (its level + 1), kept afresh. */
+  openKeys(depth: number): void {
+    const level = depth - 1;
+    const keys = this.keySets[level];
+    if (keys === undefined) this.keySets[level] = new KeySet();
+    else keys.clear();
+    if (level >= this.usedLevels) this.usedLevels = depth;
+  }
+
+  addKey(depth: number, key: string): boolean {
+    return this.keySets[depth - 1]!.add(key);
+  }
+
+  /** A string as a range of the text (checkText): made only if a keyword reads it. */
+  stringAt(text: string, from: number, to: number, escaped: boolean): void {
+    this.held.holdRange(text, from, to, escaped);
+    this.scalar(STRING);
+  }
+
+  numberAt(text: string, from: number, to: number): void {
+    this.held.holdRange(text, from, to, false);
+    this.scalar(NUMBER);
   }
 
   stringValue(value: string): void {

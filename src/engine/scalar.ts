@@ -4,13 +4,21 @@
 
 import {compareTiedNumberText, isIntegerText, numberTextsEqual, type Decimal} from '../json/numbers.js';
 import {BOOLEAN, NUMBER, STRING, type Kind, type Matcher, type Scalar} from '../schema/node.js';
+import {decodeString} from '../json/scanner.js';
 
 /** Each pattern run as asked: an engine used on its own, outside a document. */
 const runEachTime: Matcher = (pattern, text) => pattern.test(text);
 
 export class HeldScalar implements Scalar {
-  /** The string being delivered (a number's text: `numberText()`). */
-  text = '';
+  private heldText = '';
+  /**
+   * A string or number held as a range of a text (holdRange), until a keyword reads it: most are
+   * only counted or have their kind checked, and making each was a tenth of a record's time.
+   */
+  private source = '';
+  private from = 0;
+  private to = -1;
+  private escaped = false;
   booleanValue = false;
   private parsedNumber = NaN;
   private numberParsed = false;
@@ -26,6 +34,37 @@ export class HeldScalar implements Scalar {
     /** How the document runs its patterns (src/engine/patterns.ts). */
     readonly match: Matcher = runEachTime,
   ) {}
+
+  /** The string being delivered (a number's text: `numberText()`). */
+  get text(): string {
+    if (this.to >= 0) this.takeRange();
+    return this.heldText;
+  }
+
+  set text(value: string) {
+    this.heldText = value;
+    this.to = -1;
+  }
+
+  private takeRange(): void {
+    this.heldText = this.escaped ? decodeString(this.source, this.from, this.to) : this.source.slice(this.from, this.to);
+    this.source = '';
+    this.to = -1;
+  }
+
+  /**
+   * Hold the string or number text of `source` from `from` to `to` (as TextScanner gives them:
+   * `escaped`, a string with escapes, which `decodeString` reads).
+   */
+  holdRange(source: string, from: number, to: number, escaped: boolean): void {
+    this.source = source;
+    this.from = from;
+    this.to = to;
+    this.escaped = escaped;
+    this.numberParsed = false;
+    this.numberTextPending = false;
+    this.numberFromDouble = false;
+  }
 
   matches(pattern: RegExp): boolean {
     return this.match(pattern, this.text);
@@ -53,6 +92,7 @@ export class HeldScalar implements Scalar {
   /** Hold nothing: the text of a document must not stay reachable from here after it. */
   releaseScalar(): void {
     this.text = '';
+    this.source = '';
     this.numberParsed = false;
     this.numberTextPending = false;
     this.numberFromDouble = false;

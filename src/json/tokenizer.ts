@@ -43,7 +43,8 @@ const enum Expect {
   InKey
 }
 
-const enum Ch {
+/** Character codes, by name (shared with ./scanner.ts). */
+export const enum Ch {
   Tab = 9,
   LF = 10,
   CR = 13,
@@ -117,6 +118,12 @@ const isDigit = (c: number): boolean => c >= Ch.Zero && c <= Ch.Nine;
 const isHighSurrogate = (c: number): boolean => c >= 0xd800 && c <= 0xdbff;
 const isLowSurrogate = (c: number): boolean => c >= 0xdc00 && c <= 0xdfff;
 
+/** Where `search` next occurs in `text` from `from` on, or the text's length. */
+const indexOrLength = (text: string, search: string, from: number): number => {
+  const at = text.indexOf(search, from);
+  return at < 0 ? text.length : at;
+};
+
 const describeChar = (c: number): string => {
   if (c >= 0x21 && c < 0x7f) return `'${String.fromCharCode(c)}'`;
   return `U+${c.toString(16).toUpperCase().padStart(4, '0')}${c === Ch.Space ? ' (space)' : ''}`;
@@ -169,22 +176,13 @@ export class Tokenizer {
   private lineStart = 0;
   private bytesTotal = 0;
 
-  // A checkpoint in the current text to tokenize it again from (see mark), with the state there.
-  // Whether and when to go back to it is the Rewinder's call (src/session/memberSink.ts).
-  private marked = false;
-  private markIndex = 0;
-  private markLine = 0;
-  private markLineStart = 0;
-  private markDepth = 0;
-  private markTop = 0;
-  private markStack = 0;
-  private markExpect = Expect.Colon;
-  /** Where tokenizing resumes after a replay: past the key's quote, or at the value's bracket. */
-  private markResume = 0;
-  private rewinder: Rewinder | null = null;
-  private rewindRequested = false;
-  /** Where tokenize starts in the text (0, or just past a mark). */
-  private resumeAt = 0;
+  /** The end of a value the sink read itself (readMemberValue, readItem); -1: none. */
+  private skipTo = -1;
+  /**
+   * The first line feed of the current text at or after the last value the sink read, -1 when not
+   * looked for yet in this text: each part of a text is searched for line feeds once.
+   */
+  private nextLineFeed = -1;
 
   constructor(sink: TokenSink, limits?: Limits) {
     this.sink = sink;
@@ -215,43 +213,44 @@ export class Tokenizer {
   }
 
   /**
-   * Let `rewinder` decide about going back to the mark (between writes, with the mark's user as
-   * the sink): whether an input error after the mark rewinds instead of failing, and what happens
-   * when the tokens come again.
+   * From a `keyValue` call: `read` may read the member's value itself from the current text (its
+   * start, past the colon, and the objects and arrays open around it) and return where it ends;
+   * then its tokens are not delivered, and tokenizing goes on from there. -1: it did not, and the
+   * tokens come. False also when the colon is not in this text.
    */
-  setRewinder(rewinder: Rewinder): void {
-    this.rewinder = rewinder;
+  readMemberValue(read: (text: string, from: number, depth: number) => number): boolean {
+    const text = this.text;
+    let at = this.index + 1;
+    let c = text.charCodeAt(at);
+    while (c === Ch.Space || c === Ch.Tab || c === Ch.LF || c === Ch.CR) c = text.charCodeAt(++at);
+    return c === Ch.Colon && this.readValue(read(text, at + 1, this.depth));
   }
 
-  /** From a `keyValue` call: a checkpoint just after the key, to tokenize the rest of the text again from. */
-  mark(): void {
-    this.setMark(this.depth, this.top, this.stack.length, Expect.Colon, this.index + 1);
+  /** From a `startObject` or `startArray` call for an array's item: the same for the item, from its bracket. */
+  readItem(read: (text: string, from: number, depth: number) => number): boolean {
+    return this.readValue(read(this.text, this.index, this.depth - 1));
   }
 
-  /**
-   * From a `startObject` or `startArray` call for an array's item: a checkpoint just before the
-   * item's bracket, as if it had not been opened yet.
-   */
-  markValue(): void {
-    const stack = this.stack;
-    this.setMark(this.depth - 1, stack[stack.length - 1]!, stack.length - 1, Expect.Value, this.index);
+  private readValue(end: number): boolean {
+    if (end < 0) return false;
+    this.skipTo = end;
+    return true;
   }
 
-  private setMark(depth: number, top: number, stack: number, expect: Expect, resume: number): void {
-    this.marked = true;
-    this.markIndex = this.index;
-    this.markLine = this.line;
-    this.markLineStart = this.lineStart;
-    this.markDepth = depth;
-    this.markTop = top;
-    this.markStack = stack;
-    this.markExpect = expect;
-    this.markResume = resume;
-  }
-
-  /** A checkpoint is set in the current text. */
-  get hasMark(): boolean {
-    return this.marked;
+  /** Past a value the sink read itself: tokenizing goes on at its end, its line breaks counted. */
+  private skipRead(text: string): number {
+    const end = this.skipTo;
+    this.skipTo = -1;
+    // JSON breaks lines only between tokens, where the tokenizer would have counted them.
+    let at = this.nextLineFeed;
+    if (at < this.index) at = indexOrLength(text, '\n', this.index);
+    for (; at < end; at = indexOrLength(text, '\n', at + 1)) {
+      ++this.line;
+      this.lineStart = this.unitBase + at + 1;
+    }
+    this.nextLineFeed = at;
+    this.index = end - 1;
+    return end;
   }
 
   /** Code units of the current text after the token just delivered. */
@@ -262,59 +261,6 @@ export class Tokenizer {
   /** From a sink call: where the token just delivered ends, in code units of the whole input. */
   get unitOffset(): number {
     return this.unitBase + this.index;
-  }
-
-  unmark(): void {
-    this.marked = false;
-  }
-
-  /** From a sink call: go back to the mark once this call returns, and tokenize on from there. */
-  rewind(): void {
-    this.rewindRequested = true;
-    this._stopped = true;
-  }
-
-  /**
-   * Between writes: go back to the mark and tokenize the rest of the current text again from it.
-   * False when there is nothing to go back to (no mark, or the input failed or ended).
-   */
-  rewindAndResume(): boolean {
-    if (!this.marked || this.failed || this.finished) return false;
-    this.restoreMark();
-    this.runText(this.text, false);
-    return true;
-  }
-
-  private restoreMark(): void {
-    this.marked = false;
-    this.rewindRequested = false;
-    this._stopped = false;
-    this.carry = '';
-    this.resetDecoded();
-    this.expect = this.markExpect;
-    this.line = this.markLine;
-    this.lineStart = this.markLineStart;
-    this.depth = this.markDepth;
-    this.top = this.markTop;
-    while (this.stack.length > this.markStack) this.stack.pop();
-    this.index = this.markIndex;
-    this.resumeAt = this.markResume;
-    this.rewinder?.rewound();
-  }
-
-  /** tokenize, going back to the mark as often as asked to (each rewind drops it). */
-  private tokenizeMarked(text: string, final: boolean): void {
-    for (;;) {
-      try {
-        this.tokenize(text, final);
-      } catch (error) {
-        if (!this.marked || !(error instanceof InputError) || this.rewinder === null || !this.rewinder.rewindsOn(error)) throw error;
-        this.restoreMark();
-        continue;
-      }
-      if (!this.rewindRequested) return;
-      this.restoreMark();
-    }
   }
 
   /**
@@ -378,17 +324,18 @@ export class Tokenizer {
     this.byteBase = byteBase;
     this.unitBase += this.text.length - carry.length;
     this.text = text;
+    this.nextLineFeed = -1;
     this.index = 0;
     this.countedIndex = 0;
     this.countedBytes = 0;
     this.runText(text, final);
   }
 
-  /** Tokenize the current text from `resumeAt`, then account for what was consumed. */
+  /** Tokenize the current text, then account for what was consumed. */
   private runText(text: string, final: boolean): void {
     this.running = true;
     try {
-      this.tokenizeMarked(text, final);
+      this.tokenize(text, final);
     } catch (error) {
       this.running = false;
       // Read through the byte that made the error (bytesRead after a refusal says how far it got).
@@ -414,8 +361,7 @@ export class Tokenizer {
   private tokenize(text: string, final: boolean): void {
     const sink = this.sink;
     const length = text.length;
-    let i = this.resumeAt;
-    this.resumeAt = 0;
+    let i = 0;
     let expect = this.expect;
     if (i === 0 && this.unitBase === 0 && length > 0 && text.charCodeAt(0) === Ch.BOM) {
       // RFC 8259 §8.1 lets parsers ignore a BOM; it is not content (the input is still empty).
@@ -426,6 +372,10 @@ export class Tokenizer {
       i = this.scanString(text, i, expect === Expect.InKey, final);
       if (i === PARTIAL || this._stopped) return;
       expect = this.expect;
+      if (this.skipTo >= 0) {
+        i = this.skipRead(text);
+        expect = this.afterValue();
+      }
     }
     for (;;) {
       let c = 0;
@@ -477,6 +427,11 @@ export class Tokenizer {
             this.expect = Expect.InKey;
             i = this.scanString(text, i + 1, true, final);
             if (i === PARTIAL || this._stopped) return;
+            if (this.skipTo >= 0) {
+              i = this.skipRead(text);
+              expect = this.afterValue();
+              continue;
+            }
             expect = Expect.Colon;
             continue;
           }
@@ -546,6 +501,12 @@ export class Tokenizer {
         throw this.unexpected(i, expect);
       }
       if (this._stopped) return;
+      if (this.skipTo >= 0) {
+        // An item the sink read itself, from its bracket: as if it had closed at its end.
+        expect = this.close(i);
+        i = this.skipRead(text);
+        continue;
+      }
       ++i;
     }
   }
@@ -890,12 +851,4 @@ export class Tokenizer {
         return 'end of input';
     }
   }
-}
-
-/** Decides about going back to a tokenizer's mark (see Tokenizer.setRewinder). */
-export interface Rewinder {
-  /** An input error in the text after the mark: go back to it instead of failing? */
-  rewindsOn(error: InputError): boolean;
-  /** The tokenizer went back to the mark: the tokens after it come again. */
-  rewound(): void;
 }

@@ -56,8 +56,6 @@ export class Document implements Session {
   private assembler: Assembler | undefined = undefined;
   /** Member values may be judged apart (src/session/memberSink.ts), until a MemberSink is set up. */
   private judgesMembersApart = false;
-  /** Judges member values apart, and decides when the tokenizer goes back to its mark. */
-  private members: MemberSink | null = null;
   private inputError: InputError | undefined = undefined;
   private result: Result | undefined = undefined;
   /** The tokenizer saw the whole document (it was not stopped early). */
@@ -139,7 +137,8 @@ export class Document implements Session {
       if (!this.parts.checkerCache.usable) return this.evaluateText(text);
       const source = typeof text === 'string' ? text : decode(text);
       const plans = this.parts.amendPlans;
-      if (this.checkerOf().check(source, plans === null ? undefined : this.amendedCheck(plans)) === PASS) return {valid: true, errors: []};
+      const checker = this.checkerOf();
+      if ((plans === null ? checker.checkText(source) : checker.check(source, this.amendedCheck(plans))) === PASS) return {valid: true, errors: []};
       return this.evaluateText(source);
     } finally {
       this.patterns.clear();
@@ -153,7 +152,7 @@ export class Document implements Session {
       const source = typeof text === 'string' ? text : decode(text);
       if (this.parts.amendPlans !== null) return this.parseAmended(source, this.parts.amendPlans);
       // For a valid document whose value is wanted anyway: the checker's pass, then JSON.parse once.
-      if (this.parts.checkerCache.usable && this.checkerOf().check(source) === PASS) return withValue({valid: true, errors: []}, source);
+      if (this.parts.checkerCache.usable && this.checkerOf().checkText(source) === PASS) return withValue({valid: true, errors: []}, source);
       const result = this.evaluateText(source);
       return result.valid ? withValue(result, source) : result;
     } finally {
@@ -198,7 +197,6 @@ export class Document implements Session {
     this.tokenizer = null;
     this.decoder = null;
     this.assembler = undefined;
-    this.members = null;
     this.inputError = undefined;
     this.result = undefined;
     this.evaluator.forget();
@@ -225,7 +223,6 @@ export class Document implements Session {
     this.decoder = new ChunkDecoder(DECODE_SLICE);
     // A member value judged apart would be judged as sent, not as amended.
     this.judgesMembersApart = membersApart && this.parts.checkerCache.usable && plans === null;
-    this.members = null;
     this.inputError = undefined;
     this.result = undefined;
     this.complete = false;
@@ -248,7 +245,7 @@ export class Document implements Session {
   private judgeMembersApart(tokenizer: Tokenizer, length: number): void {
     if (!this.judgesMembersApart || length < memberValues.worthIt || tokenizer.stopped) return;
     this.judgesMembersApart = false;
-    const members = (this.members = new MemberSink(this.evaluator, () => this.checkerOf()));
+    const members = new MemberSink(this.evaluator, () => this.checkerOf());
     members.attach(tokenizer);
     tokenizer.redirect(members);
   }
@@ -282,13 +279,10 @@ export class Document implements Session {
     return !this.failed;
   }
 
-  /**
-   * One text to the tokenizer; a mark it leaves is settled before the next (see MemberSink.settle),
-   * so no verdict found in it is asked for again after: they go, with the text.
-   */
+  /** One text to the tokenizer; what the engines found in it goes with it. */
   private writeText(tokenizer: Tokenizer, text: string): void {
     tokenizer.write(text);
-    this.members?.settle();
+    this.checker?.forgetText();
     this.patterns.clear();
   }
 
