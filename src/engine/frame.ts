@@ -9,7 +9,6 @@ import {truncate} from './arrays.js';
 import type {Run} from './run.js';
 import {OBJECT, type CompiledKeyword, type FingerprintListener, type Kind, type SchemaNode} from '../schema/node.js';
 
-
 /**
  * The keywords that asked for the fingerprints of the open containers' current items, as
  * parallel stacks: a frame's are those from its `requestsFrom` up to the next frame's.
@@ -41,7 +40,7 @@ export class DeferredLeaves {
 
 /**
  * One open object or array. Frames are pooled per depth; what only some containers need is made
- * on first use, since a session's frames are new and a deep document makes one per level.
+ * on first use, since the frames of each `session()` are new and a deep document makes one per level.
  */
 export class Frame {
   kind: Kind = OBJECT;
