@@ -50,7 +50,7 @@ export {HttpError} from './http-body.js';
 
 /**
  * The plugin's options. Its compile options (`coerceTypes`, `useDefaults`, `removeAdditional`,
- * `formats`, `customFormats`, `strictSchema`, `allErrors`, `draft`, …) default to what Fastify's
+ * `formats`, `customFormats`, `strictSchema`, `nullable`, `allErrors`, `draft`, …) default to what Fastify's
  * validation does (its ajv defaults and the server's `ajv.customOptions`), and replace them where
  * given: `{coerceTypes: false, useDefaults: false, removeAdditional: false}` judges bodies as sent.
  */
