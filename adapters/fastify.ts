@@ -155,20 +155,25 @@ class Readers {
 class BodySchema {
   readonly readers: Readers;
   /**
-   * Bodies the parser handed over with the stream's verdict "valid", each taken out at its one
-   * validation. Only for routes where nothing can change the body on its way to Fastify's
-   * validation step (see JsonBodies#read), so the object itself stands for its verdict there.
+   * The body the parser handed over with the stream's verdict "valid", until its validation.
+   * Only for routes where nothing can change the body on its way to Fastify's validation step,
+   * which runs in the same synchronous call as the parser's done (see JsonBodies#read): the object
+   * itself stands for its verdict there, and one slot holds it. A body whose validation did not
+   * follow is pushed out by the next, and judged in value mode if it ever comes.
    */
-  readonly #valid = new WeakSet<object>();
+  #handedOver: object = NOTHING_HANDED_OVER;
   readonly validation: BodyValidation;
 
   constructor(readers: Readers) {
     this.readers = readers;
     this.validation = (data) => {
+      // The stream judged it and the parser handed on the value the value options made.
+      if (data === this.#handedOver) {
+        this.#handedOver = NOTHING_HANDED_OVER;
+        return true;
+      }
       const refused = refusals.get(data as object);
       if (refused !== undefined) return {error: refused};
-      // The stream judged it and the parser handed on the value the value options made.
-      if (typeof data === 'object' && data !== null && this.#valid.delete(data)) return true;
       // A body another parser made, or one the lifecycle may have changed: judged as it is now,
       // and changed in place; a root scalar the options change is replaced.
       const result = readers.validator.validate(data);
@@ -178,9 +183,12 @@ class BodySchema {
   }
 
   markValid(body: unknown): void {
-    if (typeof body === 'object' && body !== null) this.#valid.add(body);
+    if (typeof body === 'object' && body !== null) this.#handedOver = body;
   }
 }
+
+/** No body: an object no parser hands on. */
+const NOTHING_HANDED_OVER: object = Object.freeze({});
 
 /** The plugin's state in the scope it was registered in. */
 class JsonBodies {
