@@ -437,10 +437,16 @@ function withFastifyCode(error: HttpError, req: IncomingMessage): FastifyBodyErr
  */
 function withoutPoisonedPrototypes(value: unknown, protoAction: PoisoningAction, constructorAction: PoisoningAction): boolean {
   if (protoAction === 'ignore' && constructorAction === 'ignore') return true;
-  const pending: unknown[] = [value];
+  if (typeof value !== 'object' || value === null) return true;
+  // Only containers are pushed, and a JSON array has no keys but its indices: its items are read
+  // by index.
+  const pending: object[] = [value];
   while (pending.length > 0) {
-    const node = pending.pop();
-    if (typeof node !== 'object' || node === null) continue;
+    const node = pending.pop()!;
+    if (Array.isArray(node)) {
+      for (let index = 0; index < node.length; index++) pushContainer(pending, node[index]);
+      continue;
+    }
     const object = node as Record<string, unknown>;
     if (protoAction !== 'ignore' && Object.hasOwn(object, '__proto__')) {
       if (protoAction === 'error') return false;
@@ -450,9 +456,13 @@ function withoutPoisonedPrototypes(value: unknown, protoAction: PoisoningAction,
       if (constructorAction === 'error') return false;
       delete object['constructor'];
     }
-    for (const key in object) pending.push(object[key]);
+    for (const key in object) pushContainer(pending, object[key]);
   }
   return true;
+}
+
+function pushContainer(pending: object[], value: unknown): void {
+  if (typeof value === 'object' && value !== null) pending.push(value);
 }
 
 function isPoisonedConstructor(object: Record<string, unknown>): boolean {
