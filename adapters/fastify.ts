@@ -217,9 +217,6 @@ class JsonBodies {
    * ajv, or the server's own `schemaController`'s; loaded once the first of them is compiled.
    */
   #ajvBuilder: ValidatorBuilder | undefined;
-  /** The parser is given the request but not the reply, whose response an early refusal must close. */
-  readonly #responses = new WeakMap<IncomingMessage, ServerResponse>();
-
   constructor(fastify: FastifyInstance, options: FastifyBodyOptions) {
     const {limit, strict, ...rest} = options;
     // Fastify routed the request here by its Content-Type already.
@@ -292,7 +289,7 @@ class JsonBodies {
   }
 
   #rememberResponse = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void => {
-    this.#responses.set(request.raw, reply.raw);
+    (request.raw as WithResponse)[RESPONSE] = reply.raw;
     done();
   };
 
@@ -320,7 +317,7 @@ class JsonBodies {
    */
   #read(request: FastifyRequest, payload: IncomingMessage, done: ParserDone): void {
     const req = request.raw;
-    const res = this.#responses.get(req);
+    const res = (req as WithResponse)[RESPONSE];
     if (payload !== req || res === undefined) {
       // The bytes a preParsing hook's stream gives are not the request's: reading the request
       // would judge the wrong body, and reading that stream would lose the early refusal.
@@ -356,6 +353,15 @@ class JsonBodies {
     done(null, body);
   }
 }
+
+/**
+ * The parser is given the request but not the reply, whose response an early refusal must close:
+ * an `onRequest` hook leaves it on the request under this symbol, a property store where a
+ * WeakMap entry per request would add to the collector's ephemeron work.
+ */
+const RESPONSE = Symbol('stream-schema: the response');
+
+type WithResponse = IncomingMessage & {[RESPONSE]?: ServerResponse};
 
 /** The media type test of a reader that takes none. */
 const refuseEvery = (): boolean => false;
