@@ -5,7 +5,8 @@
 // ...ajv.customOptions})`, then each of `ajv.plugins`, then ajv-formats unless a plugin was it
 // (lib/validator-compiler.js). Its defaults (lib/default-ajv-options.js) are `coerceTypes:
 // 'array'`, `useDefaults: true`, `removeAdditional: true`, `allErrors: false`, and ajv's own:
-// formats asserted, strict schemas (an unknown keyword or format fails the route at ready()).
+// formats asserted, strict schemas (an unknown keyword or format fails the route at ready()), and
+// OpenAPI's `nullable`, which ajv always knows.
 //
 // Whatever of that has no counterpart here is refused when the routes compile: ignoring it would
 // let through bodies that Fastify's validation refuses.
@@ -40,6 +41,7 @@ const FASTIFY_DEFAULTS: Readonly<ValidatorOptions> = {
   allErrors: false,
   formats: 'assert',
   strictSchema: true,
+  nullable: true,
   draft: 'draft2020-12',
 };
 
@@ -57,12 +59,15 @@ const NO_EFFECT_ON_BODIES: ReadonlySet<string> = new Set([
   'inlineRefs', 'passContext', 'ownProperties', 'strictTypes', 'strictTuples', 'strictRequired',
   'strictNumbers', 'allowUnionTypes', 'allowMatchingProperties', 'validateSchema', 'meta',
   'defaultMeta', 'loadSchema', '$comment', 'next', 'unevaluated', 'dynamicRef',
+  // ajv 8 no longer takes it (its "NOT SUPPORTED" list): the keyword is always on.
+  'nullable',
 ]);
 
 /**
- * Keywords Fastify's ajv judges (draft-07's, ajv's `nullable`, ajv-formats' comparisons) that
- * 2020-12 does not know. Strict schemas refuse them; a schema read without strictness would
- * ignore them where Fastify judges by them, so it is refused too.
+ * Keywords Fastify's ajv judges (draft-07's, ajv-formats' comparisons, and `nullable` where the
+ * plugin's `nullable: false` turns it off) that the compile options do not know. Strict schemas
+ * refuse them; a schema read without strictness would ignore them where Fastify judges by them,
+ * so it is refused too.
  */
 const AJV_ONLY_KEYWORDS: ReadonlySet<string> = new Set([
   'additionalItems', 'dependencies', 'nullable',
@@ -193,6 +198,6 @@ export function explainedSchemaError(thrown: unknown): unknown {
 }
 
 function ajvOnlyKeyword(keyword: string, schemaLocation: string): TypeError {
-  const instead = keyword === 'nullable' ? '; write the type as ["string", "null"] instead' : '';
+  const instead = keyword === 'nullable' ? '; list "null" in its type instead, or leave the option nullable on' : '';
   return new TypeError(`keyword "${keyword}" at ${schemaLocation || '/'}: Fastify's ajv judges by it, stream-schema does not know it, and a body it would refuse must not pass${instead}`);
 }

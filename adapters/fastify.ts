@@ -50,7 +50,7 @@ export {HttpError} from './http-body.js';
 
 /**
  * The plugin's options. Its compile options (`coerceTypes`, `useDefaults`, `removeAdditional`,
- * `formats`, `customFormats`, `strictSchema`, `allErrors`, `draft`, …) default to what Fastify's
+ * `formats`, `customFormats`, `strictSchema`, `nullable`, `allErrors`, `draft`, …) default to what Fastify's
  * validation does (its ajv defaults and the server's `ajv.customOptions`), and replace them where
  * given: `{coerceTypes: false, useDefaults: false, removeAdditional: false}` judges bodies as sent.
  */
@@ -155,20 +155,25 @@ class Readers {
 class BodySchema {
   readonly readers: Readers;
   /**
-   * Bodies the parser handed over with the stream's verdict "valid", each taken out at its one
-   * validation. Only for routes where nothing can change the body on its way to Fastify's
-   * validation step (see JsonBodies#read), so the object itself stands for its verdict there.
+   * The body the parser handed over with the stream's verdict "valid", until its validation.
+   * Only for routes where nothing can change the body on its way to Fastify's validation step,
+   * which runs in the same synchronous call as the parser's done (see JsonBodies#read): the object
+   * itself stands for its verdict there, and one slot holds it. A body whose validation did not
+   * follow is pushed out by the next, and judged in value mode if it ever comes.
    */
-  readonly #valid = new WeakSet<object>();
+  #handedOver: object = NOTHING_HANDED_OVER;
   readonly validation: BodyValidation;
 
   constructor(readers: Readers) {
     this.readers = readers;
     this.validation = (data) => {
+      // The stream judged it and the parser handed on the value the value options made.
+      if (data === this.#handedOver) {
+        this.#handedOver = NOTHING_HANDED_OVER;
+        return true;
+      }
       const refused = refusals.get(data as object);
       if (refused !== undefined) return {error: refused};
-      // The stream judged it and the parser handed on the value the value options made.
-      if (typeof data === 'object' && data !== null && this.#valid.delete(data)) return true;
       // A body another parser made, or one the lifecycle may have changed: judged as it is now,
       // and changed in place; a root scalar the options change is replaced.
       const result = readers.validator.validate(data);
@@ -178,9 +183,12 @@ class BodySchema {
   }
 
   markValid(body: unknown): void {
-    if (typeof body === 'object' && body !== null) this.#valid.add(body);
+    if (typeof body === 'object' && body !== null) this.#handedOver = body;
   }
 }
+
+/** No body: an object no parser hands on. */
+const NOTHING_HANDED_OVER: object = Object.freeze({});
 
 /** The plugin's state in the scope it was registered in. */
 class JsonBodies {
@@ -209,9 +217,6 @@ class JsonBodies {
    * ajv, or the server's own `schemaController`'s; loaded once the first of them is compiled.
    */
   #ajvBuilder: ValidatorBuilder | undefined;
-  /** The parser is given the request but not the reply, whose response an early refusal must close. */
-  readonly #responses = new WeakMap<IncomingMessage, ServerResponse>();
-
   constructor(fastify: FastifyInstance, options: FastifyBodyOptions) {
     const {limit, strict, ...rest} = options;
     // Fastify routed the request here by its Content-Type already.
@@ -284,7 +289,7 @@ class JsonBodies {
   }
 
   #rememberResponse = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void => {
-    this.#responses.set(request.raw, reply.raw);
+    (request.raw as WithResponse)[RESPONSE] = reply.raw;
     done();
   };
 
@@ -312,7 +317,7 @@ class JsonBodies {
    */
   #read(request: FastifyRequest, payload: IncomingMessage, done: ParserDone): void {
     const req = request.raw;
-    const res = this.#responses.get(req);
+    const res = (req as WithResponse)[RESPONSE];
     if (payload !== req || res === undefined) {
       // The bytes a preParsing hook's stream gives are not the request's: reading the request
       // would judge the wrong body, and reading that stream would lose the early refusal.
@@ -348,6 +353,15 @@ class JsonBodies {
     done(null, body);
   }
 }
+
+/**
+ * The parser is given the request but not the reply, whose response an early refusal must close:
+ * an `onRequest` hook leaves it on the request under this symbol, a property store where a
+ * WeakMap entry per request would add to the collector's ephemeron work.
+ */
+const RESPONSE = Symbol('stream-schema: the response');
+
+type WithResponse = IncomingMessage & {[RESPONSE]?: ServerResponse};
 
 /** The media type test of a reader that takes none. */
 const refuseEvery = (): boolean => false;
@@ -429,10 +443,16 @@ function withFastifyCode(error: HttpError, req: IncomingMessage): FastifyBodyErr
  */
 function withoutPoisonedPrototypes(value: unknown, protoAction: PoisoningAction, constructorAction: PoisoningAction): boolean {
   if (protoAction === 'ignore' && constructorAction === 'ignore') return true;
-  const pending: unknown[] = [value];
+  if (typeof value !== 'object' || value === null) return true;
+  // Only containers are pushed, and a JSON array has no keys but its indices: its items are read
+  // by index.
+  const pending: object[] = [value];
   while (pending.length > 0) {
-    const node = pending.pop();
-    if (typeof node !== 'object' || node === null) continue;
+    const node = pending.pop()!;
+    if (Array.isArray(node)) {
+      for (let index = 0; index < node.length; index++) pushContainer(pending, node[index]);
+      continue;
+    }
     const object = node as Record<string, unknown>;
     if (protoAction !== 'ignore' && Object.hasOwn(object, '__proto__')) {
       if (protoAction === 'error') return false;
@@ -442,9 +462,13 @@ function withoutPoisonedPrototypes(value: unknown, protoAction: PoisoningAction,
       if (constructorAction === 'error') return false;
       delete object['constructor'];
     }
-    for (const key in object) pending.push(object[key]);
+    for (const key in object) pushContainer(pending, object[key]);
   }
   return true;
+}
+
+function pushContainer(pending: object[], value: unknown): void {
+  if (typeof value === 'object' && value !== null) pending.push(value);
 }
 
 function isPoisonedConstructor(object: Record<string, unknown>): boolean {

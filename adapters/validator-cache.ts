@@ -31,6 +31,7 @@ const COMPILE_OPTION_NAMES = Object.keys({
   unknownFormats: true,
   keywords: true,
   errorMessages: true,
+  nullable: true,
   limits: true,
   annotations: true,
   refuseExponentialPatterns: true,

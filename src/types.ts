@@ -163,6 +163,15 @@ export interface CompileOptions {
    */
   errorMessages?: boolean;
   /**
+   * OpenAPI 3.0's `nullable`, as ajv reads it: `nullable: true` adds null to the types its sibling
+   * `type` lists (so under `coerceTypes`, `""` becomes null where no listed type takes it first),
+   * and nothing else: an `enum` or `const` beside it must still list null for null to pass. A
+   * `nullable` without `type`, not a boolean, or `false` beside a `type` that lists null is a
+   * SchemaError, as in ajv. Default false: `nullable` is an unknown keyword, as any other (no
+   * draft gives it a meaning). The Fastify plugin turns it on, as Fastify's ajv knows it.
+   */
+  nullable?: boolean;
+  /**
    * Refuse, as a SchemaError `schema.pattern.exponential`, a regular expression of `pattern` or
    * `patternProperties` whose matching time can grow exponentially with the string's length on
    * V8's backtracking engine (ReDoS): a repeated group whose iterations can be cut more than one

@@ -60,6 +60,19 @@ const coercedSchema = {
   },
 } as const;
 
+/** OpenAPI's `nullable`, which Fastify's ajv always knows: beside coercion, `enum` and a default. */
+const nullableSchema = {
+  type: 'object',
+  properties: {
+    note: {type: 'string', nullable: true},
+    n: {type: 'integer', nullable: true},
+    tag: {type: 'string', nullable: true, enum: ['a', 'b']},
+    items: {type: 'array', nullable: true, items: {type: 'integer', nullable: true}},
+    level: {type: 'integer', nullable: true, default: null},
+  },
+  additionalProperties: false,
+} as const;
+
 /** Defaults at every depth the options reach: a property, an object that is itself a default, array items. */
 const settingsSchema = {
   type: 'object',
@@ -141,6 +154,7 @@ function declareRoutes(app: FastifyInstance, validatorRoutes: BodySchemaOf): voi
   app.post('/roles', {schema: {body: roleSchema}}, echo);
   app.post('/members', {schema: {body: memberSchema}}, echo);
   app.post('/coerced', {schema: {body: coercedSchema}}, echo);
+  app.post('/nullable', {schema: {body: nullableSchema}}, echo);
   app.post('/count', {schema: {body: {type: 'integer'}}}, echo);
   app.post('/counts', {schema: {body: {type: 'array', items: {type: 'integer'}}}}, echo);
   app.post('/settings', {schema: {body: settingsSchema}}, echo);
@@ -438,6 +452,16 @@ describe('the plugin and plain Fastify 5 answer alike', SUITE_TIMEOUT, () => {
   ]);
 
   parity(pair, [
+    {name: 'nullable: null is taken where type is nullable, and the default filled in', path: '/nullable', body: '{"note":null,"n":null,"items":[1,null]}', status: 200, answer: received({note: null, n: null, items: [1, null], level: null})},
+    {name: 'nullable: the listed types are still taken, and coerced first', path: '/nullable', body: '{"note":5,"n":"7","items":"3"}', status: 200, answer: received({note: '5', n: 7, items: [3], level: null})},
+    {name: 'nullable: "" becomes null where the type listed takes no string', path: '/nullable', body: '{"n":"","note":""}', status: 200, answer: received({n: null, note: '', level: null})},
+    {name: 'nullable: "null" is a string, not null', path: '/nullable', body: '{"n":"null"}', status: 400},
+    {name: 'nullable: enum still judges null, as any value', path: '/nullable', body: '{"tag":null}', status: 400},
+    {name: 'nullable: another type is refused', path: '/nullable', body: '{"note":{}}', status: 400},
+    {name: 'nullable: a root null is refused where the schema is not nullable', path: '/nullable', body: 'null', status: 400},
+  ]);
+
+  parity(pair, [
     {name: 'defaults fill an empty body, and the defaults of a defaulted object', path: '/settings', body: '{}', status: 200, answer: received({name: 'anonymous', settings: {theme: 'light', size: 10}})},
     {name: 'a nested default fills what a sent object lacks', path: '/settings', body: '{"settings":{"theme":"dark"}}', status: 200, answer: received({name: 'anonymous', settings: {theme: 'dark', size: 10}})},
     {name: "defaults fill each array item's missing property", path: '/settings', body: '{"lines":[{},{"quantity":3}]}', status: 200, answer: received({name: 'anonymous', settings: {theme: 'light', size: 10}, lines: [{quantity: 1}, {quantity: 3}]})},
@@ -652,14 +676,22 @@ describe('a route schema the plugin cannot use fails ready()', SUITE_TIMEOUT, ()
 
   it("a keyword Fastify's ajv judges and the plugin does not know, strict or not", async () => {
     const body = {type: 'object', properties: {note: {type: 'string', nullable: true}}};
-    await plainReady({body});
-    assert.match((await readyError({body})).message, /keyword "nullable" at \/properties\/note\/nullable: Fastify's ajv judges by it, stream-schema does not know it, .*; write the type as \["string", "null"\] instead/);
+    // nullable is known unless the plugin's own option turns it off.
+    const off = {nullable: false};
+    assert.match((await readyError({body}, off)).message, /keyword "nullable" at \/properties\/note\/nullable: Fastify's ajv judges by it, stream-schema does not know it, .*; list "null" in its type instead, or leave the option nullable on/);
     const lax = {ajv: {customOptions: {strict: false}}};
     await plainReady({body}, lax);
-    assert.match((await readyError({body}, {}, lax)).message, /keyword "nullable" at \/properties\/note\/nullable: Fastify's ajv judges by it/);
+    assert.match((await readyError({body}, off, lax)).message, /keyword "nullable" at \/properties\/note\/nullable: Fastify's ajv judges by it/);
     const limited = {type: 'string', format: 'date', formatMaximum: '2024-01-01'};
     await plainReady({body: limited}, lax);
     assert.match((await readyError({body: limited}, {}, lax)).message, /keyword "formatMaximum"/);
+  });
+
+  it('nullable where ajv refuses it: without type, or false beside a type that lists null', async () => {
+    for (const body of [{type: 'object', properties: {note: {nullable: true}}}, {type: 'object', properties: {note: {type: ['string', 'null'], nullable: false}}}]) {
+      await assert.rejects(plainReady({body}));
+      assert.match((await readyError({body})).message, /"nullable"/);
+    }
   });
 
   it('a compiled validator where the plugin was given compile options, which it cannot take: the message says how to fix it', async () => {

@@ -14,6 +14,7 @@ import {literalNode} from '../keywords/rules/literal.js';
 import {customFormatChecks} from '../keywords/format.js';
 import {customKeywords} from '../keywords/custom.js';
 import {errorMessage} from '../keywords/errorMessage.js';
+import {nullable} from '../keywords/nullable.js';
 import {annotation} from '../keywords/annotations.js';
 import {isObject} from '../keywords/rules/expect.js';
 import type {CompileOptions, Draft, SchemaWarning} from '../types.js';
@@ -79,8 +80,8 @@ class Compiler {
   private readonly formatsByDraft = new Map<Draft, ReadonlyMap<string, FormatCheck>>();
   private readonly customFormats: ReadonlyMap<string, FormatCheck>;
   /**
-   * Keywords beside the draft's: the caller's (options.keywords) and `errorMessage` under
-   * `errorMessages`. They apply in every resource, after the draft's keywords.
+   * Keywords beside the draft's: the caller's (options.keywords), `errorMessage` under
+   * `errorMessages` and `nullable` under `nullable`. They apply in every resource, after the draft's keywords.
    */
   private readonly extraKeywords: ReadonlyMap<string, KeywordDefinition>;
   private readonly touchedResources = new Set<ResourceRecord>();
@@ -102,8 +103,9 @@ class Compiler {
     this.customFormats = customFormatChecks(options);
     for (const [name, allowed] of valueOptions) expectOption(name, options[name], allowed);
     expectOption('errorMessages', options.errorMessages, [false, true]);
-    const messages = options.errorMessages === true ? [errorMessage] : [];
-    this.extraKeywords = new Map([...customKeywords(options, messages.map(({name}) => name)), ...messages.map((definition) => [definition.name, definition] as const)]);
+    expectOption('nullable', options.nullable, [false, true]);
+    const optional = [...(options.errorMessages === true ? [errorMessage] : []), ...(options.nullable === true ? [nullable] : [])];
+    this.extraKeywords = new Map([...customKeywords(options, optional.map(({name}) => name)), ...optional.map((definition) => [definition.name, definition] as const)]);
     this.rootUri = DEFAULT_BASE_URI;
     if (options.baseUri !== undefined) {
       const absolute = typeof options.baseUri === 'string' ? absoluteUri(options.baseUri) : undefined;

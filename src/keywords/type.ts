@@ -2,11 +2,13 @@
 // `integer` is a number whose value is whole, decided on the literal text (1.0, 1e2, 2^64).
 // Under `coerceTypes` (ajv's option) a value of none of the types becomes one of them first, by
 // ajv's table (`coercionOf`); the amender applies it before any keyword judges the value.
+// Under the `nullable` option a sibling `nullable: true` lists null too (nullable.ts).
 
 import {
   ARRAY, BOOLEAN, INTEGER, NULL, NUMBER, OBJECT, STRING, WRAP_IN_ARRAY, kindNames,
   type Coerced, type Coercion, type CompiledKeyword, type Kind, type KeywordDefinition, type Scalar,
 } from '../schema/node.js';
+import {withNullable} from './nullable.js';
 
 const typeBits: Readonly<Record<string, number>> = {
   object: OBJECT,
@@ -99,11 +101,11 @@ function coercionOf(names: readonly string[], mask: number, mode: boolean | 'arr
 export const type: KeywordDefinition<TypeValue> = {
   name: 'type',
   compile(value, context) {
-    const names = Array.isArray(value) ? value : [value];
+    const written = Array.isArray(value) ? value : [value];
     if (Array.isArray(value) && value.length === 0 && context.draft.name === 'draft4') throw context.fail('must not be an empty array');
     let mask = 0;
     const seen = new Set<string>();
-    names.forEach((name, index) => {
+    written.forEach((name, index) => {
       const at = Array.isArray(value) ? '/' + index : '';
       if (typeof name !== 'string' || typeBits[name] === undefined) {
         context.fail(`unknown type ${JSON.stringify(name)} (expected one of ${Object.keys(typeBits).join(', ')})`, at);
@@ -112,6 +114,8 @@ export const type: KeywordDefinition<TypeValue> = {
       seen.add(name);
       mask |= typeBits[name];
     });
+    const names = withNullable(written as string[], context);
+    mask |= names.includes('null') ? NULL : 0;
     return {mask, message: `must be ${names.join(' or ')}`, expected: value as string | readonly string[], coercion: coercionOf(names as string[], mask, context.options.coerceTypes)};
   },
   accepts: (keyword, kind, scalar) => hasType(keyword.value.mask, kind, scalar),

@@ -216,3 +216,9 @@ if (evenResult.valid) expectType<Equal<typeof evenResult.value, {names: string[]
 compile({}, {keywords: [{keyword: 'even'}]});
 // @ts-expect-error type names are JSON's
 compile({}, {keywords: [{keyword: 'even', type: 'list', validate: () => true}]});
+
+// ---- nullable: json-schema-to-ts reads `nullable: true` as ajv does, null joining the type ----
+
+const notes = compile({type: 'object', properties: {note: {type: 'string', nullable: true}}, required: ['note'], additionalProperties: false} as const, {nullable: true});
+const note = notes.parseText('{"note": null}');
+if (note.valid) expectType<Equal<typeof note.value, {note: string | null}>>();
