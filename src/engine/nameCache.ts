@@ -1,5 +1,5 @@
 // Property names that outlive the document that sent them: the caches that make a repeated name
-// cheap (key plans, src/engine/keyPlan.ts; the checker's members, src/engine/checker.ts) keep
+// cheap (key plans, src/engine/keyPlan.ts; the checker's members, src/engine/shape.ts) keep
 // them for the life of the validator, each location in a NameTable. Two rules keep what clients
 // send from piling up there:
 //
