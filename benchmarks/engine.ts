@@ -114,7 +114,7 @@ const value = bestAlternating(
     return valid;
   },
 );
-rows.push({name: `value mode, ${recordCount} parsed records (vs ajv alone)`, ...value, bytes: ndjsonBytes, target: 1 / 3, versus: 'ajv'});
+rows.push({name: `value mode, ${recordCount} parsed records (vs ajv alone)`, ...value, bytes: ndjsonBytes, target: 0.7, versus: 'ajv'});
 
 const arrayCount = Math.min(recordCount, 40_000);
 const arrayText = '[' + lines.slice(0, arrayCount).join(',') + ']';
