@@ -29,10 +29,9 @@ export interface AjvFormatsModule {
 }
 
 /**
- * Fastify's defaults as the plugin's. ajv reads a schema without `$schema` as draft-07 but applies
- * the siblings of `$ref` and knows `$defs`, as 2020-12 does; 2020-12 is therefore the draft that
- * judges such a schema as ajv does, and refuses (strict) the draft-07 keywords it would judge
- * otherwise (`additionalItems`, `dependencies`, an array of `items`).
+ * Fastify's defaults as the plugin's. ajv reads a schema without `$schema` as draft-07, but applies
+ * the siblings of `$ref` and knows `$defs`: draft-07 with `refSiblings: 'apply'` is that reading
+ * (`$defs` is a schema holder in every draft).
  */
 const FASTIFY_DEFAULTS: Readonly<ValidatorOptions> = {
   coerceTypes: 'array',
@@ -42,7 +41,8 @@ const FASTIFY_DEFAULTS: Readonly<ValidatorOptions> = {
   formats: 'assert',
   strictSchema: true,
   nullable: true,
-  draft: 'draft2020-12',
+  draft: 'draft7',
+  refSiblings: 'apply',
 };
 
 /** ajv options that are compile options of the same name and meaning. */
@@ -64,13 +64,13 @@ const NO_EFFECT_ON_BODIES: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * Keywords Fastify's ajv judges (draft-07's, ajv-formats' comparisons, and `nullable` where the
- * plugin's `nullable: false` turns it off) that the compile options do not know. Strict schemas
+ * Keywords Fastify's ajv judges (ajv-formats' comparisons, and `nullable` where the plugin's
+ * `nullable: false` turns it off) that the compile options do not know. Strict schemas
  * refuse them; a schema read without strictness would ignore them where Fastify judges by them,
  * so it is refused too.
  */
 const AJV_ONLY_KEYWORDS: ReadonlySet<string> = new Set([
-  'additionalItems', 'dependencies', 'nullable',
+  'nullable',
   'formatMinimum', 'formatMaximum', 'formatExclusiveMinimum', 'formatExclusiveMaximum',
 ]);
 

@@ -32,6 +32,7 @@ const COMPILE_OPTION_NAMES = Object.keys({
   keywords: true,
   errorMessages: true,
   nullable: true,
+  refSiblings: true,
   limits: true,
   annotations: true,
   refuseExponentialPatterns: true,

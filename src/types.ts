@@ -172,6 +172,13 @@ export interface CompileOptions {
    */
   nullable?: boolean;
   /**
+   * Whether the siblings of `$ref` apply in drafts 4 to 7, where the drafts ignore them (draft-07
+   * §8.3). `'ignore'` (default) reads those drafts as written; `'apply'` reads them as ajv does
+   * (and as 2019-09 and later do), applying `$ref` beside the other keywords. Later drafts always
+   * apply them. The Fastify plugin sets `'apply'`, as Fastify's ajv reads its draft-07 schemas so.
+   */
+  refSiblings?: 'ignore' | 'apply';
+  /**
    * Refuse, as a SchemaError `schema.pattern.exponential`, a regular expression of `pattern` or
    * `patternProperties` whose matching time can grow exponentially with the string's length on
    * V8's backtracking engine (ReDoS): a repeated group whose iterations can be cut more than one

@@ -143,6 +143,26 @@ describe('references', () => {
   });
 });
 
+describe("refSiblings: draft-07's $ref read as written or as ajv reads it", () => {
+  const schema = {$defs: {code: {type: 'string'}}, properties: {code: {$ref: '#/$defs/code', maxLength: 2}}};
+
+  test("'ignore' (default) hides the siblings of $ref (draft-07 §8.3); 'apply' applies them", () => {
+    for (const [refSiblings, valid] of [[undefined, true], ['ignore', true], ['apply', false]] as const) {
+      const validator = compile(schema, {draft: 'draft7', refSiblings});
+      assert.equal(validator.validate({code: 'abc'}).valid, valid, String(refSiblings));
+      assert.equal(validator.validate({code: 1}).valid, false, 'what $ref names applies either way');
+    }
+  });
+
+  test('$defs, a schema holder in every draft, is no unknown keyword in draft-07', () => {
+    assert.deepEqual(compile(schema, {draft: 'draft7', strict: true}).warnings, []);
+  });
+
+  test('any other value is a SchemaError', () => {
+    assert.throws(() => compile(schema, {refSiblings: 'sometimes' as never}), (error: unknown) => error instanceof SchemaError && error.code === 'schema.option.refSiblings');
+  });
+});
+
 describe('baseUri: the URI the root schema was retrieved from (2020-12 core §9.1.1)', () => {
   const sibling = {definitions: {positive: {type: 'integer', minimum: 1}}};
 

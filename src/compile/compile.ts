@@ -104,6 +104,7 @@ class Compiler {
     for (const [name, allowed] of valueOptions) expectOption(name, options[name], allowed);
     expectOption('errorMessages', options.errorMessages, [false, true]);
     expectOption('nullable', options.nullable, [false, true]);
+    expectOption('refSiblings', options.refSiblings, ['ignore', 'apply']);
     const optional = [...(options.errorMessages === true ? [errorMessage] : []), ...(options.nullable === true ? [nullable] : [])];
     this.extraKeywords = new Map([...customKeywords(options, optional.map(({name}) => name)), ...optional.map((definition) => [definition.name, definition] as const)]);
     this.rootUri = DEFAULT_BASE_URI;
@@ -245,7 +246,7 @@ class Compiler {
     let here = place;
     const draft = place.draft;
     const identifiers = draft.identifiers;
-    const hider = hidingKeyword(schema, draft);
+    const hider = hidingKeyword(schema, draft, this.options.refSiblings);
     const id = schema[identifiers.id];
     if (typeof id === 'string' && hider === undefined) {
       here = this.scanId(schema, id, place);
@@ -404,7 +405,7 @@ class Compiler {
 
   private compileKeywords(node: SchemaNode, schema: Record<string, unknown>, place: Place): void {
     const draft = place.draft;
-    const hider = hidingKeyword(schema, draft);
+    const hider = hidingKeyword(schema, draft, this.options.refSiblings);
     const vocabulary = place.resource.vocabulary;
     this.checkUnknownKeywords(schema, place);
     const keywords: CompiledKeyword[] = [];
@@ -441,7 +442,9 @@ class Compiler {
   private checkUnknownKeywords(schema: Record<string, unknown>, place: Place): void {
     const draft = place.draft;
     for (const name of Object.keys(schema)) {
-      if (draft.keywords.has(name) || draft.annotations.has(name) || this.extraKeywords.has(name)) continue;
+      // A schema holder (`definitions`, `$defs`) is read for subschemas and their `$id`s in every
+      // draft, as ajv reads them: `$defs` in a draft-07 schema is no typo.
+      if (draft.keywords.has(name) || draft.annotations.has(name) || this.extraKeywords.has(name) || draft.identifiers.schemaHolders.includes(name)) continue;
       const location = this.location(place) + '/' + escapePointerToken(name);
       const suggestion = closestKeyword(name, draft);
       const message = `unknown keyword "${name}"${suggestion === undefined ? '' : ` (did you mean "${suggestion}"?)`}`;
@@ -595,9 +598,12 @@ function expectOption(name: string, value: unknown, allowed: readonly unknown[])
   throw new SchemaError(`schema.option.${name}`, '', `${name} ${JSON.stringify(value)} is not one of ${allowed.map((each) => JSON.stringify(each)).join(', ')}`);
 }
 
-/** The keyword present in `schema` that makes its siblings ignored in `draft` (`$ref` before 2019-09), if any. */
-function hidingKeyword(schema: Record<string, unknown>, draft: DraftTable): string | undefined {
-  const hider = draft.identifiers.hidesSiblings;
+/**
+ * The keyword present in `schema` that makes its siblings ignored in `draft` (`$ref` before
+ * 2019-09), if any: none where `refSiblings` says they apply.
+ */
+function hidingKeyword(schema: Record<string, unknown>, draft: DraftTable, refSiblings: CompileOptions['refSiblings']): string | undefined {
+  const hider = refSiblings === 'apply' ? undefined : draft.identifiers.hidesSiblings;
   return hider !== undefined && hider in schema ? hider : undefined;
 }
 
