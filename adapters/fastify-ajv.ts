@@ -101,7 +101,16 @@ function fastifyCompileOptions(ajv: FastifyAjvOptions | undefined): ValidatorOpt
   // ajv ignores an unknown format, as an unknown keyword, unless strict (ajv's `unknownFormat`).
   if (options.strictSchema !== true) options.unknownFormats = 'ignore';
   if (custom['validateFormats'] === false) options.formats = 'annotate';
+  if ((ajv?.plugins ?? []).some(isAjvErrors)) options.errorMessages = true;
   return options;
+}
+
+/**
+ * ajv-errors, given without options: its `errorMessage` keyword is compile's with `errorMessages:
+ * true`. With options (`keepErrors`, `singleError`) it is refused: those have no counterpart.
+ */
+function isAjvErrors(plugin: unknown): boolean {
+  return typeof plugin === 'function' && plugin.name === 'ajvErrors';
 }
 
 function refuseUnmapped(ajv: FastifyAjvOptions | undefined, custom: Record<string, unknown>): void {
@@ -110,6 +119,7 @@ function refuseUnmapped(ajv: FastifyAjvOptions | undefined, custom: Record<strin
   for (const plugin of ajv?.plugins ?? []) {
     // The plugin Fastify adds itself when none is given (the same test as @fastify/ajv-compiler's).
     if (typeof plugin === 'function' && plugin.name === 'formatsPlugin') continue;
+    if (isAjvErrors(plugin)) continue;
     const name = typeof plugin === 'function' ? plugin.name : Array.isArray(plugin) && typeof plugin[0] === 'function' ? `${plugin[0].name} with options` : typeof plugin;
     throw new TypeError(`ajv.plugins (${name || 'anonymous'}): an ajv plugin's keywords or formats cannot be added to the bodies stream-schema validates; remove it, give its formats to the plugin's customFormats, or leave such routes to Fastify's validation (register the plugin in a scope without them)`);
   }

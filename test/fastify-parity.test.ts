@@ -12,6 +12,7 @@ import assert from 'node:assert/strict';
 import type {AddressInfo} from 'node:net';
 import {after, before, describe, it} from 'node:test';
 
+import ajvErrors from 'ajv-errors';
 import ajvFormats from 'ajv-formats';
 import Fastify, {type FastifyError, type FastifyInstance, type FastifyRequest, type FastifyServerOptions} from 'fastify';
 
@@ -279,6 +280,8 @@ async function stop(server: Server): Promise<void> {
 interface PluginSide {
   serverOptions?: FastifyServerOptions;
   options?: FastifyBodyOptions;
+  /** Routes only this pair's servers can compile (their schemas need its ajv plugins). */
+  routes?: (app: FastifyInstance) => void;
 }
 
 /**
@@ -290,10 +293,12 @@ function servePair(serverOptions: FastifyServerOptions, pluginSide: PluginSide =
   before(async () => {
     const plain = Fastify(serverOptions);
     declareRoutes(plain, asSchema);
+    pluginSide.routes?.(plain);
     const plugin = Fastify(pluginSide.serverOptions ?? serverOptions);
     plugin.register(streamSchema, pluginSide.options ?? {});
     // A compiled validator cannot take the plugin's compile options: those routes get the schema.
     declareRoutes(plugin, pluginSide.options === undefined ? asValidator : asSchema);
+    pluginSide.routes?.(plugin);
     pair.plain = await start(plain);
     pair.plugin = await start(plugin);
   });
@@ -583,6 +588,31 @@ describe('the plugin and plain Fastify 5 answer alike under ajv.customOptions {u
     {name: 'formats are not asserted', path: '/formats', body: '{"count":2147483648,"email":"ada@"}', status: 200, answer: received({count: 2147483648, email: 'ada@'})},
     {name: 'every error: still refused', path: '/members', body: '{"n":"x","role":"root"}', status: 400},
   ]);
+});
+
+describe('the plugin and plain Fastify 5 answer alike with ajv-errors in ajv.plugins: errorMessage, the same messages', SUITE_TIMEOUT, () => {
+  const signupSchema = {
+    type: 'object',
+    properties: {
+      age: {type: 'integer', minimum: 18, errorMessage: {minimum: 'must be an adult', type: 'must be a whole number'}},
+      email: {type: 'string', maxLength: 20, errorMessage: 'needs a short email'},
+    },
+    required: ['email'],
+    errorMessage: {required: {email: 'email is required'}},
+  };
+  const pair = servePair({ajv: {customOptions: {allErrors: true}, plugins: [ajvErrors]}}, {routes: (app) => app.post('/signup', {schema: {body: signupSchema}}, async (request) => ({received: request.body}))});
+
+  parity(pair, [{name: 'a valid body', path: '/signup', body: '{"email":"a@b","age":"30"}', status: 200, answer: received({email: 'a@b', age: 30})}]);
+
+  for (const body of ['{"email":"a@b","age":17}', '{"email":"a@b","age":1.5}', '{"email":"a-very-long-address@example.com"}', '{"age":20}']) {
+    it(`the 400's message is ajv-errors': ${body}`, async () => {
+      const plain = await send(pair.plain.origin, {name: body, path: '/signup', body, status: 400});
+      const plugin = await send(pair.plugin.origin, {name: body, path: '/signup', body, status: 400});
+      assert.equal(plain.status, 400, plain.text);
+      assert.equal(plugin.status, 400, plugin.text);
+      assert.equal(JSON.parse(plugin.text).message, JSON.parse(plain.text).message);
+    });
+  }
 });
 
 describe("the plugin's options win over ajv.customOptions", SUITE_TIMEOUT, () => {
