@@ -151,6 +151,8 @@ type AjvPlugin = Extract<NonNullable<NonNullable<FastifyServerOptions['ajv']>['p
 
 /** The plugin Fastify adds to its ajv itself, named `formatsPlugin` (its options' type is narrower than Fastify's). */
 const addFormats = ajvFormats.default as unknown as AjvPlugin;
+/** ajv-errors, named `ajvErrors` (its declared type is its module's, not a plugin's). */
+const addErrors = ajvErrors.default as unknown as AjvPlugin;
 
 /** How a route's body schema is given: as it is, or (the plugin only) as a validator compiled with `options`. */
 type BodySchemaOf = (schema: object, options?: CompileOptions) => unknown;
@@ -600,7 +602,7 @@ describe('the plugin and plain Fastify 5 answer alike with ajv-errors in ajv.plu
     required: ['email'],
     errorMessage: {required: {email: 'email is required'}},
   };
-  const pair = servePair({ajv: {customOptions: {allErrors: true}, plugins: [ajvErrors]}}, {routes: (app) => app.post('/signup', {schema: {body: signupSchema}}, async (request) => ({received: request.body}))});
+  const pair = servePair({ajv: {customOptions: {allErrors: true}, plugins: [addErrors]}}, {routes: (app) => app.post('/signup', {schema: {body: signupSchema}}, async (request) => ({received: request.body}))});
 
   parity(pair, [{name: 'a valid body', path: '/signup', body: '{"email":"a@b","age":"30"}', status: 200, answer: received({email: 'a@b', age: 30})}]);
 
