@@ -5,8 +5,6 @@
 // alongside it (several streams through one operator, written alternately).
 
 import assert from 'node:assert/strict';
-import {spawn} from 'node:child_process';
-import {once} from 'node:events';
 import {mkdtempSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
@@ -22,6 +20,7 @@ import {compile} from '../src/index.js';
 import type {Result, Session, SessionOptions, Validator, ValueResult} from '../src/types.js';
 import {chunk, familyCases, chunkingArbitrary, describeBytes, positionArbitrary, documentArbitrary, schemaCases, type Chunking, type SchemaCase} from './support/arbitraries.js';
 import {property} from './support/property.js';
+import {runCli} from './support/cliRun.js';
 
 const LINE_FEED = 0x0a;
 const SPACE = 0x20;
@@ -186,25 +185,8 @@ describe('NDJSON: one validator tells every line what a fresh validator tells it
 // ---------------------------------------------------------------------------------------------
 // The CLI: one process, one validator for every input on its command line.
 
-const ROOT = new URL('..', import.meta.url).pathname;
 const directory = mkdtempSync(join(tmpdir(), 'stream-schema-isolation-'));
 after(() => rmSync(directory, {recursive: true, force: true}));
-
-interface CliRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-async function runCli(args: string[]): Promise<CliRun> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'adapters/cli.ts'), ...args], {cwd: ROOT, timeout: 45_000});
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));
-  child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
-  const [code] = (await once(child, 'close')) as [number | null];
-  return {code, stdout, stderr};
-}
 
 /** The CLI reports a schema violation's document with its syntax error too, if it has one (unless --all-errors reads on anyway). */
 function needsSyntaxPass(result: Result): boolean {
@@ -300,7 +282,7 @@ describe('the CLI validates every input with one validator as a fresh one would'
         }
         const args = ['validate', '--schema', schemaFile, '--format', 'json', '--draft', schemaCase.options.draft!, '--formats', schemaCase.options.formats!];
         if (schemaCase.options.allErrors === true) args.push('--all-errors');
-        const {code, stdout, stderr} = await runCli([...args, ...files.map((file) => file.name)]);
+        const {code, stdout, stderr} = await runCli([...args, ...files.map((file) => file.name)], undefined, process.env);
         assert.equal(stdout, expected, `stdout of ${files.map((file) => `${file.name}: ${describeBytes(file.bytes)}`).join('\n')}`);
         assert.match(stderr, new RegExp(`${records} records?: ${records - invalid} valid, ${invalid} invalid`));
         assert.equal(code, invalid > 0 ? 1 : 0, stderr);

@@ -24,7 +24,6 @@ import {existsSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs';
 import type {Server} from 'node:http';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
-import {spawn} from 'node:child_process';
 
 import Router from '@koa/router';
 import express, {type ErrorRequestHandler} from 'express';
@@ -59,6 +58,7 @@ import {
   type Verdict,
 } from './harness.js';
 import {MIDDLEWARE_STATUSES, ServedDoor, type ServedApp} from './wire.js';
+import {runNode, type Run} from '../support/cliRun.js';
 
 // ---------------------------------------------------------------------------------------------
 // Skip reasons several rows share
@@ -641,22 +641,9 @@ const ROOT = new URL('../..', import.meta.url).pathname;
 const NO_SPLIT = 'the CLI reads a file in 64 KiB reads, so a small document arrives in one: there is no split point to choose';
 const NO_SENDER = 'the CLI reads files: a file neither stalls nor goes away midway';
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
+/** `file` run by Node from the project root, stdin empty. */
 function run(file: string, args: string[]): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [file, ...args], {cwd: ROOT, timeout: 60_000, stdio: ['ignore', 'pipe', 'pipe']});
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));
-    child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({code, stdout, stderr}));
-  });
+  return runNode([file, ...args], undefined, process.env, 60_000);
 }
 
 /**

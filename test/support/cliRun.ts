@@ -1,5 +1,5 @@
-// The CLI run as a child process through tsx, from the project root, killed if it outlives its
-// test: shared by test/cli.test.ts and test/cli-jobs.test.ts.
+// The CLI (or another Node program) run as a child process from the project root, killed if it
+// outlives its test: shared by the CLI's tests, its row of the hostile suite and its isolation test.
 
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
@@ -15,8 +15,13 @@ export interface Run {
 }
 
 export function runCli(args: string[], input: string | Uint8Array | undefined, env: NodeJS.ProcessEnv, timeout = CHILD_TIMEOUT_MS): Promise<Run> {
+  return runNode([...CLI, ...args], input, env, timeout);
+}
+
+/** Node run with `nodeArgs` from the project root (a built CLI, tsc…), `input` on its stdin. */
+export function runNode(nodeArgs: string[], input: string | Uint8Array | undefined, env: NodeJS.ProcessEnv, timeout = CHILD_TIMEOUT_MS): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...CLI, ...args], { cwd: ROOT, env, timeout, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, nodeArgs, { cwd: ROOT, env, timeout, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));
