@@ -11,7 +11,8 @@
 // Whatever of that has no counterpart here is refused when the routes compile: ignoring it would
 // let through bodies that Fastify's validation refuses.
 
-import {compile, SchemaError} from '../src/index.js';
+import {SchemaError} from '../src/index.js';
+import {formatsFor} from '../src/formats/index.js';
 import type {CustomFormat, Draft, SchemaWarning} from '../src/types.js';
 import type {ValidatorOptions} from './http-errors.js';
 
@@ -174,19 +175,8 @@ function isStringFormat(format: CustomFormat): format is RegExp | ((value: strin
 /** `format`, and the draft's format of that name where the draft has one. */
 function withDraftFormat(name: string, format: RegExp | ((value: string) => boolean), draft: Draft): (value: string) => boolean {
   const own = typeof format === 'function' ? format : (value: string) => format.test(value);
-  const drafts = draftFormat(name, draft);
+  const drafts = formatsFor(draft).get(name);
   return drafts === undefined ? own : (value) => own(value) === true && drafts(value);
-}
-
-/** The draft's own check of the format `name`, through a validator of that format alone; undefined where the draft has none. */
-function draftFormat(name: string, draft: Draft): ((value: string) => boolean) | undefined {
-  let validator;
-  try {
-    validator = compile({format: name}, {draft, formats: 'assert'});
-  } catch {
-    return undefined;
-  }
-  return (value) => validator.validate(value).valid;
 }
 
 /**
