@@ -4,6 +4,7 @@
 // Plus the documents it must leave to the evaluator.
 
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import {describe, it, test} from 'node:test';
 import {compileSchema} from '../src/compile/compile.js';
 import {Evaluator} from '../src/engine/evaluator.js';
@@ -14,6 +15,7 @@ import {FAIL, PASS, TextChecker, UNSURE, type Outcome} from '../src/engine/check
 import {defaultLimits} from '../src/json/tokenizer.js';
 import {walkValue} from '../src/json/walker.js';
 import {random} from './support/chunks.js';
+import {property} from './support/property.js';
 import {strictTree, treeSchemas} from './support/trees.js';
 import {drafts, remotes, suiteFiles, suiteFormats, suiteSkips} from './support/suite.js';
 
@@ -195,6 +197,64 @@ describe('the text checker', () => {
     assert.equal(checkBoth(free, '{"a": {"x": [1, {"y": 2, "z": 3}]}, "b": 5}'), FAIL);
     assert.equal(checkBoth(free, '{"a": "\\x", "b": "s"}'), UNSURE);
     assert.equal(checkBoth(checkerFor(true), '[{"k": 1}, {"k": 1, "k": 2}]'), UNSURE);
+  });
+
+  it('refuses a repeated key whose member is kept: after warm-up, in nested objects of one shape, past the name budget', () => {
+    const flat = checkerFor({properties: {a: {type: 'integer'}, b: {type: 'integer'}}});
+    for (let round = 0; round < 3; round++) assert.equal(checkBoth(flat, '{"a": 1, "b": 2}'), PASS);
+    assert.equal(checkBoth(flat, '{"a": 1, "b": 2, "a": 3}'), UNSURE);
+    assert.equal(checkBoth(flat, '{"b": 1, "a": 2, "b": 3}'), UNSURE);
+    assert.equal(checkBoth(flat, '{"a": 1, "a": 2}'), UNSURE);
+    assert.equal(checkBoth(flat, '{"a": 1, "b": 2}'), PASS);
+    // One shape open at two depths: the inner object's keys must not unmark the outer one's.
+    const tree = checkerFor({$ref: '#/$defs/node', $defs: {node: {type: 'object', properties: {name: {type: 'string'}, kids: {type: 'array', items: {$ref: '#/$defs/node'}}}}}});
+    for (const text of ['{"name": "a", "kids": [{"name": "b"}]}', '{"kids": [{"name": "b"}], "name": "a"}']) assert.equal(checkBoth(tree, text), PASS);
+    assert.equal(checkBoth(tree, '{"name": "a", "kids": [{"name": "b"}], "name": "c"}'), UNSURE);
+    assert.equal(checkBoth(tree, '{"name": "a", "kids": [{"name": "b", "name": "c"}]}'), UNSURE);
+    assert.equal(checkBoth(tree, '{"kids": [{"kids": [], "name": "b", "kids": []}], "name": "a"}'), UNSURE);
+    // Past the budget of kept names the object's own table is retired: a name marked before must
+    // still be found when it comes again and selects a member that is not kept.
+    const many = Array.from({length: 3000}, (_, index) => `"k${index}": ${index}`).join(', ');
+    for (const text of [`{"dup": 1, ${many}, "dup": 2}`, `{"dup": 1, ${many}}`]) {
+      const wide = checkerFor({additionalProperties: {type: 'integer'}});
+      assert.equal(wide.checkText('{"dup": 1}'), PASS);
+      assert.equal(wide.checkText(text), text.endsWith('"dup": 2}') ? UNSURE : PASS);
+    }
+  });
+
+  it('refuses every repeated key over a sequence of documents through one checker (property)', () => {
+    const name = fc.constantFrom('a', 'b', 'c', 'kids');
+    const node: fc.Memo<unknown> = fc.memo((size) =>
+      size <= 1
+        ? fc.oneof(fc.integer({min: 0, max: 9}), fc.constant('s'))
+        : fc.oneof(fc.array(node(size - 1), {maxLength: 3}), fc.array(fc.tuple(name, node(size - 1)), {maxLength: 5})),
+    );
+    const textOf = (value: unknown): string =>
+      Array.isArray(value) && value.every((member) => Array.isArray(member) && member.length === 2 && typeof member[0] === 'string')
+        ? '{' + value.map(([key, member]) => JSON.stringify(key) + ': ' + textOf(member)).join(', ') + '}'
+        : Array.isArray(value)
+          ? '[' + value.map(textOf).join(', ') + ']'
+          : JSON.stringify(value);
+    const repeats = (value: unknown): boolean => {
+      if (!Array.isArray(value)) return false;
+      if (value.every((member) => Array.isArray(member) && member.length === 2 && typeof member[0] === 'string')) {
+        const keys = value.map(([key]) => key as string);
+        if (new Set(keys).size < keys.length) return true;
+        return value.some(([, member]) => repeats(member));
+      }
+      return value.some(repeats);
+    };
+    const schema = {$ref: '#/$defs/node', $defs: {node: {properties: {a: {$ref: '#/$defs/node'}, b: true, kids: {items: {$ref: '#/$defs/node'}}}}}};
+    const checker = checkerFor(schema);
+    fc.assert(
+      fc.property(fc.array(node(4), {minLength: 1, maxLength: 6}), (documents) => {
+        for (const document of documents) {
+          const text = textOf(document);
+          assert.equal(checkBoth(checker, text) === UNSURE, repeats(document), text);
+        }
+      }),
+      property(300),
+    );
   });
 
   it('compares objects and arrays with enum and const literals', () => {

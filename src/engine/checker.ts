@@ -29,7 +29,7 @@
 import {InputError} from '../output/errors.js';
 import {Hash, addToHash, hashScalar, hashValue, startHash} from './fingerprint.js';
 import {ItemFingerprints} from '../keywords/rules/itemFingerprints.js';
-import {KeySet} from './keySet.js';
+import {MemberKeys} from './memberKeys.js';
 import {NameBudget} from './nameCache.js';
 import {HeldScalar} from './scalar.js';
 import {ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, type Kind, type SchemaNode} from '../schema/node.js';
@@ -143,7 +143,7 @@ export class TextChecker implements TokenSink, RangeSink {
   /** Presence bits and flags of the open containers, as words (see isSet). */
   private readonly seen: Int32Array[] = [];
   private readonly flags: Int32Array[] = [];
-  private readonly keySets: KeySet[] = [];
+  private readonly keySets: MemberKeys[] = [];
   /**
    * The fingerprints of the items of the open arrays under `uniqueItems`, by depth: two items are
    * equal when their fingerprints are (src/engine/fingerprint.ts), as in the evaluator. A collision
@@ -370,7 +370,7 @@ export class TextChecker implements TokenSink, RangeSink {
       // As JSON.stringify does, a property whose value is undefined is not there.
       if (member === undefined) continue;
       if (name.length > this.limits.maxKeyLength) return false;
-      this.member(name);
+      this.member(name, null);
       if (this.outcome !== PASS) return true;
       if (!this.emitValue(member, depth + 1)) return false;
       if (this.outcome !== PASS) return true;
@@ -385,7 +385,7 @@ export class TextChecker implements TokenSink, RangeSink {
    */
   private release(): void {
     for (let depth = 0; depth < this.usedLevels; depth++) {
-      this.keySets[depth]?.clear();
+      this.keySets[depth]?.forget();
       this.distinct[depth]?.clear();
       this.hashKeys[depth] = '';
     }
@@ -428,13 +428,6 @@ export class TextChecker implements TokenSink, RangeSink {
       if (shapes.size < MAX_SHAPES) shapes.set(signature, shape);
     }
     return (member.shape = shape);
-  }
-
-  /** The member a property name selects in `shape`, remembered for the key's position when kept. */
-  private memberNamed(shape: Shape, name: string, position: number): Member {
-    const member = shape.named.byName.get(name) ?? this.newMember(shape, name);
-    if (member.name !== null) shape.named.place(position, member.name, member);
-    return member;
   }
 
   private newMember(shape: Shape, name: string): Member {
@@ -603,7 +596,7 @@ export class TextChecker implements TokenSink, RangeSink {
         (this.heldRules[level] ??= []).length = 0;
         (this.heldConditions[level] ??= []).length = 0;
       }
-      this.openKeys(level + 1);
+      this.openKeys(level + 1, shape);
     } else {
       if (shape.distinctTargets.length > 0) {
         let seen = this.distinct[level];
@@ -635,6 +628,7 @@ export class TextChecker implements TokenSink, RangeSink {
     const shape = this.open[level]!;
     const count = this.counts[level]!;
     if (kind === OBJECT) {
+      this.keySets[level]!.close();
       const seen = this.seen[level]!;
       const {presenceMasks, presenceTriggers, presenceTargets} = shape;
       for (let i = 0; i < presenceMasks.length; i++) {
@@ -743,21 +737,36 @@ export class TextChecker implements TokenSink, RangeSink {
   }
 
   keyValue(key: string): void {
-    if (!this.keySets[this.depth - 1]!.add(key)) {
+    this.member(key, this.keySets[this.depth - 1]!);
+  }
+
+  /**
+   * The property named `key` of the innermost open object begins. `keys`: the object's keys so
+   * far, to refuse a repeated one (null: a parsed value, which repeats none).
+   */
+  private member(key: string, keys: MemberKeys | null): void {
+    const level = this.depth - 1;
+    const position = this.counts[level]!;
+    const shape = this.open[level]!;
+    const {named} = shape;
+    const {names} = named;
+    let member: Member | undefined;
+    let kept = true;
+    if (position < names.length && names[position] === key) member = named.values[position]!;
+    else {
+      member = named.byName.get(key);
+      if (member === undefined) {
+        kept = false;
+        member = this.newMember(shape, key);
+      }
+      if (member.name !== null) named.place(position, member.name, member);
+    }
+    if (keys !== null && !keys.add(key, member, kept)) {
       // A repeated key is a syntax error: the evaluator reports it.
       this.giveUp('input');
       return;
     }
-    this.member(key);
-  }
-
-  /** The property named `key` of the innermost open object begins (a parsed value repeats no key). */
-  private member(key: string): void {
-    const level = this.depth - 1;
-    const position = this.counts[level]!++;
-    const shape = this.open[level]!;
-    const {names} = shape.named;
-    const member = position < names.length && names[position] === key ? shape.named.values[position]! : this.memberNamed(shape, key, position);
+    this.counts[level] = position + 1;
     const bit = member.presence;
     if (bit >= 0) this.seen[level]![bit >> 5]! |= 1 << (bit & 31);
     this.pending = member;
@@ -782,17 +791,15 @@ export class TextChecker implements TokenSink, RangeSink {
     if (this.pending.free && this.hashing === 0 && !this.open[this.depth - 1]!.extras) this.scanner!.skipValue();
   }
 
-  /** The keys of the object opening at `depth` (its level + 1), kept afresh. */
-  openKeys(depth: number): void {
+  /** The keys of the object opening at `depth` (its level + 1), of `shape` (none: in a value skipped), kept afresh. */
+  openKeys(depth: number, shape: Shape | null = null): void {
     const level = depth - 1;
-    const keys = this.keySets[level];
-    if (keys === undefined) this.keySets[level] = new KeySet();
-    else keys.clear();
+    (this.keySets[level] ??= new MemberKeys()).open(shape);
     if (level >= this.usedLevels) this.usedLevels = depth;
   }
 
   addKey(depth: number, key: string): boolean {
-    return this.keySets[depth - 1]!.add(key);
+    return this.keySets[depth - 1]!.addName(key);
   }
 
   /** A string as a range of the text (checkText): made only if a keyword reads it. */

@@ -142,6 +142,8 @@ export class Member {
   shape: Shape | undefined = undefined;
   /** The property name this member is kept under in its shape's `members` (a copy), or null. */
   name: string | null = null;
+  /** The stamp of the open object whose key last selected this member (src/engine/memberKeys.ts). */
+  stamp = 0;
   /**
    * When every node judges scalars by `accepts` alone (the common leaf), those predicates in one
    * list, each with its node's target: a scalar value is one loop. Null otherwise.
@@ -241,6 +243,8 @@ export class Sources<K> {
 export class Shape {
   /** A keyword here cannot be judged by the checker. */
   unsure = false;
+  /** Objects of this shape open now, in any checker: only the outermost stamps its members (src/engine/memberKeys.ts). */
+  openObjects = 0;
   /** The kinds of container judged whole here by a keyword the checker does not run (Outline.judgedWhole). */
   judgedWhole = 0;
   readonly objectFails: Target[] = [];
