@@ -9,6 +9,33 @@ import {decodeString} from '../json/scanner.js';
 /** Each pattern run as asked: an engine used on its own, outside a document. */
 const runEachTime: Matcher = (pattern, text) => pattern.test(text);
 
+/** Digits a double holds exactly, whatever they are (2^53 has 16). */
+const MAX_EXACT_DIGITS = 15;
+
+/** Where the digits of `text` from `from` (after an optional minus) stop, up to `to`. */
+function plainDigitsEnd(text: string, from: number, to: number): number {
+  let i = text.charCodeAt(from) === 45 /* - */ ? from + 1 : from;
+  while (i < to) {
+    const c = text.charCodeAt(i);
+    if (c < 48 || c > 57) return i;
+    i++;
+  }
+  return i;
+}
+
+/** The value of JSON number text from `from` to `to`, at most MAX_EXACT_DIGITS long, when it is plain digits; else NaN. */
+function readSmallInteger(text: string, from: number, to: number): number {
+  const negative = text.charCodeAt(from) === 45; /* - */
+  let value = 0;
+  for (let i = negative ? from + 1 : from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 48 || c > 57) return NaN;
+    value = value * 10 + (c - 48);
+  }
+  // -0 is a number JSON can write; Number('-0') is -0 too.
+  return negative ? -value : value;
+}
+
 export class HeldScalar implements Scalar {
   private heldText = '';
   /**
@@ -123,13 +150,17 @@ export class HeldScalar implements Scalar {
   }
 
   isInteger(): boolean {
-    return this.numberTextPending ? Number.isInteger(this.parsedNumber) : isIntegerText(this.text);
+    if (this.numberTextPending) return Number.isInteger(this.parsedNumber);
+    // Most integers are plain digits: read in the text they came in, without making their own.
+    if (this.to >= 0 && plainDigitsEnd(this.source, this.from, this.to) === this.to) return true;
+    return isIntegerText(this.text);
   }
 
   /** Parsed once per value, on first use. */
   number(): number {
     if (!this.numberParsed) {
-      this.parsedNumber = Number(this.text);
+      this.parsedNumber = this.to >= 0 && this.to - this.from <= MAX_EXACT_DIGITS ? readSmallInteger(this.source, this.from, this.to) : NaN;
+      if (this.parsedNumber !== this.parsedNumber) this.parsedNumber = Number(this.text);
       this.numberParsed = true;
     }
     return this.parsedNumber;
