@@ -592,10 +592,7 @@ export class TextChecker implements TokenSink, RangeSink {
     this.seen[level] = cleared(this.seen, level, shape.presenceWords);
     this.flags[level] = cleared(this.flags, level, shape.flagWords);
     if (kind === OBJECT) {
-      if (shape.memberSources.rules.length > 0) {
-        (this.heldRules[level] ??= []).length = 0;
-        (this.heldConditions[level] ??= []).length = 0;
-      }
+      if (shape.memberSources.rules.length > 0) this.clearHeld(level);
       this.openKeys(level + 1, shape);
     } else {
       if (shape.distinctTargets.length > 0) {
@@ -604,14 +601,11 @@ export class TextChecker implements TokenSink, RangeSink {
         else seen.clear();
         if (level >= this.usedLevels) this.usedLevels = level + 1;
       }
-      if (shape.itemSources.rules.length > 0) {
-        (this.heldRules[level] ??= []).length = 0;
-        (this.heldConditions[level] ??= []).length = 0;
-      }
+      if (shape.itemSources.rules.length > 0) this.clearHeld(level);
       if (shape.tallyBits.length > 0) {
         const counts = (this.tallies[level] ??= []);
-        counts.length = shape.tallyBits.length;
-        counts.fill(0);
+        const {length} = shape.tallyBits;
+        for (let i = 0; i < length; i++) counts[i] = 0;
       }
     }
     this.depth = level + 1;
@@ -621,6 +615,16 @@ export class TextChecker implements TokenSink, RangeSink {
     // Unsure but usable: past the checker's bounds (flags, presence bits, in-place depth).
     if (shape.unsure) this.giveUp(this.usable ? 'bounds' : 'schema');
     else if ((shape.judgedWhole & kind) !== 0) this.giveUp('keyword');
+  }
+
+  /** No property or item of the container at `level` held back yet (popping: setting `length` is a runtime call). */
+  private clearHeld(level: number): void {
+    const rules = (this.heldRules[level] ??= []);
+    const conditions = (this.heldConditions[level] ??= []);
+    while (rules.length > 0) {
+      rules.pop();
+      conditions.pop();
+    }
   }
 
   private closeContainer(kind: Kind): void {
