@@ -222,6 +222,14 @@ describe('the text checker', () => {
     }
   });
 
+  it('judges a property name again until it has passed propertyNames, through one checker', () => {
+    const texts = ['{"ab": 1}', '{"abc": 1}', '{"ab": 1, "abc": 2}', '{"abc": 1, "ab": 2}', '{"ab": 1}', '{"xyz": 1}', '{"x": 1, "abc": 2}'];
+    for (const propertyNames of [{maxLength: 2}, {anyOf: [{maxLength: 2}, {pattern: '^x'}]}, {not: {const: 'abc'}}]) {
+      // Each text twice in turn, so that a name comes after both its own pass and its own failure.
+      decidesAsValueMode({propertyNames}, [...texts, ...texts, ...texts.slice().reverse()]);
+    }
+  });
+
   it('refuses every repeated key over a sequence of documents through one checker (property)', () => {
     const name = fc.constantFrom('a', 'b', 'c', 'kids');
     const node: fc.Memo<unknown> = fc.memo((size) =>

@@ -454,19 +454,25 @@ export class TextChecker implements TokenSink, RangeSink {
    * is where its frame would be, and the flags there are scratch). The common leaf is one loop of
    * `accepts`; anything else is judged by the shape of its location, with the rules and decisions
    * an object or array there would get: `allOf`, `anyOf`, `not`, `if`... are decided one way.
+   * True when it passed every `accepts` of the common leaf (false also when it was judged otherwise).
    */
-  private judgeScalar(member: Member, kind: Kind, level: number): void {
+  private judgeScalar(member: Member, kind: Kind, level: number): boolean {
     const scalar = this.held;
     const {accepts} = member;
     if (accepts !== null) {
       const {acceptsKeywords, acceptsTargets} = member;
-      for (let i = 0; i < accepts.length; i++) if (!accepts[i]!(acceptsKeywords[i]!, kind, scalar)) this.fail(acceptsTargets[i]!, level);
-      return;
+      let passed = true;
+      for (let i = 0; i < accepts.length; i++) {
+        if (accepts[i]!(acceptsKeywords[i]!, kind, scalar)) continue;
+        passed = false;
+        this.fail(acceptsTargets[i]!, level);
+      }
+      return passed;
     }
     const shape = member.shape ?? this.shapeOf(member);
     if (shape.unsure) {
       this.giveUp(this.usable ? 'bounds' : 'schema');
-      return;
+      return false;
     }
     this.flags[level] = cleared(this.flags, level, shape.flagWords);
     const {scalarFails, scalarKinds, scalarKindTargets, scalarAccepts, scalarAcceptsKeywords, scalarAcceptsTargets} = shape;
@@ -474,6 +480,7 @@ export class TextChecker implements TokenSink, RangeSink {
     for (let i = 0; i < scalarKinds.length; i++) if ((scalarKinds[i]! & kind) === 0) this.fail(scalarKindTargets[i]!, level);
     for (let i = 0; i < scalarAccepts.length; i++) if (!scalarAccepts[i]!(scalarAcceptsKeywords[i]!, kind, scalar)) this.fail(scalarAcceptsTargets[i]!, level);
     this.decide(shape, level, kind);
+    return false;
   }
 
   /** The member that judges a property name as a string (`keyNames`) in objects of `shape`. */
@@ -780,10 +787,12 @@ export class TextChecker implements TokenSink, RangeSink {
       this.currentMembers[level] = member;
       clearBits(this.flags[level]!, ruleFlags);
     }
-    if (shape.keyNameNodes.length === 0) return;
+    if (shape.keyNameNodes.length === 0 || member.nameAccepted) return;
     this.held.holdScalar(STRING, key);
     // As the value of a member would be: one level below the object, whose flags its failures set.
-    this.judgeScalar(shape.keyNamesMember ?? this.keyNamesMemberOf(shape), STRING, level + 1);
+    const passed = this.judgeScalar(shape.keyNamesMember ?? this.keyNamesMemberOf(shape), STRING, level + 1);
+    // A name's verdict is the name's alone: a kept member's name passes for good.
+    if (passed && member.name !== null) member.nameAccepted = true;
   }
 
   /**

@@ -144,6 +144,8 @@ export class Member {
   name: string | null = null;
   /** The stamp of the open object whose key last selected this member (src/engine/memberKeys.ts). */
   stamp = 0;
+  /** Its name (kept) passed the shape's `keyNames` (`propertyNames`): a verdict on the name alone, not asked again. */
+  nameAccepted = false;
   /**
    * When every node judges scalars by `accepts` alone (the common leaf), those predicates in one
    * list, each with its node's target: a scalar value is one loop. Null otherwise.
