@@ -58,6 +58,9 @@ export interface Expiring {
   expire(bound: keyof BodyTimeout): void;
 }
 
+/** A watch no tick has seen yet. */
+const UNSEEN = -1;
+
 /**
  * One body under watch: the owner marks each chunk, the watcher reads the marks at its ticks.
  * Watches are linked to one another (see Deadlines): joining and leaving touch two neighbours,
@@ -65,9 +68,10 @@ export interface Expiring {
  */
 export class Watch {
   readonly owner: Expiring;
-  readonly startedAt: number;
+  /** When the body began, as the first tick that saw it dates it; UNSEEN until then. */
+  startedAt = UNSEEN;
   /** The tick that last saw the body quiet start (or the start): the idle bound runs from here. */
-  quietSince: number;
+  quietSince = UNSEEN;
   /** A chunk arrived since the last tick. */
   active = false;
   /** The neighbours in the watcher's list; both null once it has left (and for the only one). */
@@ -76,10 +80,8 @@ export class Watch {
   /** In the watcher's list now. */
   watched = true;
 
-  constructor(owner: Expiring, now: number) {
+  constructor(owner: Expiring) {
     this.owner = owner;
-    this.startedAt = now;
-    this.quietSince = now;
   }
 }
 
@@ -90,10 +92,12 @@ const LONGEST_TICK_MS = 1000;
 /**
  * `timeout` for every body one reader has in flight, on one timer. A timer per body cost its
  * request two Timeouts, a timer-list insertion and removal each, and a re-insertion per chunk
- * (benchmarks/http-cpu.ts); a chunk here costs one store. The price is resolution: the timer ticks
- * every 1/16 of the smaller bound (at most every second), and a chunk is dated by the tick that
- * sees it, so a bound runs out at most two ticks late, and never early. The timer runs only while
- * some body is watched, and is unref'd: the connection a body arrives on keeps the process alive.
+ * (benchmarks/http-cpu.ts); a chunk here costs one store, and a body's start none (a clock read
+ * cost more than the rest of its watch). The price is resolution: the timer ticks every 1/16 of the
+ * smaller bound (at most every second), and a body's start and each chunk are dated by the tick
+ * that sees them, never before they happened, so a bound runs out at most two ticks late, and
+ * never early. The timer runs only while some body is watched, and is unref'd: the connection a
+ * body arrives on keeps the process alive.
  */
 export class Deadlines {
   readonly #timeout: Required<BodyTimeout>;
@@ -116,7 +120,7 @@ export class Deadlines {
   }
 
   watch(owner: Expiring): Watch {
-    const watch = new Watch(owner, performance.now());
+    const watch = new Watch(owner);
     const first = this.#first;
     if (first !== null) {
       watch.next = first;
@@ -152,6 +156,11 @@ export class Deadlines {
     // ones) must not change the list under it.
     let expired: Array<readonly [Watch, keyof BodyTimeout]> | undefined;
     for (let watch: Watch | null = this.#first; watch !== null; watch = watch.next) {
+      if (watch.startedAt === UNSEEN) {
+        watch.startedAt = watch.quietSince = now;
+        watch.active = false;
+        continue;
+      }
       if (watch.active) {
         watch.active = false;
         watch.quietSince = now;
