@@ -1,6 +1,7 @@
 // The body reader alone, in one process, without sockets: CPU per valid 1 KB order through
-// BodyReader.read against express.json() + ajv, each on IncomingMessage objects fed by hand, and
-// the parts of each (parseText; JSON.parse + ajv; the reader with the schema `true`).
+// BodyReader.read against express.json() + ajv and raw-body + JSON.parse + ajv (Koa's competitor
+// in http-cpu.ts), each on IncomingMessage objects fed by hand, and the parts of each (parseText;
+// JSON.parse + ajv; the reader with the schema `true`).
 //
 //   npm run build && node --import tsx benchmarks/http-reader.ts   (HTTP_READER_POLLUTE_MB=16)
 //
@@ -19,6 +20,7 @@ import {orderSchema, smallBody} from './support.js';
 
 const require = createRequire(import.meta.url);
 const express = require('express') as typeof import('express');
+const getRawBody = require('raw-body') as typeof import('raw-body');
 const {Ajv} = require('ajv') as typeof import('ajv');
 
 const body = smallBody();
@@ -63,6 +65,14 @@ const work: Record<string, () => Promise<unknown>> = {
       json(req as never, response as never, (error?: unknown) => (error === undefined && validateOrder(req.body) ? resolve(req.body) : reject(error ?? new Error('invalid'))));
       send(req);
     }),
+  'raw-body + JSON.parse + ajv': async () => {
+    const req = request();
+    const text = getRawBody(req, {length: req.headers['content-length'], limit: '100kb', encoding: 'utf8'});
+    send(req);
+    const value: unknown = JSON.parse(await text);
+    if (!validateOrder(value)) throw new Error('invalid');
+    return value;
+  },
   parseText: async () => validator.parseText(body),
   'JSON.parse + ajv': async () => validateOrder(JSON.parse(body.toString('utf8'))),
   nothing: async () => undefined,
@@ -99,7 +109,9 @@ console.table(
       [`caches flushed (${POLLUTE_MB} MB), CPU µs`]: Number((cold[name]! - cold['nothing']!).toFixed(1)),
     })),
 );
-console.log(
-  `BodyReader.read / express.json() + ajv: warm ${(warm['express.json() + ajv']! / warm['BodyReader.read']!).toFixed(2)}x, ` +
-    `caches flushed ${((cold['express.json() + ajv']! - cold['nothing']!) / (cold['BodyReader.read']! - cold['nothing']!)).toFixed(2)}x (target >= 1.0x)`,
-);
+for (const competitor of ['express.json() + ajv', 'raw-body + JSON.parse + ajv']) {
+  console.log(
+    `BodyReader.read / ${competitor}: warm ${(warm[competitor]! / warm['BodyReader.read']!).toFixed(2)}x, ` +
+      `caches flushed ${((cold[competitor]! - cold['nothing']!) / (cold['BodyReader.read']! - cold['nothing']!)).toFixed(2)}x (target >= 1.0x)`,
+  );
+}
