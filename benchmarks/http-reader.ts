@@ -4,6 +4,7 @@
 // JSON.parse + ajv; the reader with the schema `true`).
 //
 //   npm run build && node --import tsx benchmarks/http-reader.ts   (HTTP_READER_POLLUTE_MB=16)
+//   HTTP_BASELINE=/path/to/an/older/dist   its BodyReader too, to measure a change against the build before it
 //
 // Warm, then with the caches flushed before each body (a buffer of HTTP_READER_POLLUTE_MB filled
 // before each, its own cost measured apart and taken off): a server handles a body after its HTTP
@@ -13,6 +14,7 @@
 import {IncomingMessage, ServerResponse} from 'node:http';
 import {createRequire} from 'node:module';
 import {Socket} from 'node:net';
+import {pathToFileURL} from 'node:url';
 
 import {BodyReader} from '../dist/adapters/http-body.js';
 import {compile} from '../dist/src/index.js';
@@ -26,6 +28,7 @@ const {Ajv} = require('ajv') as typeof import('ajv');
 const body = smallBody();
 const socket = new Socket();
 const POLLUTE_MB = Number(process.env['HTTP_READER_POLLUTE_MB'] ?? 16);
+const BASELINE = process.env['HTTP_BASELINE'];
 const ROUNDS = 7;
 
 function request(): IncomingMessage {
@@ -56,9 +59,19 @@ function throughReader(reader: BodyReader): () => Promise<unknown> {
     });
 }
 
+/** The baseline build's BodyReader, where HTTP_BASELINE names one. */
+const Baseline =
+  BASELINE === undefined ? undefined : ((await import(pathToFileURL(`${BASELINE}/adapters/http-body.js`).href)) as typeof import('../dist/adapters/http-body.js')).BodyReader;
+
 const work: Record<string, () => Promise<unknown>> = {
   'BodyReader.read': throughReader(new BodyReader(orderSchema)),
   'BodyReader.read, schema true': throughReader(new BodyReader(true)),
+  ...(Baseline === undefined
+    ? {}
+    : {
+        'baseline BodyReader.read': throughReader(new Baseline(orderSchema)),
+        'baseline BodyReader.read, schema true': throughReader(new Baseline(true)),
+      }),
   'express.json() + ajv': () =>
     new Promise((resolve, reject) => {
       const req = request() as IncomingMessage & {body?: unknown};
