@@ -58,19 +58,30 @@ export interface Expiring {
   expire(bound: keyof BodyTimeout): void;
 }
 
-/** One body under watch: the owner marks each chunk, the watcher reads the marks at its ticks. */
+/** A watch no tick has seen yet. */
+const UNSEEN = -1;
+
+/**
+ * One body under watch: the owner marks each chunk, the watcher reads the marks at its ticks.
+ * Watches are linked to one another (see Deadlines): joining and leaving touch two neighbours,
+ * where a Set hashed each new watch to find it again.
+ */
 export class Watch {
   readonly owner: Expiring;
-  readonly startedAt: number;
+  /** When the body began, as the first tick that saw it dates it; UNSEEN until then. */
+  startedAt = UNSEEN;
   /** The tick that last saw the body quiet start (or the start): the idle bound runs from here. */
-  quietSince: number;
+  quietSince = UNSEEN;
   /** A chunk arrived since the last tick. */
   active = false;
+  /** The neighbours in the watcher's list; both null once it has left (and for the only one). */
+  previous: Watch | null = null;
+  next: Watch | null = null;
+  /** In the watcher's list now. */
+  watched = true;
 
-  constructor(owner: Expiring, now: number) {
+  constructor(owner: Expiring) {
     this.owner = owner;
-    this.startedAt = now;
-    this.quietSince = now;
   }
 }
 
@@ -81,15 +92,19 @@ const LONGEST_TICK_MS = 1000;
 /**
  * `timeout` for every body one reader has in flight, on one timer. A timer per body cost its
  * request two Timeouts, a timer-list insertion and removal each, and a re-insertion per chunk
- * (benchmarks/http-cpu.ts); a chunk here costs one store. The price is resolution: the timer ticks
- * every 1/16 of the smaller bound (at most every second), and a chunk is dated by the tick that
- * sees it, so a bound runs out at most two ticks late, and never early. The timer runs only while
- * some body is watched, and is unref'd: the connection a body arrives on keeps the process alive.
+ * (benchmarks/http-cpu.ts); a chunk here costs one store, and a body's start none (a clock read
+ * cost more than the rest of its watch). The price is resolution: the timer ticks every 1/16 of the
+ * smaller bound (at most every second), and a body's start and each chunk are dated by the tick
+ * that sees them, never before they happened, so a bound runs out at most two ticks late, and
+ * never early. The timer runs only while some body is watched, and is unref'd: the connection a
+ * body arrives on keeps the process alive.
  */
 export class Deadlines {
   readonly #timeout: Required<BodyTimeout>;
   readonly #tick: number;
-  readonly #watches = new Set<Watch>();
+  /** The watches, newest first. */
+  #first: Watch | null = null;
+  #watching = 0;
   #timer: ReturnType<typeof setInterval> | undefined;
 
   /** `timeout` with at least one bound above 0. */
@@ -101,42 +116,65 @@ export class Deadlines {
 
   /** Bodies watched now. */
   get watching(): number {
-    return this.#watches.size;
+    return this.#watching;
   }
 
   watch(owner: Expiring): Watch {
-    const watch = new Watch(owner, performance.now());
-    this.#watches.add(watch);
+    const watch = new Watch(owner);
+    const first = this.#first;
+    if (first !== null) {
+      watch.next = first;
+      first.previous = watch;
+    }
+    this.#first = watch;
+    this.#watching++;
     if (this.#timer === undefined) this.#timer = setInterval(this.#onTick, this.#tick).unref();
     return watch;
   }
 
   /** Safe to repeat; the timer stops at the next tick that finds nothing to watch. */
   unwatch(watch: Watch): void {
-    this.#watches.delete(watch);
+    if (!watch.watched) return;
+    watch.watched = false;
+    const {previous, next} = watch;
+    if (previous === null) this.#first = next;
+    else previous.next = next;
+    if (next !== null) next.previous = previous;
+    watch.previous = watch.next = null;
+    this.#watching--;
   }
 
   #onTick = (): void => {
-    if (this.#watches.size === 0) {
+    if (this.#first === null) {
       clearInterval(this.#timer);
       this.#timer = undefined;
       return;
     }
     const now = performance.now();
     const {idle, total} = this.#timeout;
-    for (const watch of this.#watches) {
+    // The owners hear after the walk: what an owner's answer does (end other bodies, start new
+    // ones) must not change the list under it.
+    let expired: Array<readonly [Watch, keyof BodyTimeout]> | undefined;
+    for (let watch: Watch | null = this.#first; watch !== null; watch = watch.next) {
+      if (watch.startedAt === UNSEEN) {
+        watch.startedAt = watch.quietSince = now;
+        watch.active = false;
+        continue;
+      }
       if (watch.active) {
         watch.active = false;
         watch.quietSince = now;
       }
-      if (total > 0 && now - watch.startedAt >= total) this.#expire(watch, 'total');
-      else if (idle > 0 && now - watch.quietSince >= idle) this.#expire(watch, 'idle');
+      const bound = total > 0 && now - watch.startedAt >= total ? 'total' : idle > 0 && now - watch.quietSince >= idle ? 'idle' : undefined;
+      if (bound !== undefined) (expired ??= []).push([watch, bound]);
+    }
+    if (expired === undefined) return;
+    for (const [watch, bound] of expired) {
+      // One owner's answer may have ended another body on the list since the walk.
+      if (!watch.watched) continue;
+      // Out of the watch before the owner hears of it: each bound runs out once.
+      this.unwatch(watch);
+      watch.owner.expire(bound);
     }
   };
-
-  /** Out of the watch before the owner hears of it: each bound runs out once. */
-  #expire(watch: Watch, bound: keyof BodyTimeout): void {
-    this.#watches.delete(watch);
-    watch.owner.expire(bound);
-  }
 }

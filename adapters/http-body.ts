@@ -37,7 +37,7 @@ import {
   type ValidatorOptions,
 } from './http-errors.js';
 import {Deadlines, type Expiring, type Watch} from './deadline.js';
-import {JsonBody} from './json-body.js';
+import {JsonBody, type JsonBodySettings} from './json-body.js';
 import {validatorFor} from './validator-cache.js';
 
 export {HttpError, PROBLEM_CONTENT_TYPE, errorHeaders, httpStatusOf, internalError, parseLimit, toProblem} from './http-errors.js';
@@ -107,13 +107,16 @@ interface BodySettings {
   /** The timer of `timeout` for every body this reader has in flight; none when both bounds are 0. */
   readonly deadlines: Deadlines | undefined;
   readonly inflate: boolean;
-  readonly strict: boolean;
   readonly invalidStatus: number;
   readonly acceptsType: MediaTypeTest<IncomingMessage>;
-  /** `allErrors`: read on to the end (within `limit`) to report every error, instead of stopping at the first. */
-  readonly readToEnd: boolean;
   readonly verify: BodyOptions['verify'];
   readonly reviver: BodyOptions['reviver'];
+  /**
+   * What each body's JsonBody is given, made once here rather than per body. The body is kept
+   * whole: its value is JSON.parse of it, and `verify` gets it. `readToEnd` is `allErrors`: read
+   * on to the end (within `limit`) to report every error, instead of stopping at the first.
+   */
+  readonly body: JsonBodySettings;
 }
 
 /** Compiles the schema once; `read` then validates one request body per call. */
@@ -125,17 +128,18 @@ export class BodyReader {
   constructor(schema: unknown, options: BodyOptions = {}) {
     this.validator = bodyValidator(schema, options);
     const timeout = parseTimeout(options.timeout);
+    const limit = parseLimit(options.limit ?? '100kb');
+    const invalidStatus = options.invalidStatus ?? 422;
     this.#settings = {
-      limit: parseLimit(options.limit ?? '100kb'),
+      limit,
       timeout,
       deadlines: timeout.idle > 0 || timeout.total > 0 ? new Deadlines(timeout) : undefined,
       inflate: options.inflate ?? true,
-      strict: options.strict ?? true,
-      invalidStatus: options.invalidStatus ?? 422,
+      invalidStatus,
       acceptsType: mediaTypeTest(options.type),
-      readToEnd: this.validator.allErrors,
       verify: options.verify,
       reviver: options.reviver,
+      body: {limit, strict: options.strict ?? true, invalidStatus, readToEnd: this.validator.allErrors, keepText: true},
     };
   }
 
@@ -327,10 +331,8 @@ class BodyStream implements Expiring {
     this.#req = req;
     this.#res = res;
     this.#source = source;
-    // The body is kept whole: its value is JSON.parse of it, and `verify` gets it. Content-Length
-    // tells a body that came whole in one chunk only when nothing decodes it.
-    const {limit, strict, invalidStatus, readToEnd} = settings;
-    this.#body = new JsonBody(validator, {limit, strict, invalidStatus, readToEnd, keepText: true}, source === req ? length : undefined);
+    // Content-Length tells a body that came whole in one chunk only when nothing decodes it.
+    this.#body = new JsonBody(validator, settings.body, source === req ? length : undefined);
     this.#settings = settings;
     this.#callback = callback;
   }

@@ -1,8 +1,10 @@
 // The body reader alone, in one process, without sockets: CPU per valid 1 KB order through
-// BodyReader.read against express.json() + ajv, each on IncomingMessage objects fed by hand, and
-// the parts of each (parseText; JSON.parse + ajv; the reader with the schema `true`).
+// BodyReader.read against express.json() + ajv and raw-body + JSON.parse + ajv (Koa's competitor
+// in http-cpu.ts), each on IncomingMessage objects fed by hand, and the parts of each (parseText;
+// JSON.parse + ajv; the reader with the schema `true`).
 //
 //   npm run build && node --import tsx benchmarks/http-reader.ts   (HTTP_READER_POLLUTE_MB=16)
+//   HTTP_BASELINE=/path/to/an/older/dist   its BodyReader too, to measure a change against the build before it
 //
 // Warm, then with the caches flushed before each body (a buffer of HTTP_READER_POLLUTE_MB filled
 // before each, its own cost measured apart and taken off): a server handles a body after its HTTP
@@ -12,6 +14,7 @@
 import {IncomingMessage, ServerResponse} from 'node:http';
 import {createRequire} from 'node:module';
 import {Socket} from 'node:net';
+import {pathToFileURL} from 'node:url';
 
 import {BodyReader} from '../dist/adapters/http-body.js';
 import {compile} from '../dist/src/index.js';
@@ -19,11 +22,13 @@ import {orderSchema, smallBody} from './support.js';
 
 const require = createRequire(import.meta.url);
 const express = require('express') as typeof import('express');
+const getRawBody = require('raw-body') as typeof import('raw-body');
 const {Ajv} = require('ajv') as typeof import('ajv');
 
 const body = smallBody();
 const socket = new Socket();
 const POLLUTE_MB = Number(process.env['HTTP_READER_POLLUTE_MB'] ?? 16);
+const BASELINE = process.env['HTTP_BASELINE'];
 const ROUNDS = 7;
 
 function request(): IncomingMessage {
@@ -54,15 +59,33 @@ function throughReader(reader: BodyReader): () => Promise<unknown> {
     });
 }
 
+/** The baseline build's BodyReader, where HTTP_BASELINE names one. */
+const Baseline =
+  BASELINE === undefined ? undefined : ((await import(pathToFileURL(`${BASELINE}/adapters/http-body.js`).href)) as typeof import('../dist/adapters/http-body.js')).BodyReader;
+
 const work: Record<string, () => Promise<unknown>> = {
   'BodyReader.read': throughReader(new BodyReader(orderSchema)),
   'BodyReader.read, schema true': throughReader(new BodyReader(true)),
+  ...(Baseline === undefined
+    ? {}
+    : {
+        'baseline BodyReader.read': throughReader(new Baseline(orderSchema)),
+        'baseline BodyReader.read, schema true': throughReader(new Baseline(true)),
+      }),
   'express.json() + ajv': () =>
     new Promise((resolve, reject) => {
       const req = request() as IncomingMessage & {body?: unknown};
       json(req as never, response as never, (error?: unknown) => (error === undefined && validateOrder(req.body) ? resolve(req.body) : reject(error ?? new Error('invalid'))));
       send(req);
     }),
+  'raw-body + JSON.parse + ajv': async () => {
+    const req = request();
+    const text = getRawBody(req, {length: req.headers['content-length'], limit: '100kb', encoding: 'utf8'});
+    send(req);
+    const value: unknown = JSON.parse(await text);
+    if (!validateOrder(value)) throw new Error('invalid');
+    return value;
+  },
   parseText: async () => validator.parseText(body),
   'JSON.parse + ajv': async () => validateOrder(JSON.parse(body.toString('utf8'))),
   nothing: async () => undefined,
@@ -99,7 +122,9 @@ console.table(
       [`caches flushed (${POLLUTE_MB} MB), CPU µs`]: Number((cold[name]! - cold['nothing']!).toFixed(1)),
     })),
 );
-console.log(
-  `BodyReader.read / express.json() + ajv: warm ${(warm['express.json() + ajv']! / warm['BodyReader.read']!).toFixed(2)}x, ` +
-    `caches flushed ${((cold['express.json() + ajv']! - cold['nothing']!) / (cold['BodyReader.read']! - cold['nothing']!)).toFixed(2)}x (target >= 1.0x)`,
-);
+for (const competitor of ['express.json() + ajv', 'raw-body + JSON.parse + ajv']) {
+  console.log(
+    `BodyReader.read / ${competitor}: warm ${(warm[competitor]! / warm['BodyReader.read']!).toFixed(2)}x, ` +
+      `caches flushed ${((cold[competitor]! - cold['nothing']!) / (cold['BodyReader.read']! - cold['nothing']!)).toFixed(2)}x (target >= 1.0x)`,
+  );
+}
