@@ -145,6 +145,53 @@ describe('the value options in every mode', () => {
   });
 });
 
+describe('a document valid as sent, under options that change no valid document', () => {
+  /** `work`'s result, and how many times it called JSON.parse (the scanner's pass, then the value as sent). */
+  function parses<T>(work: () => T): [T, number] {
+    const parse = JSON.parse;
+    let calls = 0;
+    JSON.parse = ((...args: Parameters<typeof JSON.parse>) => (calls++, parse(...args))) as typeof JSON.parse;
+    try {
+      return [work(), calls];
+    } finally {
+      JSON.parse = parse;
+    }
+  }
+
+  const schema = {type: 'object', properties: {n: {type: 'number'}, tags: {type: 'array', items: {type: 'string'}}}, additionalProperties: false};
+  const texts = ['{"n": 5, "tags": ["a"]}', '{"n": "5"}', '{"n": 5, "x": 1}', '{"tags": "a"}', '{"n": [5]}', '[]', '{"n": 5'];
+
+  test('is judged and parsed as sent, with the result the amender gives', () => {
+    // The same schema with one default nobody reaches: the options could change a valid document.
+    const amending = compile({...schema, $defs: {unused: {default: 1}}}, fastify);
+    const asSent = compile(schema, fastify);
+    for (const text of texts) {
+      const [result, calls] = parses(() => asSent.parseText(text));
+      const [expected, amendingCalls] = parses(() => amending.parseText(text));
+      assert.deepEqual(result, expected, text);
+      assert.deepEqual(asSent.validateText(text), amending.validateText(text), text);
+      assert.equal(amendingCalls, 0, text);
+      // Parsed as sent exactly when it was valid as sent.
+      assert.equal(calls, text === texts[0] ? 1 : 0, text);
+    }
+  });
+
+  test("a default anywhere, a reference that may lead to one, or removeAdditional: 'all' keeps the amender", () => {
+    const valid = '{"n": 5}';
+    for (const [variant, options] of [
+      [{...schema, properties: {...schema.properties, m: {type: 'number', default: 2}}}, fastify],
+      [{...schema, properties: {...schema.properties, m: {$ref: 'https://json-schema.org/draft/2020-12/schema'}}}, fastify],
+      [schema, {...fastify, removeAdditional: 'all'}],
+    ] as const) {
+      const [, calls] = parses(() => compile(variant, options as ValueOptions).parseText(valid));
+      assert.equal(calls, 0, JSON.stringify(variant));
+    }
+    // Without useDefaults a default changes nothing: the document is parsed as sent.
+    const [result, calls] = parses(() => compile({...schema, properties: {...schema.properties, m: {default: 2}}}, {coerceTypes: 'array', removeAdditional: true}).parseText(valid));
+    assert.deepEqual([result, calls], [{valid: true, errors: [], value: {n: 5}}, 1]);
+  });
+});
+
 describe('streaming: what is held and what is skipped', () => {
   test('a member to be removed is skipped as it streams: none of its tokens goes on, none is held', () => {
     const {calls} = passedOn({properties: {a: {}}, additionalProperties: false}, {removeAdditional: true}, '{"a": 1, "big": {"x": [1, 2, {"y": "z"}]}, "b": 2}');

@@ -33,6 +33,11 @@ export interface CompiledParts {
   readonly checkerCache: CheckerCache;
   /** What the value options change where (src/engine/amender.ts); null when none is on. */
   readonly amendPlans: AmendPlans | null;
+  /**
+   * The value options change no document that is valid as sent (see `changesValidDocuments` in
+   * src/session/validator.ts): such a document is judged and parsed as sent.
+   */
+  readonly validAsSentIsUnchanged: boolean;
 }
 
 /** Bytes decoded at a time by a session (see ChunkDecoder). */
@@ -138,7 +143,8 @@ export class Document implements Session {
       const source = typeof text === 'string' ? text : decode(text);
       const plans = this.parts.amendPlans;
       const checker = this.checkerOf();
-      if ((plans === null ? checker.checkText(source) : checker.check(source, this.amendedCheck(plans))) === PASS) return {valid: true, errors: []};
+      const asSent = plans === null || this.parts.validAsSentIsUnchanged;
+      if ((asSent ? checker.checkText(source) : checker.check(source, this.amendedCheck(plans))) === PASS) return {valid: true, errors: []};
       return this.evaluateText(source);
     } finally {
       this.patterns.clear();
@@ -150,9 +156,12 @@ export class Document implements Session {
   parseText(text: string | Uint8Array): ValueResult {
     try {
       const source = typeof text === 'string' ? text : decode(text);
-      if (this.parts.amendPlans !== null) return this.parseAmended(source, this.parts.amendPlans);
+      const plans = this.parts.amendPlans;
       // For a valid document whose value is wanted anyway: the checker's pass, then JSON.parse once.
-      if (this.parts.checkerCache.usable && this.checkerOf().checkText(source) === PASS) return withValue({valid: true, errors: []}, source);
+      // Under value options that change no valid document, its value as sent is the amended one.
+      const asSent = plans === null || this.parts.validAsSentIsUnchanged;
+      if (asSent && this.parts.checkerCache.usable && this.checkerOf().checkText(source) === PASS) return withValue({valid: true, errors: []}, source);
+      if (plans !== null) return this.parseAmended(source, plans);
       const result = this.evaluateText(source);
       return result.valid ? withValue(result, source) : result;
     } finally {

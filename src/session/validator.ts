@@ -61,7 +61,8 @@ export function compile(schema: unknown, options: CompileOptions = {}): Validato
   assertSchemaValue(schema);
   const {root, draft, warnings} = compileSchema(schema, options);
   if (options.strict === 'warn') for (const warning of warnings) console.warn(`stream-schema: ${warning.message}`);
-  const features: CompiledFeatures = {warnings, annotations: options.annotations === true, amends: amendsValues(options)};
+  const amends = amendsValues(options);
+  const features: CompiledFeatures = {warnings, annotations: options.annotations === true, amends, validAsSentIsUnchanged: amends && !changesValidDocuments(schema, options)};
   return new CompiledValidator(root, draft, options.allErrors ?? false, {...defaultLimits, ...options.limits}, features);
 }
 
@@ -72,6 +73,36 @@ interface CompiledFeatures {
   readonly annotations?: boolean;
   /** Some value option is on: documents go through the amender (src/engine/amender.ts). */
   readonly amends?: boolean;
+  /** Those options change no document valid as sent (see changesValidDocuments). */
+  readonly validAsSentIsUnchanged?: boolean;
+}
+
+/**
+ * Whether the value options may change a document the schema accepts as sent. Coercion changes a
+ * value only where its `type` refuses it, and `removeAdditional` (but `'all'`) only a member its
+ * `additionalProperties` refuses; the amender changes nothing inside branches (`anyOf`, `if`...:
+ * src/engine/amender.ts). So a valid document changes only by a default filled in, or under
+ * `'all'`. Defaults are looked for in the schemas as written: any `default` key, or a reference
+ * that may lead elsewhere (a meta-schema has defaults), counts; a false alarm costs only speed.
+ */
+function changesValidDocuments(schema: unknown, {useDefaults, removeAdditional, schemas}: CompileOptions): boolean {
+  if (removeAdditional === 'all') return true;
+  if (useDefaults === undefined || useDefaults === false) return false;
+  const pending: unknown[] = [schema, ...Object.values(schemas ?? {})];
+  while (pending.length > 0) {
+    const value = pending.pop();
+    if (typeof value !== 'object' || value === null) continue;
+    if (Array.isArray(value)) {
+      for (const item of value) pending.push(item);
+      continue;
+    }
+    for (const [key, member] of Object.entries(value)) {
+      if (key === 'default') return true;
+      if ((key === '$ref' || key === '$dynamicRef' || key === '$recursiveRef') && (typeof member !== 'string' || !member.startsWith('#'))) return true;
+      pending.push(member);
+    }
+  }
+  return false;
 }
 
 /** `coerceTypes`, `useDefaults` or `removeAdditional` is on. */
@@ -115,14 +146,14 @@ export class CompiledValidator<Output = unknown, Input = Output> implements Vali
     readonly draft: Draft,
     readonly allErrors: boolean,
     limits: Required<Limits>,
-    {warnings = [], annotations = false, amends = false}: CompiledFeatures = {},
+    {warnings = [], annotations = false, amends = false, validAsSentIsUnchanged = false}: CompiledFeatures = {},
   ) {
     this.warnings = warnings;
     const keyPlans = new KeyPlans();
     const checkerCache = new CheckerCache();
     // Annotations come from the evaluator's runs: the checker, which makes none, cannot give them.
     if (annotations) checkerCache.usable = false;
-    this.parts = {root, allErrors, annotations, limits, keyPlans, checkerCache, amendPlans: amends ? new AmendPlans(root, keyPlans) : null};
+    this.parts = {root, allErrors, annotations, limits, keyPlans, checkerCache, amendPlans: amends ? new AmendPlans(root, keyPlans) : null, validAsSentIsUnchanged};
     this['~standard'] = {version: 1, vendor: 'stream-schema', validate: (value) => standardResult(this.validate(value), value)};
   }
 
