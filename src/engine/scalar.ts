@@ -23,18 +23,30 @@ function plainDigitsEnd(text: string, from: number, to: number): number {
   return i;
 }
 
-/** The value of JSON number text from `from` to `to`, at most MAX_EXACT_DIGITS long, when it is plain digits; else NaN. */
-function readSmallInteger(text: string, from: number, to: number): number {
+/**
+ * The value of JSON number text from `from` to `to`, at most MAX_EXACT_DIGITS long, when it has no
+ * exponent; else NaN. Its digits make an integer a double holds exactly, and a fraction divides it
+ * by a power of ten that is exact too: one division of exact values is rounded once, to what
+ * `Number()` of the text gives (the fast path of correctly rounded decimal conversion).
+ */
+function readShortNumber(text: string, from: number, to: number): number {
   const negative = text.charCodeAt(from) === 45; /* - */
   let value = 0;
+  let point = -1;
   for (let i = negative ? from + 1 : from; i < to; i++) {
     const c = text.charCodeAt(i);
-    if (c < 48 || c > 57) return NaN;
-    value = value * 10 + (c - 48);
+    if (c === 46 /* . */ && point < 0) point = i;
+    else if (c >= 48 && c <= 57) value = value * 10 + (c - 48);
+    else return NaN;
   }
+  if (point >= 0) value /= POWERS_OF_TEN[to - point - 1]!;
   // -0 is a number JSON can write; Number('-0') is -0 too.
   return negative ? -value : value;
 }
+
+/** 10^0 to 10^15, each exact in a double (multiplied up: `**` need not be exact). */
+const POWERS_OF_TEN: number[] = [1];
+while (POWERS_OF_TEN.length <= MAX_EXACT_DIGITS) POWERS_OF_TEN.push(POWERS_OF_TEN[POWERS_OF_TEN.length - 1]! * 10);
 
 export class HeldScalar implements Scalar {
   private heldText = '';
@@ -159,7 +171,7 @@ export class HeldScalar implements Scalar {
   /** Parsed once per value, on first use. */
   number(): number {
     if (!this.numberParsed) {
-      this.parsedNumber = this.to >= 0 && this.to - this.from <= MAX_EXACT_DIGITS ? readSmallInteger(this.source, this.from, this.to) : NaN;
+      this.parsedNumber = this.to >= 0 && this.to - this.from <= MAX_EXACT_DIGITS ? readShortNumber(this.source, this.from, this.to) : NaN;
       if (this.parsedNumber !== this.parsedNumber) this.parsedNumber = Number(this.text);
       this.numberParsed = true;
     }

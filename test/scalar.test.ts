@@ -1,0 +1,41 @@
+// src/engine/scalar.ts: a number held as a range of its text is read in place where that is exact.
+// Whatever the text, it must be the number Number() makes of it and integer exactly when its text
+// says so (src/json/numbers.ts).
+
+import assert from 'node:assert/strict';
+import {test} from 'node:test';
+import fc from 'fast-check';
+import {HeldScalar} from '../src/engine/scalar.js';
+import {isIntegerText} from '../src/json/numbers.js';
+import {property} from './support/property.js';
+
+const digits = (min: number, max: number) => fc.array(fc.integer({min: 0, max: 9}), {minLength: min, maxLength: max}).map((list) => list.join(''));
+
+/** JSON number text (RFC 8259 §6), short and long, with and without fraction and exponent. */
+const numberText = fc
+  .tuple(
+    fc.boolean(),
+    fc.oneof(fc.constant('0'), fc.tuple(fc.integer({min: 1, max: 9}), digits(0, 17)).map(([first, rest]) => `${first}${rest}`)),
+    fc.option(digits(1, 17), {nil: undefined}),
+    fc.option(fc.tuple(fc.constantFrom('e', 'E'), fc.constantFrom('', '+', '-'), digits(1, 3)).map((parts) => parts.join('')), {nil: undefined, freq: 4}),
+  )
+  .map(([negative, whole, fraction, exponent]) => `${negative ? '-' : ''}${whole}${fraction === undefined ? '' : '.' + fraction}${exponent ?? ''}`);
+
+test('a number held as a range reads as Number() of its text, and is an integer as its text says', () => {
+  const held = new HeldScalar();
+  fc.assert(
+    fc.property(numberText, fc.string({maxLength: 3}), (text, around) => {
+      const source = around + text + around;
+      held.holdRange(source, around.length, around.length + text.length, false);
+      assert.ok(Object.is(held.number(), Number(text)), `${text}: ${held.number()} against ${Number(text)}`);
+      held.holdRange(source, around.length, around.length + text.length, false);
+      assert.equal(held.isInteger(), isIntegerText(text), text);
+    }),
+    property(2000),
+  );
+  // The edges of the fast path: 15 characters, a fraction of 14 digits, -0 and halfway cases.
+  for (const text of ['999999999999999', '-99999999999999', '0.1', '0.3', '-0', '-0.0', '9007199254740993', '0.00000000000001', '1.00000000000001', '123456789012.345']) {
+    held.holdRange(text, 0, text.length, false);
+    assert.ok(Object.is(held.number(), Number(text)), text);
+  }
+});
