@@ -46,8 +46,8 @@ export class LineSplitter {
   /** Some text of the current line has been seen, so the end of input also ends a line. */
   #lineOpen = false;
   #stopped = false;
-  /** Copies of the bytes of an unfinished line, not decoded yet. */
-  #kept: Uint8Array[] = [];
+  /** The bytes of an unfinished line, copied (the caller may reuse its chunk's buffer), not decoded yet; allocated once, when first needed. */
+  #kept: Uint8Array | undefined;
   #keptLength = 0;
   /** The current line outgrew what is kept: its bytes go through the decoder up to its line feed. */
   #handedOn = false;
@@ -127,8 +127,7 @@ export class LineSplitter {
   /** More of an unfinished line, up to and including its line feed when `endsLine`. */
   #continueLine(bytes: Uint8Array, endsLine: boolean): void {
     if (!this.#handedOn && this.#keptLength + bytes.length <= DECODED_PIECE_SIZE) {
-      // A copy: the caller may reuse the chunk's buffer.
-      this.#kept.push(new Uint8Array(bytes));
+      (this.#kept ??= new Uint8Array(DECODED_PIECE_SIZE)).set(bytes, this.#keptLength);
       this.#keptLength += bytes.length;
       if (endsLine) this.#split(decode(this.#takeKept()));
       return;
@@ -144,9 +143,9 @@ export class LineSplitter {
     this.#split(this.#decoder.write(this.#takeKept()));
   }
 
+  /** The kept bytes, to be decoded before anything is kept again. */
   #takeKept(): Uint8Array {
-    const kept = this.#kept.length === 1 ? this.#kept[0]! : concat(this.#kept, this.#keptLength);
-    this.#kept = [];
+    const kept = this.#kept!.subarray(0, this.#keptLength);
     this.#keptLength = 0;
     return kept;
   }
@@ -180,16 +179,6 @@ export class LineSplitter {
 /** UTF-8 bytes as text; a malformed or incomplete sequence becomes U+FFFD, as StringDecoder makes it. */
 function decode(bytes: Uint8Array): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
-}
-
-function concat(parts: readonly Uint8Array[], length: number): Uint8Array {
-  const whole = new Uint8Array(length);
-  let filled = 0;
-  for (const part of parts) {
-    whole.set(part, filled);
-    filled += part.length;
-  }
-  return whole;
 }
 
 /**
