@@ -12,12 +12,13 @@
 // round trip of a batch to a worker and back).
 
 import { once } from 'node:events';
-import { createReadStream, rmSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync, rmSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
-import { BatchCutter, DEFAULT_BATCH_SIZE } from '../adapters/ndjson-workers.js';
+import { BatchCutter, DEFAULT_BATCH_SIZE, type Batch, type WorkerRecipe } from '../adapters/ndjson-workers.js';
 import { BASELINE_SOURCE, EVENT_SCHEMA_FILE, generate, measureChild, prepareCli, type Cli } from './cli-support.js';
 
 const ROUNDS = Number(process.env.NDJSON_JOBS_ROUNDS ?? 3);
@@ -51,7 +52,7 @@ async function main(): Promise<void> {
     const cli = await prepareCli('build', cleanups);
     const timings = await measureRounds(file, cli);
     report(timings, generated.bytes);
-    await reportCoordination(file, generated.records);
+    await reportCoordination(file, generated.records, cli);
     console.log(`load average after: ${formatLoad()}`);
   } finally {
     for (const cleanup of cleanups) cleanup();
@@ -127,35 +128,77 @@ function report(timings: Timing[], bytes: number): void {
 }
 
 /**
- * The main thread's share of --jobs: reading and cutting the file (BatchCutter counts the line
- * feeds too), and a batch's round trip to a worker that does nothing with it. docs/scaling.md
- * divides one thread's validation rate by these to find where more workers stop helping.
+ * The main thread's share of --jobs, as CPU time per record: reading and cutting the file as the
+ * CLI does (one reused read buffer, BatchCutter counting the line feeds, every batch's buffer
+ * given back as a worker gives it), and the reading thread of a whole run on 2 workers against
+ * the process's total. docs/scaling.md divides one thread's validation rate by these to find
+ * where more workers stop helping.
  */
-async function reportCoordination(file: string, records: number): Promise<void> {
+async function reportCoordination(file: string, records: number, cli: Cli): Promise<void> {
   // CPU time, not wall time: on a loaded machine the wall time is mostly waiting for a core.
   const started = process.cpuUsage();
   const cutter = new BatchCutter(DEFAULT_BATCH_SIZE);
   let batches = 0;
   let bytes = 0;
-  for await (const chunk of createReadStream(file, { highWaterMark: DEFAULT_BATCH_SIZE })) {
-    for (const batch of cutter.write(chunk as Uint8Array)) {
-      batches++;
-      bytes += batch.bytes.length;
-    }
-  }
-  batches += cutter.end().length;
-  const used = process.cpuUsage(started);
-  const readSeconds = (used.user + used.system) / 1e6;
+  const take = (batch: Batch): void => {
+    batches++;
+    bytes += batch.bytes.length;
+    cutter.recycle(batch.bytes.buffer as ArrayBuffer);
+  };
+  const descriptor = openSync(file, 'r');
+  const buffer = Buffer.allocUnsafe(DEFAULT_BATCH_SIZE);
+  for (let read = readSync(descriptor, buffer); read > 0; read = readSync(descriptor, buffer)) cutter.write(buffer.subarray(0, read)).forEach(take);
+  closeSync(descriptor);
+  cutter.end().forEach(take);
+  const readSeconds = cpuSeconds(process.cpuUsage(started));
   const roundTrip = await batchRoundTrip(200);
   console.log(
     `main thread, reading and cutting: ${(bytes / 1e6 / readSeconds).toFixed(0)} MB per CPU second (${((readSeconds / records) * 1e9).toFixed(0)} ns/record, ${batches} batches); ` +
       `a ${DEFAULT_BATCH_SIZE / 1024} KiB batch's round trip to an idle worker (best, wall time): ${roundTrip.toFixed(0)} µs (${((roundTrip * 1000 * batches) / records).toFixed(0)} ns/record)`,
   );
+  const split = await threadSplit(file, cli);
+  console.log(
+    `2 workers in one process: reading thread ${split.readingThread.toFixed(2)} s CPU (${((split.readingThread / records) * 1e9).toFixed(0)} ns/record, from its start), ` +
+      `the whole process ${split.process.toFixed(2)} s (${((split.process / records) * 1e9).toFixed(0)} ns/record): workers and V8's threads ${(split.process - split.readingThread).toFixed(2)} s`,
+  );
+}
+
+function cpuSeconds(usage: NodeJS.CpuUsage): number {
+  return (usage.user + usage.system) / 1e6;
+}
+
+/** CPU seconds of this thread, from /proc/thread-self/stat (utime and stime, in clock ticks of 1/100 s). */
+function threadCpuSeconds(): number {
+  const stat = readFileSync('/proc/thread-self/stat', 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/**
+ * ParallelNdjsonReader on 2 workers over the file, as `--jobs 2` runs it: this thread's CPU time
+ * and the process's. The compiled modules of the CLI's build, so that workers do not compile
+ * TypeScript as they start.
+ */
+async function threadSplit(file: string, cli: Cli): Promise<{ readingThread: number; process: number }> {
+  const built = dirname(cli.args.at(-1)!);
+  const { ParallelNdjsonReader } = (await import(pathToFileURL(join(built, 'ndjson-workers.js')).href)) as typeof import('../adapters/ndjson-workers.js');
+  const { compile } = (await import(pathToFileURL(join(built, '../src/index.js')).href)) as typeof import('../src/index.js');
+  const schema = JSON.parse(readFileSync(EVENT_SCHEMA_FILE, 'utf8')) as unknown;
+  const recipe: WorkerRecipe = { schema, options: {}, syntaxPass: true, readerOptions: {}, report: 'invalid' };
+  const threadStarted = threadCpuSeconds();
+  const processStarted = process.cpuUsage();
+  const reader = new ParallelNdjsonReader(compile(schema), recipe, { workers: 2 }, () => {});
+  const descriptor = openSync(file, 'r');
+  const buffer = Buffer.allocUnsafe(DEFAULT_BATCH_SIZE);
+  for (let read = readSync(descriptor, buffer); read > 0; read = readSync(descriptor, buffer)) await reader.write(buffer.subarray(0, read));
+  closeSync(descriptor);
+  await reader.end();
+  return { readingThread: threadCpuSeconds() - threadStarted, process: cpuSeconds(process.cpuUsage(processStarted)) };
 }
 
 /** Microseconds of a batch sent (transferred) to a worker that answers at once with an empty result; the best of `runs`. */
 async function batchRoundTrip(runs: number): Promise<number> {
-  const worker = new Worker('require("node:worker_threads").parentPort.on("message", (m) => require("node:worker_threads").parentPort.postMessage({ sequence: m.sequence, records: 0, reported: [] }));', { eval: true });
+  const worker = new Worker('require("node:worker_threads").parentPort.on("message", (m) => require("node:worker_threads").parentPort.postMessage({ sequence: m.sequence, records: 0, reported: [], buffer: m.bytes.buffer }, [m.bytes.buffer]));', { eval: true });
   let best = Infinity;
   for (let run = 0; run < runs; run++) {
     const bytes = new Uint8Array(DEFAULT_BATCH_SIZE);
