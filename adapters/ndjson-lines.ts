@@ -1,7 +1,7 @@
 // NDJSON framing shared by the RxJS operator, the Node stream and the CLI: chunks split anywhere
 // become lines (LineSplitter), and each non-blank line is validated (NdjsonRecordReader): by
-// validateText when it arrives whole in one chunk, else by its own engine session while its pieces
-// arrive. Nothing here knows about RxJS, streams or files.
+// validateText when it is found whole (in one chunk, or kept across chunks), else by its own
+// engine session while its pieces arrive. Nothing here knows about RxJS, streams or files.
 //
 // Framing follows the NDJSON / JSON Lines conventions: records end at LF, a CR before it is
 // JSON whitespace (so CRLF needs no special case), a UTF-8 BOM may open the stream, blank lines
@@ -219,8 +219,8 @@ export function readerOptionsOf(options: NdjsonReaderOptions): NdjsonReaderOptio
 export const DEFAULT_MAX_LINE_LENGTH = 64 * 1024 * 1024;
 
 /**
- * Validates NDJSON line by line: a line found whole in one chunk goes to validateText (parseText
- * with `parse`), any other gets an engine session fed with its pieces as they arrive; one
+ * Validates NDJSON line by line: a line found whole goes to validateText (parseText with
+ * `parse`), any other gets an engine session fed with its pieces as they arrive; one
  * `onRecord` call per non-blank line, synchronously within the `write` or `end` call that
  * completed the line.
  */

@@ -144,10 +144,12 @@ async function reportCoordination(file: string, records: number, cli: Cli): Prom
     `main thread, reading and cutting: ${(bytes / 1e6 / readSeconds).toFixed(0)} MB per CPU second (${((readSeconds / records) * 1e9).toFixed(0)} ns/record, ${batches} batches); ` +
       `a ${DEFAULT_BATCH_SIZE / 1024} KiB batch's round trip to an idle worker (best, wall time): ${roundTrip.toFixed(0)} µs (${((roundTrip * 1000 * batches) / records).toFixed(0)} ns/record)`,
   );
-  const split = await threadSplit(file, cli);
+  const one = await threadSplit(file, cli, 0);
+  const two = await threadSplit(file, cli, 2);
+  const perRecord = (seconds: number): string => `${((seconds / records) * 1e9).toFixed(0)} ns/record`;
   console.log(
-    `2 workers in one process: reading thread ${split.readingThread.toFixed(2)} s CPU (${((split.readingThread / records) * 1e9).toFixed(0)} ns/record, from its start), ` +
-      `the whole process ${split.process.toFixed(2)} s (${((split.process / records) * 1e9).toFixed(0)} ns/record): workers and V8's threads ${(split.process - split.readingThread).toFixed(2)} s`,
+    `in one process: one thread ${one.readingThread.toFixed(2)} s CPU (${perRecord(one.readingThread)}), the process ${one.process.toFixed(2)} s (${perRecord(one.process)}); ` +
+      `2 workers: the reading thread ${two.readingThread.toFixed(2)} s (${perRecord(two.readingThread)}, its start included), the process ${two.process.toFixed(2)} s (${perRecord(two.process)})`,
   );
 }
 
@@ -182,21 +184,25 @@ function threadCpuSeconds(): number {
 }
 
 /**
- * ParallelNdjsonReader on 2 workers over the file, as `--jobs 2` runs it: this thread's CPU time
- * and the process's. The compiled modules of the CLI's build, so that workers do not compile
- * TypeScript as they start.
+ * The file read as `--jobs 1` (`workers` 0: NdjsonRecordReader in this thread) or `--jobs 2` runs
+ * it: this thread's CPU time and the process's. The compiled modules of the CLI's build, so that
+ * workers do not compile TypeScript as they start.
  */
-async function threadSplit(file: string, cli: Cli): Promise<{ readingThread: number; process: number }> {
+async function threadSplit(file: string, cli: Cli, workers: number): Promise<{ readingThread: number; process: number }> {
   const built = dirname(cli.args.at(-1)!);
-  const { ParallelNdjsonReader } = (await import(pathToFileURL(join(built, 'ndjson-workers.js')).href)) as typeof import('../adapters/ndjson-workers.js');
-  const { compile } = (await import(pathToFileURL(join(built, '../src/index.js')).href)) as typeof import('../src/index.js');
+  const load = async <T>(path: string): Promise<T> => (await import(pathToFileURL(join(built, path)).href)) as T;
+  const { ParallelNdjsonReader } = await load<typeof import('../adapters/ndjson-workers.js')>('ndjson-workers.js');
+  const { NdjsonRecordReader } = await load<typeof import('../adapters/ndjson-lines.js')>('ndjson-lines.js');
+  const { withSyntaxPass } = await load<typeof import('../adapters/syntax-pass.js')>('syntax-pass.js');
+  const { compile } = await load<typeof import('../src/index.js')>('../src/index.js');
   const schema = JSON.parse(readFileSync(EVENT_SCHEMA_FILE, 'utf8')) as unknown;
   const recipe: WorkerRecipe = { schema, options: {}, syntaxPass: true, readerOptions: {}, report: 'invalid' };
   const threadStarted = threadCpuSeconds();
   const processStarted = process.cpuUsage();
-  const reader = new ParallelNdjsonReader(compile(schema), recipe, { workers: 2 }, () => {});
+  const validator = withSyntaxPass(compile(schema), compile(true));
+  const reader = workers === 0 ? new NdjsonRecordReader(validator, {}, () => {}) : new ParallelNdjsonReader(validator, recipe, { workers }, () => {});
   const descriptor = openSync(file, 'r');
-  const buffer = Buffer.allocUnsafe(DEFAULT_BATCH_SIZE);
+  const buffer = Buffer.allocUnsafe(workers === 0 ? 64 * 1024 : DEFAULT_BATCH_SIZE);
   for (let read = readSync(descriptor, buffer); read > 0; read = readSync(descriptor, buffer)) await reader.write(buffer.subarray(0, read));
   closeSync(descriptor);
   await reader.end();
