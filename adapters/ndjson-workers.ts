@@ -15,7 +15,7 @@ import { NdjsonRecordReader, type NdjsonReaderOptions, type NdjsonRecord } from 
 import { withSyntaxPass } from './syntax-pass.js';
 
 const LINE_FEED = 0x0a;
-/** Bytes a batch holds (unless a line is longer): large enough that a message's cost is small beside the batch's validation. */
+/** Bytes a batch holds at most (a longer line goes in pieces of this size): large enough that a message's cost is small beside the batch's validation. */
 export const DEFAULT_BATCH_SIZE = 256 * 1024;
 /** Batches sent to one worker and not yet answered: enough to keep it busy while its answer travels. */
 const BATCHES_IN_FLIGHT_PER_WORKER = 4;
