@@ -3,9 +3,8 @@
 // the records that begin in its byte range, with their true line numbers). docs/scaling.md says
 // how both scale and how shards' outputs merge.
 
-import { createReadStream } from 'node:fs';
+import { closeSync, createReadStream, openSync, readSync, type Stats } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
-import { Readable } from 'node:stream';
 import type { Validator } from '../src/types.js';
 import { parsePositiveInteger, parseSize, UsageError } from './cli-errors.js';
 import { NdjsonRecordReader, type NdjsonRecord } from './ndjson-lines.js';
@@ -78,20 +77,50 @@ function checkRangedInput(inputs: readonly string[], isNdjson: (input: string) =
 
 /**
  * Bytes read at a time from an NDJSON file: a batch at a time for workers, whose reading thread
- * then handles a quarter of the chunks (reading and cutting 66 MB took 67–106 ms of CPU in
- * 256 KiB reads, 141–497 ms in 64 KiB ones); `single` for this thread alone.
+ * then handles a quarter of the chunks; `single` for this thread alone.
  */
 export function readSizeFor(jobs: Jobs, single: number): number {
   return jobs.workers === 1 ? single : Math.max(single, jobs.batchSize);
 }
 
-// --- Byte ranges ---------------------------------------------------------------------------
+// --- Reading -------------------------------------------------------------------------------
 
-export interface RangedInput {
-  stream: Readable;
-  /** Line number of the first line in `stream`. */
+/** An NDJSON input's bytes, and the number of its first line. */
+export interface NdjsonSource {
+  /** Each chunk may be overwritten by the next: the readers copy what they keep (LineSplitter, BatchCutter). */
+  chunks: AsyncIterable<Uint8Array>;
   firstLine: number;
 }
+
+/** The bytes of `input` that `jobs` asks for: its byte range, else all of it. `file` is its stat, undefined for stdin. */
+export async function ndjsonSource(input: string, file: Stats | undefined, jobs: Jobs, singleReadSize: number): Promise<NdjsonSource> {
+  const readSize = readSizeFor(jobs, singleReadSize);
+  if (jobs.byteRange !== undefined) return openByteRange(input, jobs.byteRange, readSize);
+  if (file?.isFile() === true) return { chunks: fileChunks(input, 0, Infinity, readSize), firstLine: 1 };
+  return { chunks: input === '-' ? process.stdin : createReadStream(input, { highWaterMark: readSize }), firstLine: 1 };
+}
+
+/**
+ * Bytes `start` to `end` (exclusive) of a regular file, read into one buffer again and again: a
+ * stream's fresh buffer for each read, and its round trip through the thread pool, cost more than
+ * the few microseconds a read from the page cache blocks this thread.
+ */
+async function* fileChunks(file: string, start: number, end: number, size: number): AsyncGenerator<Uint8Array> {
+  const descriptor = openSync(file, 'r');
+  try {
+    const buffer = Buffer.allocUnsafe(size);
+    for (let position = start; position < end; ) {
+      const bytesRead = readSync(descriptor, buffer, 0, Math.min(size, end - position), position);
+      if (bytesRead === 0) return;
+      position += bytesRead;
+      yield buffer.subarray(0, bytesRead);
+    }
+  } finally {
+    closeSync(descriptor);
+  }
+}
+
+// --- Byte ranges ---------------------------------------------------------------------------
 
 /**
  * The lines of `file` that begin in `range`: from the first line start at or after START (a line
@@ -99,7 +128,7 @@ export interface RangedInput {
  * begins in exactly one of a set of ranges that cover the file, whatever bytes the cuts fall on
  * (mid-line, mid-character), so their outputs concatenate to the whole file's.
  */
-export async function openByteRange(file: string, range: ByteRange, highWaterMark: number): Promise<RangedInput> {
+export async function openByteRange(file: string, range: ByteRange, readSize: number): Promise<NdjsonSource> {
   const handle = await open(file, 'r');
   let begin: number;
   let stop: number;
@@ -112,8 +141,7 @@ export async function openByteRange(file: string, range: ByteRange, highWaterMar
   } finally {
     await handle.close();
   }
-  if (stop <= begin) return { stream: Readable.from([]), firstLine };
-  return { stream: createReadStream(file, { start: begin, end: stop - 1, highWaterMark }), firstLine };
+  return { chunks: fileChunks(file, begin, stop, readSize), firstLine };
 }
 
 /** Position of the first LF at or after `position`; `size - 1` when there is none (the last line runs to the end). */

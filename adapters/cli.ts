@@ -16,7 +16,7 @@ import type { CompileOptions, Draft, OutputUnit, SchemaWarning, Validator } from
 import { FileError, parsePositiveInteger, parseSize, UsageError } from './cli-errors.js';
 import type { NdjsonRecord } from './ndjson-lines.js';
 import { needsSyntaxPass, withInputErrors, withSyntaxPass } from './syntax-pass.js';
-import { JOB_OPTIONS, JOB_USAGE, openByteRange, readJobs, readSizeFor, recordFeed, type Jobs } from './cli-jobs.js';
+import { JOB_OPTIONS, JOB_USAGE, ndjsonSource, readJobs, recordFeed, type Jobs } from './cli-jobs.js';
 import { loadOptionModules, NdjsonWorkerError, OptionModuleError, type OptionModules, type WorkerRecipe } from './ndjson-workers.js';
 
 const USAGE = `Usage:
@@ -536,15 +536,16 @@ async function validateInput(command: ValidateCommand, input: string, tally: Tal
   const name = displayName(input);
   const file = input === '-' ? undefined : statSync(input);
   const ndjson = command.ndjson || isNdjsonFile(input);
-  const readSize = ndjson ? readSizeFor(command.jobs, READ_CHUNK_SIZE) : READ_CHUNK_SIZE;
-  const byteRange = command.jobs.byteRange;
-  const ranged = byteRange === undefined ? undefined : await openByteRange(input, byteRange, readSize);
-  const stream: Readable = ranged?.stream ?? (input === '-' ? process.stdin : createReadStream(input, { highWaterMark: readSize }));
   const progress = showsProgress(command.output, file) ? new Progress(name, file.size, tally) : undefined;
   tally.files++;
   try {
-    if (ndjson) await validateNdjsonInput(command, name, stream, ranged?.firstLine ?? 1, tally, errorLines, progress);
-    else await validateDocumentInput(command, file?.isFile() === true ? input : undefined, name, stream, tally, errorLines);
+    if (ndjson) {
+      const source = await ndjsonSource(input, file, command.jobs, READ_CHUNK_SIZE);
+      await validateNdjsonInput(command, name, source.chunks, source.firstLine, tally, errorLines, progress);
+      return;
+    }
+    const stream = input === '-' ? process.stdin : createReadStream(input, { highWaterMark: READ_CHUNK_SIZE });
+    await validateDocumentInput(command, file?.isFile() === true ? input : undefined, name, stream, tally, errorLines);
   } finally {
     progress?.hide();
   }
@@ -554,7 +555,7 @@ function showsProgress(output: Output, file: Stats | undefined): file is Stats {
   return !output.quiet && !output.errorsOnly && file !== undefined && file.size > PROGRESS_MIN_FILE_SIZE && process.stderr.isTTY;
 }
 
-async function validateNdjsonInput(command: ValidateCommand, name: string, stream: Readable, firstLine: number, tally: Tally, errorLines: ErrorLines, progress: Progress | undefined): Promise<void> {
+async function validateNdjsonInput(command: ValidateCommand, name: string, chunks: AsyncIterable<Uint8Array>, firstLine: number, tally: Tally, errorLines: ErrorLines, progress: Progress | undefined): Promise<void> {
   const { checked: validator, recipe, jobs, maxLineLength } = command;
   const onRecord = (record: NdjsonRecord): void => {
     tally.records++;
@@ -564,9 +565,9 @@ async function validateNdjsonInput(command: ValidateCommand, name: string, strea
     if (errorLines.full) reader.stop();
   };
   const reader = recordFeed({ validator, recipe, jobs, firstLine, maxLineLength }, onRecord, (count) => (tally.records += count));
-  for await (const chunk of stream) {
-    await reader.write(chunk as Uint8Array);
-    progress?.update((chunk as Uint8Array).length);
+  for await (const chunk of chunks) {
+    await reader.write(chunk);
+    progress?.update(chunk.length);
     // One write per chunk, not per error line; a slow reader of our output slows the reading down.
     await errorLines.flush(progress);
     if (errorLines.full) return;
@@ -730,8 +731,9 @@ function formatBytes(bytes: number): string {
   return `${(bytes / (1024 * 1024 * 1024)).toFixed(2)} GB`;
 }
 
+/** An integer with thousands separators, as `toLocaleString('en-US')` gives it, without loading ICU's number formatting for one line (~40 ms). */
 function formatCount(count: number): string {
-  return count.toLocaleString('en-US');
+  return String(count).replace(/\B(?=(\d{3})+$)/g, ',');
 }
 
 // Bounded memory on files larger than RAM. One session per record makes short-lived garbage at a

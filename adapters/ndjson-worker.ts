@@ -13,7 +13,7 @@ port.on('message', (message: BatchMessage) => {
   validating
     .then((batches) => batches.validate(message))
     .then(
-      (result) => port.postMessage(result),
+      (result) => port.postMessage(result, [result.buffer]),
       (error: unknown) => port.postMessage({ sequence: message.sequence, error: describe(error) }),
     );
 });

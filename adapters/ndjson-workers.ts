@@ -15,14 +15,8 @@ import { NdjsonRecordReader, type NdjsonReaderOptions, type NdjsonRecord } from 
 import { withSyntaxPass } from './syntax-pass.js';
 
 const LINE_FEED = 0x0a;
-/** Bytes a batch holds (unless a line is longer): large enough that a message's cost is small beside the batch's validation. */
+/** Bytes a batch holds at most (a longer line goes in pieces of this size): large enough that a message's cost is small beside the batch's validation. */
 export const DEFAULT_BATCH_SIZE = 256 * 1024;
-/**
- * Bytes of a batch decoded at a time. One 256 KiB string takes V8 15 times as long to make as four
- * of 64 KiB (3 ms against 0.2 ms, benchmarks/ndjson-jobs.ts's machine): a string over 128 KiB is
- * allocated in the large-object space. The CLI's reads are 64 KiB for the same reason.
- */
-const DECODED_PIECE_SIZE = 64 * 1024;
 /** Batches sent to one worker and not yet answered: enough to keep it busy while its answer travels. */
 const BATCHES_IN_FLIGHT_PER_WORKER = 4;
 
@@ -84,6 +78,7 @@ export function checkedRecipe(recipe: WorkerRecipe): WorkerRecipe {
 
 /** A part of the input, as handed to one worker. */
 export interface Batch {
+  /** A view from the start of a buffer of its own (transferable to a worker, and given back by it to be filled again). */
   bytes: Uint8Array;
   /** Line feeds in `bytes`. */
   lineFeeds: number;
@@ -92,15 +87,18 @@ export interface Batch {
 }
 
 /**
- * Cuts UTF-8 chunks into batches of at least `batchSize` bytes ending at a line feed, or pieces
- * of `batchSize` or more of a line that has none yet. Holds at most one batch's worth plus a chunk.
+ * Cuts UTF-8 chunks into batches of at most `batchSize` bytes that end at a line feed, or pieces
+ * of `batchSize` bytes of a line longer than that. Chunks are copied into buffers of `batchSize`
+ * bytes; a full buffer is cut after its last line feed and the bytes after it (the start of the
+ * next line) are copied to the next buffer. Buffers given back (`recycle`) are filled again, so
+ * that reading allocates nothing once as many buffers exist as batches are in flight: a fresh
+ * buffer of 256 KiB costs more (its pages are faulted in and zeroed) than copying into it.
  */
 export class BatchCutter {
   readonly #batchSize: number;
-  #pending: Uint8Array[] = [];
-  #pendingLength = 0;
-  /** Bytes of `#pending` up to and including its last line feed; 0 if it has none. */
-  #lineEnd = 0;
+  readonly #free: ArrayBuffer[] = [];
+  #current: Uint8Array | undefined;
+  #filled = 0;
   /** A high surrogate that ended the last string chunk, kept to be encoded with its low half. */
   #highSurrogate = '';
   /** The last batch was a piece of a line: the input's end must still end that line. */
@@ -112,44 +110,57 @@ export class BatchCutter {
 
   write(chunk: string | Uint8Array): Batch[] {
     const bytes = typeof chunk === 'string' ? this.#encode(chunk) : chunk;
-    if (bytes.length === 0) return [];
-    const lastLineFeed = bytes.lastIndexOf(LINE_FEED);
-    if (lastLineFeed !== -1) this.#lineEnd = this.#pendingLength + lastLineFeed + 1;
-    this.#pending.push(bytes);
-    this.#pendingLength += bytes.length;
     const batches: Batch[] = [];
-    while (this.#pendingLength >= this.#batchSize) {
-      // The first line feed that makes a batch of batchSize bytes or more, else the last before it.
-      const lineFeed = this.#lineEnd >= this.#batchSize ? this.#lineFeedFrom(this.#batchSize - 1) : -1;
-      if (lineFeed !== -1) batches.push(this.#take(lineFeed + 1, true));
-      else if (this.#lineEnd > 0) batches.push(this.#take(this.#lineEnd, true));
-      else batches.push(this.#take(this.#pendingLength, false));
+    for (let offset = 0; offset < bytes.length; ) {
+      const current = (this.#current ??= this.#buffer());
+      const taken = Math.min(current.length - this.#filled, bytes.length - offset);
+      current.set(taken === bytes.length ? bytes : bytes.subarray(offset, offset + taken), this.#filled);
+      this.#filled += taken;
+      offset += taken;
+      if (this.#filled === current.length) batches.push(this.#cut(current));
     }
     return batches;
   }
 
-  /** Position in the pending bytes of the first line feed at or after `offset`, or -1. */
-  #lineFeedFrom(offset: number): number {
-    let chunkStart = 0;
-    for (const chunk of this.#pending) {
-      if (chunkStart + chunk.length > offset) {
-        const found = chunk.indexOf(LINE_FEED, Math.max(0, offset - chunkStart));
-        if (found !== -1) return chunkStart + found;
-      }
-      chunkStart += chunk.length;
-    }
-    return -1;
-  }
-
   /** The rest: the input's last line, with or without its line feed (empty when it was all sent in pieces). */
   end(): Batch[] {
-    if (this.#highSurrogate !== '') this.#pushEncoded('');
-    return this.#pendingLength === 0 && !this.#lineOpen ? [] : [this.#take(this.#pendingLength, true)];
+    const batches = this.#highSurrogate === '' ? [] : this.write(Buffer.from(this.#takeHighSurrogate(), 'utf8'));
+    if (this.#filled === 0 && !this.#lineOpen) return batches;
+    const bytes = (this.#current ?? this.#buffer()).subarray(0, this.#filled);
+    this.#current = undefined;
+    this.#filled = 0;
+    this.#lineOpen = false;
+    batches.push({ bytes, lineFeeds: countLineFeeds(bytes), endsLine: true });
+    return batches;
+  }
+
+  /** A batch's buffer, done with: it will hold a later batch. */
+  recycle(buffer: ArrayBuffer): void {
+    if (buffer.byteLength === this.#batchSize) this.#free.push(buffer);
+  }
+
+  #buffer(): Uint8Array {
+    return new Uint8Array(this.#free.pop() ?? new ArrayBuffer(this.#batchSize));
+  }
+
+  /** The full buffer `current` as a batch up to its last line feed; what follows starts the next buffer. */
+  #cut(current: Uint8Array): Batch {
+    const lineFeed = asBuffer(current).lastIndexOf(LINE_FEED);
+    this.#current = undefined;
+    this.#filled = 0;
+    this.#lineOpen = lineFeed === -1;
+    if (lineFeed === -1) return { bytes: current, lineFeeds: 0, endsLine: false };
+    if (lineFeed + 1 < current.length) {
+      this.#current = this.#buffer();
+      this.#current.set(current.subarray(lineFeed + 1));
+      this.#filled = current.length - lineFeed - 1;
+    }
+    const bytes = current.subarray(0, lineFeed + 1);
+    return { bytes, lineFeeds: countLineFeeds(bytes), endsLine: true };
   }
 
   #encode(text: string): Uint8Array {
-    let whole = this.#highSurrogate + text;
-    this.#highSurrogate = '';
+    let whole = this.#takeHighSurrogate() + text;
     const last = whole.charCodeAt(whole.length - 1);
     // A surrogate pair split across string chunks is one character: encoded apart, each half
     // would become U+FFFD, where one pass would see the pair.
@@ -160,41 +171,23 @@ export class BatchCutter {
     return Buffer.from(whole, 'utf8');
   }
 
-  #pushEncoded(text: string): void {
-    const bytes = Buffer.from(this.#highSurrogate + text, 'utf8');
+  #takeHighSurrogate(): string {
+    const held = this.#highSurrogate;
     this.#highSurrogate = '';
-    this.#pending.push(bytes);
-    this.#pendingLength += bytes.length;
-  }
-
-  /** The first `length` pending bytes, in a buffer of their own (transferable to a worker). */
-  #take(length: number, endsLine: boolean): Batch {
-    const bytes = new Uint8Array(length);
-    let filled = 0;
-    while (filled < length) {
-      const chunk = this.#pending[0]!;
-      const wanted = length - filled;
-      if (chunk.length <= wanted) {
-        bytes.set(chunk, filled);
-        filled += chunk.length;
-        this.#pending.shift();
-      } else {
-        bytes.set(chunk.subarray(0, wanted), filled);
-        filled += wanted;
-        this.#pending[0] = chunk.subarray(wanted);
-      }
-    }
-    this.#pendingLength -= length;
-    this.#lineEnd = this.#lineEnd > length ? this.#lineEnd - length : 0;
-    this.#lineOpen = !endsLine;
-    return { bytes, lineFeeds: endsLine ? countLineFeeds(bytes) : 0, endsLine };
+    return held;
   }
 }
 
+/** Line feeds in `bytes`, found by Buffer's native search: a JavaScript loop over the bytes, or TypedArray's indexOf, takes 10 to 20 times as long. */
 export function countLineFeeds(bytes: Uint8Array): number {
+  const buffer = asBuffer(bytes);
   let count = 0;
-  for (let index = bytes.indexOf(LINE_FEED); index !== -1; index = bytes.indexOf(LINE_FEED, index + 1)) count++;
+  for (let index = buffer.indexOf(LINE_FEED); index !== -1; index = buffer.indexOf(LINE_FEED, index + 1)) count++;
   return count;
+}
+
+function asBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
 // --- Validating a batch (in a worker, or here for an input of one batch) -------------------------
@@ -221,6 +214,8 @@ export interface BatchResult {
   reported: ReportedRecord[];
   /** Lines completed so far in the whole input, as NdjsonRecordReader.linesRead. */
   linesRead: number;
+  /** The batch's buffer, given back (transferred) to be filled again. */
+  buffer: ArrayBuffer;
 }
 
 /** Validates the batches given to one worker, a line split across batches included. */
@@ -241,11 +236,11 @@ export class BatchValidator {
     const reader = this.#reader ?? this.#newReader(message.firstLine);
     this.#reported = [];
     this.#records = 0;
-    const { bytes } = message;
-    for (let start = 0; start < bytes.length; start += DECODED_PIECE_SIZE) reader.write(bytes.subarray(start, start + DECODED_PIECE_SIZE));
+    // The reader keeps nothing of the bytes once write returns: the buffer can go back.
+    reader.write(message.bytes);
     if (message.endsLine) reader.end();
     this.#reader = message.endsLine ? undefined : reader;
-    return { sequence: message.sequence, records: this.#records, reported: this.#reported, linesRead: reader.linesRead };
+    return { sequence: message.sequence, records: this.#records, reported: this.#reported, linesRead: reader.linesRead, buffer: message.bytes.buffer as ArrayBuffer };
   }
 
   #newReader(firstLine: number): NdjsonRecordReader {
@@ -558,6 +553,7 @@ export class ParallelNdjsonReader {
 
   #deliver(result: BatchResult): void {
     if (this.#stopped) return;
+    this.#cutter.recycle(result.buffer);
     this.#linesRead = result.linesRead;
     this.#onResult(result);
   }

@@ -123,11 +123,11 @@ describe('--byte-range', () => {
         const cuts = [...new Set(positions.map((position) => position % (bytes.length + 1)))].sort((a, b) => a - b);
         const bounds = [0, ...cuts, bytes.length];
         const whole = await openByteRange(file, { start: 0, end: Infinity }, 7);
-        const expected = await recordsOf(whole.stream, whole.firstLine);
+        const expected = await recordsOf(whole.chunks, whole.firstLine);
         const merged: NdjsonRecord[] = [];
         for (let index = 0; index + 1 < bounds.length; index++) {
           const part = await openByteRange(file, { start: bounds[index]!, end: bounds[index + 1]! }, 7);
-          merged.push(...(await recordsOf(part.stream, part.firstLine)));
+          merged.push(...(await recordsOf(part.chunks, part.firstLine)));
         }
         assert.deepEqual(merged, expected);
       }),

@@ -77,6 +77,39 @@ describe('LineSplitter', () => {
     assert.deepEqual(splitLines(bytesOneByOne(bytes)), TRICKY_LINES);
   });
 
+  it('gives the same lines whatever the byte chunking when a line outgrows what is kept whole (64 KiB)', TEST_TIMEOUT, () => {
+    const long = `{"a":"${'é日😀x'.repeat(9000)}"}`;
+    const text = `{"b":1}\n${long}\n\n${long}\r\n{"c":"é"}\n${long}`;
+    const bytes = encoder.encode(text);
+    const expected = [`{"b":1}`, long, '', `${long}\r`, '{"c":"é"}', long];
+    assert.ok(encoder.encode(long).length > 64 * 1024);
+    for (const size of [1000, 4093, 65_536, 70_001, bytes.length]) {
+      const chunks: Uint8Array[] = [];
+      for (let start = 0; start < bytes.length; start += size) chunks.push(bytes.subarray(start, start + size));
+      assert.deepEqual(splitLines(chunks), expected, `chunks of ${size} bytes`);
+    }
+  });
+
+  it('keeps no reference to a chunk: its buffer may be reused once write returns', TEST_TIMEOUT, () => {
+    const sink = new CollectingSink();
+    const splitter = new LineSplitter(sink);
+    const buffer = new Uint8Array(8);
+    for (const piece of ['{"a":', '1}\n{"b"', ':2}\n']) {
+      buffer.fill(0x20);
+      buffer.set(encoder.encode(piece));
+      splitter.write(buffer.subarray(0, piece.length));
+    }
+    splitter.end();
+    assert.deepEqual(sink.lines, ['{"a":1}', '{"b":2}']);
+  });
+
+  it('gives the same lines when string and byte chunks are mixed', TEST_TIMEOUT, () => {
+    const bytes = encoder.encode('{"a":"é');
+    // The first byte of "é" waits in the decoder across the string, as it would without a line kept whole.
+    assert.deepEqual(splitLines([bytes.subarray(0, 7), 'x"}\n', bytes.subarray(7), '"}']), ['{"a":"x"}', 'é"}']);
+    assert.deepEqual(splitLines([encoder.encode('{"a":'), '1}\n{"b":', encoder.encode('2}\n')]), ['{"a":1}', '{"b":2}']);
+  });
+
   it('decodes a 4-byte character split across chunks whole', TEST_TIMEOUT, () => {
     const bytes = encoder.encode('"😀"\n');
     const sink = new CollectingSink();

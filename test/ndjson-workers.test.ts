@@ -67,12 +67,30 @@ describe('BatchCutter', () => {
           assert.equal(batch.lineFeeds, batch.endsLine ? countLineFeeds(batch.bytes) : 0);
           if (batch.endsLine && !last) assert.equal(batch.bytes.at(-1), 0x0a, 'a batch that ends a line ends at its LF');
           if (!batch.endsLine) assert.equal(countLineFeeds(batch.bytes), 0, 'a piece of a line holds no LF');
-          if (!last) assert.ok(batch.bytes.length >= batchSize || batches[index + 1]!.bytes.length > 0);
+          assert.ok(batch.bytes.length <= batchSize, 'a batch fits its buffer');
+          if (!batch.endsLine) assert.equal(batch.bytes.length, batchSize, 'a piece of a line fills its buffer');
         });
         assert.ok(batches.length === 0 || batches.at(-1)!.endsLine, 'the input ends a line');
       }),
       property(300),
     );
+  });
+
+  it('fills a buffer given back again rather than allocating one, and never one still in use', () => {
+    const cutter = new BatchCutter(16);
+    const line = new TextEncoder().encode('{"id":1}\n');
+    const first = cutter.write(line).concat(cutter.write(line));
+    assert.equal(first.length, 1);
+    const given = first[0]!.bytes.buffer as ArrayBuffer;
+    const copy = first[0]!.bytes.slice();
+    cutter.recycle(given);
+    const later: Batch[] = [];
+    for (let index = 0; index < 4; index++) later.push(...cutter.write(line));
+    later.push(...cutter.end());
+    const buffers = later.map((batch) => batch.bytes.buffer);
+    assert.ok(buffers.includes(given), 'the buffer given back holds a later batch');
+    assert.equal(new Set(buffers).size, buffers.length, 'no two batches share a buffer');
+    assert.deepEqual(concat([...first.map(() => copy), ...later.map((batch) => batch.bytes)]), concat(Array.from({ length: 6 }, () => line)));
   });
 
   it('encodes a surrogate pair split across string chunks as one character', () => {
