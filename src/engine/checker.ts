@@ -29,6 +29,7 @@
 import {InputError} from '../output/errors.js';
 import {Hash, addToHash, hashScalar, hashValue, startHash} from './fingerprint.js';
 import {ItemFingerprints} from '../keywords/rules/itemFingerprints.js';
+import {KeySet} from './keySet.js';
 import {MemberKeys} from './memberKeys.js';
 import {NameBudget} from './nameCache.js';
 import {HeldScalar} from './scalar.js';
@@ -143,7 +144,9 @@ export class TextChecker implements TokenSink, RangeSink {
   /** Presence bits and flags of the open containers, as words (see isSet). */
   private readonly seen: Int32Array[] = [];
   private readonly flags: Int32Array[] = [];
-  private readonly keySets: MemberKeys[] = [];
+  /** The keys of the open objects, by depth (a repeated one is refused), and of those in a value skipped. */
+  private readonly memberKeys: MemberKeys[] = [];
+  private readonly skippedKeys: KeySet[] = [];
   /**
    * The fingerprints of the items of the open arrays under `uniqueItems`, by depth: two items are
    * equal when their fingerprints are (src/engine/fingerprint.ts), as in the evaluator. A collision
@@ -385,7 +388,8 @@ export class TextChecker implements TokenSink, RangeSink {
    */
   private release(): void {
     for (let depth = 0; depth < this.usedLevels; depth++) {
-      this.keySets[depth]?.forget();
+      this.memberKeys[depth]?.forget();
+      this.skippedKeys[depth]?.clear();
       this.distinct[depth]?.clear();
       this.hashKeys[depth] = '';
     }
@@ -600,7 +604,8 @@ export class TextChecker implements TokenSink, RangeSink {
     this.flags[level] = cleared(this.flags, level, shape.flagWords);
     if (kind === OBJECT) {
       if (shape.memberSources.rules.length > 0) this.clearHeld(level);
-      this.openKeys(level + 1, shape);
+      (this.memberKeys[level] ??= new MemberKeys()).open(shape);
+      if (level >= this.usedLevels) this.usedLevels = level + 1;
     } else {
       if (shape.distinctTargets.length > 0) {
         let seen = this.distinct[level];
@@ -639,7 +644,7 @@ export class TextChecker implements TokenSink, RangeSink {
     const shape = this.open[level]!;
     const count = this.counts[level]!;
     if (kind === OBJECT) {
-      this.keySets[level]!.close();
+      this.memberKeys[level]!.close();
       const seen = this.seen[level]!;
       const {presenceMasks, presenceTriggers, presenceTargets} = shape;
       for (let i = 0; i < presenceMasks.length; i++) {
@@ -748,7 +753,7 @@ export class TextChecker implements TokenSink, RangeSink {
   }
 
   keyValue(key: string): void {
-    this.member(key, this.keySets[this.depth - 1]!);
+    this.member(key, this.memberKeys[this.depth - 1]!);
   }
 
   /**
@@ -804,15 +809,17 @@ export class TextChecker implements TokenSink, RangeSink {
     if (this.pending.free && this.hashing === 0 && !this.open[this.depth - 1]!.extras) this.scanner!.skipValue();
   }
 
-  /** The keys of the object opening at `depth` (its level + 1), of `shape` (none: in a value skipped), kept afresh. */
-  openKeys(depth: number, shape: Shape | null = null): void {
+  /** The keys of the object opening at `depth` (its level + 1) in a value skipped, kept afresh. */
+  openKeys(depth: number): void {
     const level = depth - 1;
-    (this.keySets[level] ??= new MemberKeys()).open(shape);
+    const keys = this.skippedKeys[level];
+    if (keys === undefined) this.skippedKeys[level] = new KeySet();
+    else keys.clear();
     if (level >= this.usedLevels) this.usedLevels = depth;
   }
 
   addKey(depth: number, key: string): boolean {
-    return this.keySets[depth - 1]!.addName(key);
+    return this.skippedKeys[depth - 1]!.add(key);
   }
 
   /** A string as a range of the text (checkText): made only if a keyword reads it. */

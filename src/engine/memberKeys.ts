@@ -14,21 +14,19 @@ let lastStamp = 0;
 export class MemberKeys {
   /** This object's stamp; 0 when its keys all go to `names`. */
   private stamp = 0;
-  /** The shape this object holds open (see Shape.openObjects), or null. */
+  /** The shape this object holds open (see Shape.openObjects); null once closed. */
   private shape: Shape | null = null;
   private readonly names = new KeySet();
   /** Names of members stamped since `names` last took them. */
   private readonly stamped: string[] = [];
 
   /**
-   * A new object opens, of `shape` (null: one in a value skipped, whose keys select nothing). A
-   * member's stamp can stand for one open object only, so an object whose shape is open already
-   * marks none.
+   * A new object opens, of `shape`. A member's stamp can stand for one open object only, so an
+   * object whose shape is open already marks none.
    */
-  open(shape: Shape | null): void {
+  open(shape: Shape): void {
     this.forget();
     this.shape = shape;
-    if (shape === null) return;
     this.stamp = shape.openObjects === 0 ? ++lastStamp : 0;
     shape.openObjects++;
   }
@@ -52,12 +50,11 @@ export class MemberKeys {
   }
 
   /**
-   * A key by its name alone (in a value skipped, or one whose member is not kept); false when the
-   * object has it already. Names stamped so far go to `names` first: the member they were marked
-   * on may no longer be kept (NameBudget retired its table), so that the same name now selects
-   * another one.
+   * A key by its name alone (its member is not kept); false when the object has it already. Names
+   * stamped so far go to `names` first: the member they were marked on may no longer be kept
+   * (NameBudget retired its table), so that the same name now selects another one.
    */
-  addName(key: string): boolean {
+  private addName(key: string): boolean {
     const {stamped, names} = this;
     while (stamped.length > 0) names.add(stamped.pop()!);
     return names.add(key);
