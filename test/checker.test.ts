@@ -232,7 +232,7 @@ describe('the text checker', () => {
 
   it('refuses every repeated key over a sequence of documents through one checker (property)', () => {
     const name = fc.constantFrom('a', 'b', 'c', 'kids');
-    const node: fc.Memo<unknown> = fc.memo((size) =>
+    const node: fc.Memo<unknown> = fc.memo((size): fc.Arbitrary<unknown> =>
       size <= 1
         ? fc.oneof(fc.integer({min: 0, max: 9}), fc.constant('s'))
         : fc.oneof(fc.array(node(size - 1), {maxLength: 3}), fc.array(fc.tuple(name, node(size - 1)), {maxLength: 5})),
