@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
 import {compile} from '../src/index.js';
 
-describe('propertyNames with functions of one's own, through one validator', () => {
+describe("propertyNames with functions of one's own, through one validator", () => {
   test('a custom keyword that refuses a name it once accepted refuses it in every mode', () => {
     const allowed = new Set(['a']);
     const schema = {type: 'object', propertyNames: {allowedName: true}};
