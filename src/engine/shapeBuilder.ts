@@ -208,8 +208,8 @@ export class ShapeBuilder implements Outline {
     this.shape.propertyTargets.push(this.target);
   }
 
-  items(nodesAt: (index: number) => readonly SchemaNode[] | undefined): void {
-    this.shape.itemSources.add(nodesAt, fromMember(this.target), this.scope, this.condition.slice(), EVALUATES);
+  items(nodesAt: (index: number) => readonly SchemaNode[] | undefined, annotates = true): void {
+    this.shape.itemSources.add(nodesAt, fromMember(this.target), this.scope, this.condition.slice(), annotates ? EVALUATES : EVALUATES_NOTHING);
   }
 
   unevaluatedItems(node: SchemaNode): void {

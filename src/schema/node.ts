@@ -224,6 +224,11 @@ export interface KeywordDefinition<V = any> {
    */
   accepts?(keyword: CompiledKeyword<V>, kind: Kind, scalar: Scalar): boolean;
   /**
+   * True when its verdict runs a function the caller gave (a custom keyword, a custom format),
+   * which may answer differently another time: no engine keeps such a verdict for later.
+   */
+  callsCaller?(keyword: CompiledKeyword<V>): boolean;
+  /**
    * What this keyword asks of an object or array, told to the text checker (src/engine/checker.ts) in
    * its terms: validateText's pass-only verdict, which runs no runs and no hooks. Keywords with
    * `accepts` are asked about scalars through it and need this only if they judge containers; a
@@ -275,8 +280,11 @@ export interface Outline {
   present(names: readonly string[], trigger?: string): void;
   /** An object has from `min` to `max` properties. */
   propertyCount(min: number, max: number): void;
-  /** The subschemas that apply to the item at `index` (none: undefined). */
-  items(nodesAt: (index: number) => readonly SchemaNode[] | undefined): void;
+  /**
+   * The subschemas that apply to the item at `index` (none: undefined). `annotates` (default
+   * true): the items selected count as evaluated for `unevaluatedItems`.
+   */
+  items(nodesAt: (index: number) => readonly SchemaNode[] | undefined, annotates?: boolean): void;
   /** An array has from `min` to `max` items. */
   itemCount(min: number, max: number): void;
   /** No two items are equal (uniqueItems). */

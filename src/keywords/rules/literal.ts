@@ -103,6 +103,33 @@ function rejectingNodes(resource: Resource): readonly SchemaNode[] {
 }
 
 /**
+ * Every scalar, and no object or array: with the container literals of an enum, what a scalar
+ * satisfies in the text checker's outline (scalars are judged by the enum's `accepts`).
+ */
+const anyScalar: KeywordDefinition<undefined> = {
+  name: 'enum',
+  compile: () => undefined,
+  begin(run, keyword) {
+    if (run.kind === OBJECT || run.kind === ARRAY) run.fail(keyword, 'must be equal to one of the allowed values');
+  },
+  accepts: () => true,
+  outline: (_keyword, outline) => outline.kinds(0),
+};
+
+const scalarPassing = new WeakMap<Resource, SchemaNode>();
+
+function anyScalarNode(resource: Resource): SchemaNode {
+  let node = scalarPassing.get(resource);
+  if (node === undefined) {
+    const absoluteLocation = resource.uri + '#';
+    node = newNode(resource, absoluteLocation);
+    setKeywords(node, [{definition: anyScalar, index: 0, value: undefined, name: 'enum', path: '', absoluteLocation}]);
+    scalarPassing.set(resource, node);
+  }
+  return node;
+}
+
+/**
  * An object literal as the schema gave it, with its member count: a member's node is made when a
  * document first reaches that member (LiteralNodes).
  */
@@ -165,7 +192,8 @@ const arrayLiteral: KeywordDefinition<ArrayLiteral> = {
   outline(keyword, outline) {
     const {literal, nodes} = keyword.value;
     outline.kinds(ARRAY);
-    outline.items((index) => (index < literal.length ? [nodes.of(literal[index])] : nodes.rejecting));
+    // Matching a literal evaluates nothing (enum and const keep no annotations).
+    outline.items((index) => (index < literal.length ? [nodes.of(literal[index])] : nodes.rejecting), false);
     outline.itemCount(literal.length, literal.length);
   },
   item(run, keyword, index) {
@@ -342,12 +370,15 @@ function acceptsScalar(keyword: CompiledKeyword<Literals>, kind: Kind, scalar: S
 
 /**
  * The text checker's terms (KeywordDefinition.outline): an object or array matches one of the
- * literals (each literal node outlines itself, above); scalars go to `accepts`.
+ * literals (each literal node outlines itself, above); scalars go to `accepts`, so among the
+ * alternatives every scalar passes one: else a scalar the enum lists would fail this `some`, and
+ * `not` or `if` around the enum would read that as the enum's failure.
  */
 function outlineLiterals(keyword: CompiledKeyword<Literals>, outline: Outline): void {
   const {objects, arrays} = keyword.value;
   outline.kinds((objects.length > 0 ? OBJECT : 0) | (arrays.length > 0 ? ARRAY : 0));
-  if (objects.length + arrays.length > 0) outline.some([...objects, ...arrays], false);
+  const containers = [...objects, ...arrays];
+  if (containers.length > 0) outline.some([...containers, anyScalarNode(containers[0]!.resource)], false);
 }
 
 function scalarMatches(run: Run, keyword: CompiledKeyword<Literals>): void {
