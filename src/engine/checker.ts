@@ -795,9 +795,10 @@ export class TextChecker implements TokenSink, RangeSink {
     if (shape.keyNameNodes.length === 0 || member.nameAccepted) return;
     this.held.holdScalar(STRING, key);
     // As the value of a member would be: one level below the object, whose flags its failures set.
-    const passed = this.judgeScalar(shape.keyNamesMember ?? this.keyNamesMemberOf(shape), STRING, level + 1);
-    // A name's verdict is the name's alone: a kept member's name passes for good.
-    if (passed && member.name !== null) member.nameAccepted = true;
+    const keyNames = shape.keyNamesMember ?? this.keyNamesMemberOf(shape);
+    const passed = this.judgeScalar(keyNames, STRING, level + 1);
+    // A name's verdict is the name's alone (but a function of the caller's): a kept member's name passes for good.
+    if (passed && member.name !== null && keyNames.acceptsKeepable) member.nameAccepted = true;
   }
 
   /**

@@ -153,6 +153,8 @@ export class Member {
   readonly accepts: Accepts[] | null = null;
   readonly acceptsKeywords: CompiledKeyword[] = [];
   readonly acceptsTargets: Target[] = [];
+  /** Its `accepts` run no function of the caller's (KeywordDefinition.callsCaller): a verdict of theirs may be kept. */
+  acceptsKeepable = true;
   /** No subschema applies to the value, or only `true` ones: any value passes. */
   readonly free: boolean;
   /**
@@ -177,8 +179,10 @@ export class Member {
     this.accepts = [];
     plans.forEach((plan, index) => {
       for (let i = 0; i < plan!.accepts.length; i++) {
+        const keyword = plan!.acceptsKeywords[i]!;
+        if (keyword.definition.callsCaller?.(keyword) === true) this.acceptsKeepable = false;
         this.accepts!.push(plan!.accepts[i]!);
-        this.acceptsKeywords.push(plan!.acceptsKeywords[i]!);
+        this.acceptsKeywords.push(keyword);
         this.acceptsTargets.push(targets[index]!);
       }
     });

@@ -82,6 +82,7 @@ function definitionOf(spec: Spec): KeywordDefinition<Custom> {
   return {
     name: spec.name,
     compile: (schemaValue) => ({spec, schemaValue}),
+    callsCaller: () => true,
     accepts: (keyword, kind, scalar) => !appliesTo(spec.kinds, kind, scalar) || failureOf(keyword.value, scalarValue(kind, scalar)) === undefined,
     outline: (_keyword, outline) => outline.judgedWhole(spec.kinds & CONTAINERS),
     begin(run, keyword) {

@@ -17,10 +17,14 @@ interface Format {
   readonly kind: Kind;
   /** Given the string, or a number's JSON text. */
   readonly check: FormatCheck;
+  /** One of `customFormats`: the caller's function, which may answer differently another time. */
+  readonly fromCaller: boolean;
 }
 
 /** The checks made from NumberFormats, which are given a number's text rather than a string. */
 const numberChecks = new WeakSet<FormatCheck>();
+/** The checks made from `customFormats`. */
+const callerChecks = new WeakSet<FormatCheck>();
 
 export const format = scalarCheck<Format>({
   name: 'format',
@@ -30,7 +34,7 @@ export const format = scalarCheck<Format>({
     context.annotate(value);
     if (context.options.formats !== 'assert' && !context.assertFormats) return undefined;
     const check = context.formats.get(value);
-    if (check !== undefined) return {name: value, kind: numberChecks.has(check) ? NUMBER : STRING, check};
+    if (check !== undefined) return {name: value, kind: numberChecks.has(check) ? NUMBER : STRING, check, fromCaller: callerChecks.has(check)};
     if (context.options.unknownFormats === 'ignore') return undefined;
     throw new SchemaError(
       'schema.format.unknown',
@@ -40,6 +44,7 @@ export const format = scalarCheck<Format>({
   },
   accepts: (keyword, kind, scalar) => kind !== keyword.value.kind || keyword.value.check(kind === NUMBER ? scalar.numberText() : scalar.text),
   failure: (keyword) => [`must match format "${keyword.value.name}"`, {format: keyword.value.name}],
+  callsCaller: (keyword) => keyword.value.fromCaller,
 });
 
 /**
@@ -55,7 +60,11 @@ export function customFormatChecks(options: Readonly<CompileOptions>): ReadonlyM
   if (typeof custom !== 'object' || custom === null || Array.isArray(custom)) {
     throw new SchemaError('schema.option.customFormats', '', 'options.customFormats must be an object of format names to RegExps, functions or NumberFormats');
   }
-  for (const [name, format] of Object.entries(custom as Record<string, unknown>)) checks.set(name, customFormatCheck(name, format));
+  for (const [name, format] of Object.entries(custom as Record<string, unknown>)) {
+    const check = customFormatCheck(name, format);
+    callerChecks.add(check);
+    checks.set(name, check);
+  }
   return checks;
 }
 

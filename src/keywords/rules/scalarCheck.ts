@@ -11,6 +11,8 @@ export interface ScalarCheck<V> {
   accepts(keyword: CompiledKeyword<V>, kind: Kind, scalar: Scalar): boolean;
   /** The message and params of a failure. */
   failure(keyword: CompiledKeyword<V>): [message: string, params: Record<string, unknown>];
+  /** KeywordDefinition.callsCaller. */
+  callsCaller?(keyword: CompiledKeyword<V>): boolean;
 }
 
 export function scalarCheck<V>(check: ScalarCheck<V>): KeywordDefinition<V> {
@@ -18,6 +20,7 @@ export function scalarCheck<V>(check: ScalarCheck<V>): KeywordDefinition<V> {
     name: check.name,
     compile: check.compile,
     accepts: check.accepts,
+    callsCaller: check.callsCaller,
     scalar(run, keyword) {
       if (check.accepts(keyword, run.kind as Kind, run.evaluator)) return;
       const [message, params] = check.failure(keyword);
