@@ -2,7 +2,7 @@
 // boolean, or a number as its JSON text or, in value mode, as a double. Both engines hold one;
 // the evaluator is one (it extends HeldScalar), the text checker has its own.
 
-import {compareTiedNumberText, isIntegerText, numberTextsEqual, type Decimal} from '../json/numbers.js';
+import {compareTiedNumberText, isIntegerText, isPlainIntegerAt, numberTextsEqual, type Decimal} from '../json/numbers.js';
 import {BOOLEAN, NUMBER, STRING, type Kind, type Matcher, type Scalar} from '../schema/node.js';
 import {decodeString} from '../json/scanner.js';
 
@@ -11,17 +11,6 @@ const runEachTime: Matcher = (pattern, text) => pattern.test(text);
 
 /** Digits a double holds exactly, whatever they are (2^53 has 16). */
 const MAX_EXACT_DIGITS = 15;
-
-/** Where the digits of `text` from `from` (after an optional minus) stop, up to `to`. */
-function plainDigitsEnd(text: string, from: number, to: number): number {
-  let i = text.charCodeAt(from) === 45 /* - */ ? from + 1 : from;
-  while (i < to) {
-    const c = text.charCodeAt(i);
-    if (c < 48 || c > 57) return i;
-    i++;
-  }
-  return i;
-}
 
 /**
  * The value of JSON number text from `from` to `to`, at most MAX_EXACT_DIGITS long, when it has no
@@ -164,7 +153,7 @@ export class HeldScalar implements Scalar {
   isInteger(): boolean {
     if (this.numberTextPending) return Number.isInteger(this.parsedNumber);
     // Most integers are plain digits: read in the text they came in, without making their own.
-    if (this.to >= 0 && plainDigitsEnd(this.source, this.from, this.to) === this.to) return true;
+    if (this.to >= 0 && isPlainIntegerAt(this.source, this.from, this.to)) return true;
     return isIntegerText(this.text);
   }
 

@@ -28,13 +28,16 @@ export function parseDecimal(text: string): Decimal | undefined {
   return {negative: match[1] === '-', coefficient, exponent};
 }
 
-/** Digits with an optional minus sign: the text of an integer written without fraction or exponent. */
-function isPlainInteger(text: string): boolean {
-  for (let i = text.charCodeAt(0) === 45 /* - */ ? 1 : 0; i < text.length; i++) {
+/**
+ * Digits with an optional minus sign, `text` from `from` to `to`: the text of an integer written
+ * without fraction or exponent.
+ */
+export function isPlainIntegerAt(text: string, from: number, to: number): boolean {
+  for (let i = text.charCodeAt(from) === 45 /* - */ ? from + 1 : from; i < to; i++) {
     const c = text.charCodeAt(i);
     if (c < 48 || c > 57) return false;
   }
-  return text.length > 0;
+  return to > from;
 }
 
 /** True when the number's value is a whole number (1.0, 1e2 and 2^64 included). */
@@ -98,7 +101,7 @@ export function compareTiedNumberText(text: string, boundDecimal: Decimal | unde
  */
 export function isMultipleOf(text: string, value: number, divisor: Decimal, divisorNumber: number): boolean {
   // Plain integer text within 2^53 is exact as a double (1e-2000 is a double 0, but not plain).
-  if (Number.isSafeInteger(value) && Number.isSafeInteger(divisorNumber) && isPlainInteger(text)) return value % divisorNumber === 0;
+  if (Number.isSafeInteger(value) && Number.isSafeInteger(divisorNumber) && isPlainIntegerAt(text, 0, text.length)) return value % divisorNumber === 0;
   const decimal = parseDecimal(text);
   if (decimal === undefined) {
     // Not decimal text (value mode's Infinity cannot happen for a JSON value): doubles decide.
