@@ -89,17 +89,22 @@ export function scalarEquals(kind: Kind | 0, scalar: Scalar, literal: unknown): 
   }
 }
 
+/** What `make` makes for `resource`, made once per resource and kept in `cache`. */
+function ofResource<T>(cache: WeakMap<Resource, T>, resource: Resource, make: () => T): T {
+  let made = cache.get(resource);
+  if (made === undefined) cache.set(resource, (made = make()));
+  return made;
+}
+
 /** A node that no value satisfies, per resource: for the text checker's outlines of literals. */
 const rejecting = new WeakMap<Resource, readonly SchemaNode[]>();
 
 function rejectingNodes(resource: Resource): readonly SchemaNode[] {
-  let nodes = rejecting.get(resource);
-  if (nodes === undefined) {
+  return ofResource(rejecting, resource, () => {
     const node = newNode(resource, resource.uri + '#');
     node.bool = false;
-    rejecting.set(resource, (nodes = [node]));
-  }
-  return nodes;
+    return [node];
+  });
 }
 
 /**
@@ -119,14 +124,12 @@ const anyScalar: KeywordDefinition<undefined> = {
 const scalarPassing = new WeakMap<Resource, SchemaNode>();
 
 function anyScalarNode(resource: Resource): SchemaNode {
-  let node = scalarPassing.get(resource);
-  if (node === undefined) {
+  return ofResource(scalarPassing, resource, () => {
     const absoluteLocation = resource.uri + '#';
-    node = newNode(resource, absoluteLocation);
+    const node = newNode(resource, absoluteLocation);
     setKeywords(node, [{definition: anyScalar, index: 0, value: undefined, name: 'enum', path: '', absoluteLocation}]);
-    scalarPassing.set(resource, node);
-  }
-  return node;
+    return node;
+  });
 }
 
 /**
