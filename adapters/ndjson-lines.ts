@@ -9,6 +9,7 @@
 
 import { StringDecoder } from 'node:string_decoder';
 import type { OutputUnit, Result, Session, SessionOptions, Validator } from '../src/types.js';
+import { decodeUtf8 } from '../src/json/utf8.js';
 
 /** Where LineSplitter delivers the text. Pieces of one line arrive in order, never containing LF. */
 export interface LineSink {
@@ -75,7 +76,7 @@ export class LineSplitter {
   /** The input is complete: flush a trailing incomplete character and end a last unterminated line. */
   end(): void {
     if (this.#stopped) return;
-    if (this.#keptLength > 0) this.#split(decode(this.#takeKept()));
+    if (this.#keptLength > 0) this.#split(decodeUtf8(this.#takeKept()));
     const rest = this.#decoder.end();
     if (rest.length > 0) this.#split(rest);
     if (this.#lineOpen && !this.#stopped) {
@@ -119,7 +120,7 @@ export class LineSplitter {
         // A line longer than a piece is decoded alone.
         end = lineFeed === -1 ? bytes.indexOf(LINE_FEED, from + DECODED_PIECE_SIZE) + 1 : from + lineFeed + 1;
       }
-      this.#split(decode(bytes.subarray(from, end)));
+      this.#split(decodeUtf8(bytes.subarray(from, end)));
       from = end;
     }
   }
@@ -129,7 +130,7 @@ export class LineSplitter {
     if (!this.#handedOn && this.#keptLength + bytes.length <= DECODED_PIECE_SIZE) {
       (this.#kept ??= new Uint8Array(DECODED_PIECE_SIZE)).set(bytes, this.#keptLength);
       this.#keptLength += bytes.length;
-      if (endsLine) this.#split(decode(this.#takeKept()));
+      if (endsLine) this.#split(decodeUtf8(this.#takeKept()));
       return;
     }
     if (this.#keptLength > 0) this.#handOnKept();
@@ -174,11 +175,6 @@ export class LineSplitter {
       this.#sink.linePart(start === 0 ? text : text.slice(start));
     }
   }
-}
-
-/** UTF-8 bytes as text; a malformed or incomplete sequence becomes U+FFFD, as StringDecoder makes it. */
-function decode(bytes: Uint8Array): string {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
 }
 
 /**

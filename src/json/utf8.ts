@@ -8,6 +8,11 @@ import {StringDecoder} from 'node:string_decoder';
 
 const NO_BYTES = Buffer.alloc(0);
 
+/** UTF-8 bytes as text, whole: malformed or incomplete sequences become U+FFFD, as a ChunkDecoder makes them. */
+export function decodeUtf8(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+}
+
 /** A UTF-8 byte that continues a character (10xxxxxx). */
 function isContinuationByte(byte: number): boolean {
   return (byte & 0xc0) === 0x80;

@@ -15,7 +15,7 @@ import {PatternTests} from '../engine/patterns.js';
 import type {SchemaNode} from '../schema/node.js';
 import {MemberSink, memberValues} from './memberSink.js';
 import {Tokenizer} from '../json/tokenizer.js';
-import {ChunkDecoder} from '../json/utf8.js';
+import {ChunkDecoder, decodeUtf8} from '../json/utf8.js';
 import {assignInPlace} from '../json/inPlace.js';
 import {walkValue} from '../json/walker.js';
 import type {Limits, Result, Session, TokenSink, ValidResult, ValueResult} from '../types.js';
@@ -140,7 +140,7 @@ export class Document implements Session {
     try {
       // Most documents pass: the checker says so without runs; otherwise the evaluator says why.
       if (!this.parts.checkerCache.usable) return this.evaluateText(text);
-      const source = typeof text === 'string' ? text : decode(text);
+      const source = typeof text === 'string' ? text : decodeUtf8(text);
       const plans = this.parts.amendPlans;
       const checker = this.checkerOf();
       const asSent = plans === null || this.parts.validAsSentIsUnchanged;
@@ -155,7 +155,7 @@ export class Document implements Session {
   /** parseText(): validateText's verdict, and the value of a valid document. */
   parseText(text: string | Uint8Array): ValueResult {
     try {
-      const source = typeof text === 'string' ? text : decode(text);
+      const source = typeof text === 'string' ? text : decodeUtf8(text);
       const plans = this.parts.amendPlans;
       // For a valid document whose value is wanted anyway: the checker's pass, then JSON.parse once.
       // Under value options that change no valid document, its value as sent is the amended one.
@@ -332,11 +332,6 @@ export function verdict(evaluator: Evaluator, inputError: InputError | undefined
   // A failed document has no annotations (2020-12 core §7.7.1.2).
   if (evaluator.collectsAnnotations && result.valid) result.annotations = evaluator.root.annotations ?? [];
   return result;
-}
-
-/** UTF-8 bytes as text (malformed sequences become U+FFFD, as a session's decoding does). */
-function decode(bytes: Uint8Array): string {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
 }
 
 /**
