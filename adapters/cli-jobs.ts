@@ -16,8 +16,9 @@ export const JOB_OPTIONS = {
   'batch-size': { type: 'string' },
 } as const;
 
-export const JOB_USAGE = `  -j, --jobs <n>            NDJSON: validate on n worker threads (default: the available
-                            parallelism; 1: this thread only). Output is the same as with 1
+export const JOB_USAGE = `  -j, --jobs <n>            NDJSON: validate on n threads, this one and n - 1 workers
+                            (default: the available parallelism; 1: this thread only).
+                            Output is the same as with 1
       --batch-size <size>   NDJSON bytes handed to a worker at a time (default 256kb); an
                             input of one batch is validated without workers
       --byte-range <start:end>
@@ -188,7 +189,7 @@ export interface FeedOptions {
 }
 
 /**
- * The feed for `jobs`: with one worker, NdjsonRecordReader in this thread; else workers, whose
+ * The feed for `jobs`: with one job, NdjsonRecordReader in this thread; else this thread and workers, whose
  * records arrive as if read here: `onRecord` for each invalid one, in order, and `onValid` with
  * the count of the valid records between them, which workers do not send.
  */
@@ -206,7 +207,8 @@ export function recordFeed(options: FeedOptions, onRecord: (record: NdjsonRecord
     }
     if (!stopped) onValid(result.records - counted);
   };
-  const reader = new ParallelNdjsonReader(validator, options.recipe, { workers: jobs.workers, batchSize: jobs.batchSize, firstLine }, deliver);
+  // n jobs: this thread, which has nothing else to do, and n - 1 workers.
+  const reader = new ParallelNdjsonReader(validator, options.recipe, { workers: jobs.workers - 1, thisThread: true, batchSize: jobs.batchSize, firstLine }, deliver);
   return {
     write: (chunk) => reader.write(chunk),
     end: () => reader.end(),

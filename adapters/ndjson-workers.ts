@@ -319,10 +319,29 @@ function startWorker(recipe: WorkerRecipe): Worker {
 }
 
 interface PoolWorker {
-  worker: Worker;
+  /** Null for this thread (WorkerPool's `here`). */
+  worker: Worker | null;
   /** Sequence numbers sent and not answered, oldest first. */
   inFlight: number[];
 }
+
+/**
+ * Batches this thread may validate beyond the workers' BATCHES_IN_FLIGHT_PER_WORKER, their
+ * results waiting for an earlier batch a worker holds: enough to keep this thread busy while a
+ * worker starts (some 0.3 s, 80 batches' work at 4 ms each, is not bought back), few enough that
+ * what waits stays small. What waits is a result; the batch's buffer is given back at once.
+ */
+const BATCHES_AHEAD_HERE = 32;
+/** This thread as one of a pool's validators (see WorkerPool). */
+interface Here {
+  batches: BatchValidator;
+  /** Gives a batch's buffer back to be filled again. */
+  recycle: (buffer: ArrayBuffer) => void;
+  entry: PoolWorker;
+}
+
+/** What a result of a batch validated here gives back: its buffer was given back already. */
+const NO_BUFFER = new ArrayBuffer(0);
 
 /**
  * N workers fed batches in order; results handed to `onResult` in the same order, whatever
@@ -331,6 +350,10 @@ interface PoolWorker {
  * or answered and waiting for an earlier one: a worker that is slow (starting, or on a hard
  * batch) holds the others back instead of letting their answers pile up. Memory stays at a few
  * batches per worker.
+ *
+ * With `here` (the CLI's --jobs), this thread validates a batch whenever every worker has its
+ * fill, so that N threads validate with N - 1 workers: one isolate fewer to start, warm up and
+ * hold in memory, while this thread's reading takes a few percent of a core.
  */
 class WorkerPool {
   readonly #workers: PoolWorker[];
@@ -345,23 +368,31 @@ class WorkerPool {
   #closed = false;
   /** Called when a result arrives or a worker fails: a submit or a drain waiting on it looks again. */
   #wake: (() => void) | undefined;
+  /** This thread's validator and place in the pool, when it validates too. */
+  readonly #here: Here | undefined;
 
-  constructor(recipe: WorkerRecipe, workers: number, onResult: (result: BatchResult) => void) {
+  constructor(recipe: WorkerRecipe, workers: number, onResult: (result: BatchResult) => void, here?: Omit<Here, 'entry'>) {
     this.#onResult = onResult;
     this.#workers = Array.from({ length: workers }, () => this.#start(recipe));
+    this.#here = here && { ...here, entry: { worker: null, inFlight: [] } };
   }
 
-  /** The next batch; resolves once a worker has taken it. */
+  /** The next batch; resolves once a worker has taken it, or this thread has validated it. */
   async submit(batch: Batch, firstLine: number): Promise<void> {
+    const here = this.#here;
     for (;;) {
       this.#throwIfFailed();
       if (this.#closed) return;
-      const target = this.#lineHolder ?? this.#leastBusy();
+      const holder = this.#lineHolder;
       const undelivered = this.#nextSequence - this.#nextDelivered;
-      if (target.inFlight.length < BATCHES_IN_FLIGHT_PER_WORKER && undelivered < this.#workers.length * BATCHES_IN_FLIGHT_PER_WORKER) {
+      const fill = this.#workers.length * BATCHES_IN_FLIGHT_PER_WORKER;
+      if (here !== undefined && holder === here.entry) return this.#validateHere(here, batch, firstLine);
+      const target = holder ?? this.#leastBusy();
+      if (target.inFlight.length < BATCHES_IN_FLIGHT_PER_WORKER && undelivered < fill) {
         this.#send(target, batch, firstLine);
         return;
       }
+      if (here !== undefined && holder === undefined && undelivered < fill + BATCHES_AHEAD_HERE) return this.#validateHere(here, batch, firstLine);
       await this.#nextEvent();
     }
   }
@@ -380,7 +411,7 @@ class WorkerPool {
     if (this.#closed) return;
     this.#closed = true;
     this.#wake?.();
-    await Promise.all(this.#workers.map(({ worker }) => worker.terminate()));
+    await Promise.all(this.#workers.map(({ worker }) => worker!.terminate()));
   }
 
   #start(recipe: WorkerRecipe): PoolWorker {
@@ -410,7 +441,30 @@ class WorkerPool {
     target.inFlight.push(sequence);
     this.#lineHolder = batch.endsLine ? undefined : target;
     const message: BatchMessage = { sequence, firstLine, bytes: batch.bytes, endsLine: batch.endsLine };
-    target.worker.postMessage(message, [batch.bytes.buffer as ArrayBuffer]);
+    target.worker!.postMessage(message, [batch.bytes.buffer as ArrayBuffer]);
+  }
+
+  /**
+   * Validates a batch in this thread, as a worker would, then lets the workers' answers in: they
+   * arrive as events, which a run of batches validated here would otherwise hold back.
+   */
+  async #validateHere(here: Here, batch: Batch, firstLine: number): Promise<void> {
+    const sequence = this.#nextSequence++;
+    this.#firstLines.set(sequence, firstLine);
+    here.entry.inFlight.push(sequence);
+    this.#lineHolder = batch.endsLine ? undefined : here.entry;
+    let result: BatchResult;
+    try {
+      result = here.batches.validate({ sequence, firstLine, bytes: batch.bytes, endsLine: batch.endsLine });
+    } catch (error) {
+      void this.close();
+      throw error;
+    }
+    // Nothing of the bytes is kept (BatchValidator.validate): the buffer can be filled again now,
+    // and what waits for earlier batches is the result alone.
+    here.recycle(result.buffer);
+    this.#answered(here.entry, { ...result, buffer: NO_BUFFER });
+    await new Promise(setImmediate);
   }
 
   #answered(entry: PoolWorker, result: BatchResult): void {
@@ -457,7 +511,13 @@ class WorkerPool {
 // --- The reader --------------------------------------------------------------------------------
 
 export interface ParallelReaderOptions {
+  /** Worker threads. */
   workers: number;
+  /**
+   * This thread validates too, whenever every worker has its fill (the CLI's --jobs N is N - 1
+   * workers and this thread). Not for a server: a batch validated here holds its event loop.
+   */
+  thisThread?: boolean;
   batchSize?: number;
   /** Line number of the input's first line (a byte range's): default 1. */
   firstLine?: number;
@@ -472,6 +532,7 @@ export class ParallelNdjsonReader {
   readonly #validator: Validator;
   readonly #recipe: WorkerRecipe;
   readonly #workers: number;
+  readonly #thisThread: boolean;
   readonly #cutter: BatchCutter;
   readonly #onResult: (result: BatchResult) => void;
   #pool: WorkerPool | undefined;
@@ -488,6 +549,7 @@ export class ParallelNdjsonReader {
     this.#validator = validator;
     this.#recipe = checkedRecipe(recipe);
     this.#workers = options.workers;
+    this.#thisThread = options.thisThread ?? false;
     this.#cutter = new BatchCutter(batchSize);
     this.#onResult = onResult;
     this.#nextLine = options.firstLine ?? 1;
@@ -532,7 +594,8 @@ export class ParallelNdjsonReader {
       return;
     }
     if (this.#pool === undefined) {
-      this.#pool = new WorkerPool(this.#recipe, this.#workers, (result) => this.#deliver(result));
+      const here = this.#thisThread ? { batches: new BatchValidator(this.#validator, this.#recipe), recycle: (buffer: ArrayBuffer) => this.#cutter.recycle(buffer) } : undefined;
+      this.#pool = new WorkerPool(this.#recipe, this.#workers, (result) => this.#deliver(result), here);
       const held = this.#held!;
       this.#held = undefined;
       await this.#submit(held);

@@ -1,5 +1,7 @@
 // `stream-schema validate --jobs 2` against its own single thread (`--jobs 1`), and the single
 // thread against a JSON.parse + ajv per-line loop, on one generated NDJSON file, in the same run.
+// Beside them, two `--jobs 1` processes at once, each on half of the file (`--byte-range`): what
+// two programs that share nothing get from 2 cores, the ceiling for `--jobs 2` on this machine.
 //
 //   node --import tsx benchmarks/ndjson-jobs.ts              # 200 MB file (issue 24's target)
 //   NDJSON_JOBS_MB=20 node --import tsx benchmarks/ndjson-jobs.ts   # a quick run
@@ -12,14 +14,14 @@
 // round trip of a batch to a worker and back).
 
 import { once } from 'node:events';
-import { closeSync, openSync, readFileSync, readSync, rmSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import { BatchCutter, DEFAULT_BATCH_SIZE, type Batch, type WorkerRecipe } from '../adapters/ndjson-workers.js';
-import { BASELINE_SOURCE, EVENT_SCHEMA_FILE, generate, measureChild, prepareCli, type Cli } from './cli-support.js';
+import { BASELINE_SOURCE, EVENT_SCHEMA_FILE, generate, measureChild, prepareCli, type ChildMeasurement, type Cli } from './cli-support.js';
 
 const ROUNDS = Number(process.env.NDJSON_JOBS_ROUNDS ?? 3);
 const TARGET_JOBS_RATIO = 1.7;
@@ -66,17 +68,25 @@ function formatLoad(): string {
 }
 
 async function measureRounds(file: string, cli: Cli): Promise<Timing[]> {
-  const tools: { tool: string; args: string[]; counts: (stdout: string, stderr: string) => { records: number; invalid: number } }[] = [
-    { tool: 'stream-schema --jobs 1', args: [...cli.args, 'validate', '--schema', EVENT_SCHEMA_FILE, '--format', 'json', '--jobs', '1', file], counts: cliCounts },
-    { tool: 'stream-schema --jobs 2', args: [...cli.args, 'validate', '--schema', EVENT_SCHEMA_FILE, '--format', 'json', '--jobs', '2', file], counts: cliCounts },
-    { tool: 'JSON.parse + ajv per line', args: ['--input-type=module', '--eval', BASELINE_SOURCE, file, EVENT_SCHEMA_FILE], counts: (stdout) => JSON.parse(stdout) as { records: number; invalid: number } },
+  const validate = [...cli.args, 'validate', '--schema', EVENT_SCHEMA_FILE, '--format', 'json'];
+  const half = Math.floor(statSync(file).size / 2);
+  const tools: { tool: string; args: string[][]; counts: (stdout: string, stderr: string) => { records: number; invalid: number } }[] = [
+    { tool: 'stream-schema --jobs 1', args: [[...validate, '--jobs', '1', file]], counts: cliCounts },
+    { tool: 'stream-schema --jobs 2', args: [[...validate, '--jobs', '2', file]], counts: cliCounts },
+    { tool: 'JSON.parse + ajv per line', args: [['--input-type=module', '--eval', BASELINE_SOURCE, file, EVENT_SCHEMA_FILE]], counts: (stdout) => JSON.parse(stdout) as { records: number; invalid: number } },
+    // What 2 cores give two programs that share nothing: the ceiling of --jobs 2 on this machine.
+    {
+      tool: '2 processes, --jobs 1 on each half',
+      args: [`:${half}`, `${half}:`].map((range) => [...validate, '--jobs', '1', '--byte-range', range, file]),
+      counts: (_stdout, stderr) => [...stderr.matchAll(SUMMARY)].map(summaryCounts).reduce((sum, part) => ({ records: sum.records + part.records, invalid: sum.invalid + part.invalid })),
+    },
   ];
   const timings: Timing[] = tools.map(({ tool }) => ({ tool, seconds: [], cpuSeconds: [], peakRssMb: [], records: 0, invalid: 0, output: '' }));
   for (let round = 0; round < ROUNDS; round++) {
-    const order = round % 2 === 0 ? [0, 1, 2] : [2, 1, 0];
+    const order = round % 2 === 0 ? [0, 1, 2, 3] : [3, 2, 1, 0];
     for (const index of order) {
       const { args, counts } = tools[index]!;
-      const run = await measureChild(process.execPath, args);
+      const run = await measureTogether(args);
       const timing = timings[index]!;
       timing.seconds.push(run.seconds);
       timing.cpuSeconds.push(run.cpuSeconds);
@@ -89,14 +99,33 @@ async function measureRounds(file: string, cli: Cli): Promise<Timing[]> {
   return timings;
 }
 
-function cliCounts(_stdout: string, stderr: string): { records: number; invalid: number } {
-  const summary = /(\d+) records: (\d+) valid, (\d+) invalid/.exec(stderr);
-  if (summary === null) throw new Error(`no summary from the CLI:\n${stderr}`);
+/** Processes run at once: wall time until the last ends, CPU time of all, the largest peak RSS, their outputs in order. */
+async function measureTogether(args: string[][]): Promise<ChildMeasurement> {
+  const started = performance.now();
+  const runs = await Promise.all(args.map((each) => measureChild(process.execPath, each)));
+  return {
+    stdout: runs.map((run) => run.stdout).join(''),
+    stderr: runs.map((run) => run.stderr).join(''),
+    seconds: (performance.now() - started) / 1000,
+    cpuSeconds: runs.reduce((sum, run) => sum + run.cpuSeconds, 0),
+    peakRssMb: Math.max(...runs.map((run) => run.peakRssMb)),
+  };
+}
+
+const SUMMARY = /(\d+) records: (\d+) valid, (\d+) invalid/g;
+
+function summaryCounts(summary: RegExpMatchArray): { records: number; invalid: number } {
   return { records: Number(summary[1]), invalid: Number(summary[3]) };
 }
 
+function cliCounts(_stdout: string, stderr: string): { records: number; invalid: number } {
+  const summary = [...stderr.matchAll(SUMMARY)];
+  if (summary.length !== 1) throw new Error(`no summary from the CLI:\n${stderr}`);
+  return summaryCounts(summary[0]!);
+}
+
 function report(timings: Timing[], bytes: number): void {
-  const [one, two, baseline] = timings as [Timing, Timing, Timing];
+  const [one, two, baseline, halves] = timings as [Timing, Timing, Timing, Timing];
   console.table(
     timings.map((timing) => {
       const seconds = Math.min(...timing.seconds);
@@ -117,11 +146,13 @@ function report(timings: Timing[], bytes: number): void {
   const baselineRatio = Math.min(...baseline.seconds) / Math.min(...one.seconds);
   console.log(`--jobs 2 / --jobs 1: ${jobsRatio.toFixed(2)}x (target ${TARGET_JOBS_RATIO}x: ${jobsRatio >= TARGET_JOBS_RATIO ? 'met' : 'NOT met'})`);
   console.log(`--jobs 1 / JSON.parse + ajv: ${baselineRatio.toFixed(2)}x (target ${TARGET_BASELINE_RATIO}x: ${baselineRatio >= TARGET_BASELINE_RATIO ? 'met' : 'NOT met'})`);
-  if (two.output !== one.output) {
-    console.log('--jobs 2 printed another output than --jobs 1');
+  const ceiling = Math.min(...one.seconds) / Math.min(...halves.seconds);
+  console.log(`2 processes on halves / --jobs 1: ${ceiling.toFixed(2)}x (the machine's ceiling for 2 threads); --jobs 2 reaches ${((jobsRatio / ceiling) * 100).toFixed(0)}% of it`);
+  if (two.output !== one.output || halves.output !== one.output) {
+    console.log('--jobs 2, or the halves concatenated, printed another output than --jobs 1');
     process.exitCode = 1;
   }
-  if (one.records !== baseline.records || one.invalid !== baseline.invalid || two.records !== one.records) {
+  if (one.records !== baseline.records || one.invalid !== baseline.invalid || two.records !== one.records || halves.records !== one.records || halves.invalid !== one.invalid) {
     console.log(`verdicts differ: ${timings.map((timing) => `${timing.tool} ${timing.records}/${timing.invalid}`).join(', ')}`);
     process.exitCode = 1;
   }
@@ -130,7 +161,7 @@ function report(timings: Timing[], bytes: number): void {
 /**
  * The main thread's share of --jobs, as CPU time per record: reading and cutting the file as the
  * CLI does (one reused read buffer, BatchCutter counting the line feeds, every batch's buffer
- * given back as a worker gives it), and the reading thread of a whole run on 2 workers against
+ * given back as a worker gives it), and this thread of a whole --jobs 2 run (it validates too) against
  * the process's total. docs/scaling.md divides one thread's validation rate by these to find
  * where more workers stop helping.
  */
@@ -145,11 +176,11 @@ async function reportCoordination(file: string, records: number, cli: Cli): Prom
       `a ${DEFAULT_BATCH_SIZE / 1024} KiB batch's round trip to an idle worker (best, wall time): ${roundTrip.toFixed(0)} µs (${((roundTrip * 1000 * batches) / records).toFixed(0)} ns/record)`,
   );
   const one = await threadSplit(file, cli, 0);
-  const two = await threadSplit(file, cli, 2);
+  const two = await threadSplit(file, cli, 1);
   const perRecord = (seconds: number): string => `${((seconds / records) * 1e9).toFixed(0)} ns/record`;
   console.log(
     `in one process: one thread ${one.readingThread.toFixed(2)} s CPU (${perRecord(one.readingThread)}), the process ${one.process.toFixed(2)} s (${perRecord(one.process)}); ` +
-      `2 workers: the reading thread ${two.readingThread.toFixed(2)} s (${perRecord(two.readingThread)}, its start included), the process ${two.process.toFixed(2)} s (${perRecord(two.process)})`,
+      `--jobs 2 (this thread and a worker): this thread ${two.readingThread.toFixed(2)} s (${perRecord(two.readingThread)}, its start included), the process ${two.process.toFixed(2)} s (${perRecord(two.process)})`,
   );
 }
 
@@ -200,7 +231,8 @@ async function threadSplit(file: string, cli: Cli, workers: number): Promise<{ r
   const threadStarted = threadCpuSeconds();
   const processStarted = process.cpuUsage();
   const validator = withSyntaxPass(compile(schema), compile(true));
-  const reader = workers === 0 ? new NdjsonRecordReader(validator, {}, () => {}) : new ParallelNdjsonReader(validator, recipe, { workers }, () => {});
+  // As the CLI's --jobs (workers + 1): this thread validates too.
+  const reader = workers === 0 ? new NdjsonRecordReader(validator, {}, () => {}) : new ParallelNdjsonReader(validator, recipe, { workers, thisThread: true }, () => {});
   const descriptor = openSync(file, 'r');
   const buffer = Buffer.allocUnsafe(workers === 0 ? 64 * 1024 : DEFAULT_BATCH_SIZE);
   for (let read = readSync(descriptor, buffer); read > 0; read = readSync(descriptor, buffer)) await reader.write(buffer.subarray(0, read));

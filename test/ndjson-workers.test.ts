@@ -38,9 +38,9 @@ function recordsInOneThread(bytes: Uint8Array, chunks: readonly Uint8Array[] = [
   return records;
 }
 
-async function recordsOnWorkers(chunks: readonly Uint8Array[], batchSize: number, workers = 2, given: WorkerRecipe = recipe(), checker: Validator = validator): Promise<NdjsonRecord[]> {
+async function recordsOnWorkers(chunks: readonly Uint8Array[], batchSize: number, workers = 2, given: WorkerRecipe = recipe(), checker: Validator = validator, thisThread = false): Promise<NdjsonRecord[]> {
   const records: NdjsonRecord[] = [];
-  const reader = new ParallelNdjsonReader(checker, given, { workers, batchSize }, (result) => {
+  const reader = new ParallelNdjsonReader(checker, given, { workers, batchSize, thisThread }, (result) => {
     for (const { record } of result.reported) records.push(record);
   });
   for (const chunk of chunks) await reader.write(chunk);
@@ -111,6 +111,34 @@ describe('ParallelNdjsonReader', () => {
       const chunks = randomChunks(bytes, random(batchSize), 97);
       assert.deepEqual(await recordsOnWorkers(chunks, batchSize), expected, `batch size ${batchSize}`);
     }
+  });
+
+  it('gives the records of one thread with this thread validating too (thisThread), a line in pieces included', TEST_TIMEOUT, async () => {
+    const bytes = fixtureBytes();
+    const expected = recordsInOneThread(bytes);
+    for (const workers of [1, 2]) {
+      for (const batchSize of [1, 40, 200]) {
+        const chunks = randomChunks(bytes, random(batchSize + workers), 97);
+        assert.deepEqual(await recordsOnWorkers(chunks, batchSize, workers, recipe(), validator, true), expected, `${workers} workers, batch size ${batchSize}`);
+      }
+    }
+  });
+
+  it('with thisThread, validates batches here whenever the worker has its fill, and the first ones on the worker', TEST_TIMEOUT, async () => {
+    // The same schema judged two ways: a worker's `tag` format refuses every value, this thread's
+    // passes it, so each record says which thread validated its batch.
+    const directory = mkdtempSync(join(tmpdir(), 'stream-schema-here-'));
+    after(() => rmSync(directory, { recursive: true, force: true }));
+    const module = join(directory, 'worker-refuses.mjs');
+    writeFileSync(module, 'export const tag = () => false;\n');
+    const schema = { properties: { tag: { format: 'tag' } } };
+    const here = compile(schema, { formats: 'assert', customFormats: { tag: () => true } });
+    const given = recipe({ schema, options: { formats: 'assert' }, modules: { customFormats: pathToFileURL(module).href } });
+    const input = new TextEncoder().encode('{"tag":"x"}\n'.repeat(4000));
+    const records = await recordsOnWorkers([input], 480, 1, given, here, true);
+    assert.deepEqual(records.map((record) => record.line), Array.from({ length: 4000 }, (_, index) => index + 1));
+    assert.equal(records[0]!.valid, false, 'the first batch goes to the worker');
+    assert.ok(records.some((record) => record.valid), 'this thread validated some batches');
   });
 
   it('validates an input of one batch in this thread, and an empty input to no records', TEST_TIMEOUT, async () => {
