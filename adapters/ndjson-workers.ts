@@ -311,12 +311,20 @@ async function importOptionModule(option: keyof OptionModules, url: string): Pro
  * which Node 20 does not pass on to worker threads by itself.
  */
 function startWorker(recipe: WorkerRecipe): Worker {
-  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./ndjson-worker.js', import.meta.url), { workerData: recipe });
+  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./ndjson-worker.js', import.meta.url), { workerData: recipe, resourceLimits: WORKER_LIMITS });
   const source = new URL('./ndjson-worker.ts', import.meta.url).href;
   const loader = import.meta.resolve('tsx/esm/api');
   const bootstrap = `import(${JSON.stringify(loader)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(source)}); });`;
-  return new Worker(bootstrap, { eval: true, workerData: recipe });
+  return new Worker(bootstrap, { eval: true, workerData: recipe, resourceLimits: WORKER_LIMITS });
 }
+
+/**
+ * A worker's young generation, in MB. What a worker allocates lives for one record, so a small
+ * nursery costs no speed, and V8's default for this machine's memory (tens of MB) is resident
+ * memory held for nothing: on 1 GB of NDJSON, `--jobs 2` peaked at 110-112 MB of RSS with the
+ * default and 97-100 MB with 4 MB, in 8.2-8.9 s and 8.2-8.5 s (three runs each, alternating).
+ */
+const WORKER_LIMITS = { maxYoungGenerationSizeMb: 4 };
 
 interface PoolWorker {
   /** Null for this thread (WorkerPool's `here`). */
