@@ -540,11 +540,17 @@ export class TextChecker implements TokenSink, RangeSink {
     for (let r = 0; r < rules.length; r++) {
       const rule = rules[r]!;
       if (!isSet(flags, rule.flag)) continue;
+      // Null: a source evaluates it unconditionally (Sources.evaluatedWhen).
       let when = member.unevaluated![r];
       if (when === null || when === undefined) continue;
       // The contains that matched this item evaluated it, under their own conditions.
-      for (const match of rule.matches) if (!isSet(flags, match.flag)) when = [...when, match.condition];
-      if (when.some((condition) => condition.length === 0)) continue;
+      const {matches} = rule;
+      for (let m = 0; m < matches.length && when !== null; m++) {
+        const {flag, condition} = matches[m]!;
+        if (isSet(flags, flag)) continue;
+        when = condition.length === 0 ? null : [...when, condition];
+      }
+      if (when === null) continue;
       this.heldRules[level]!.push(r);
       this.heldConditions[level]!.push(when);
     }
