@@ -372,7 +372,11 @@ class WorkerPool {
   #nextDelivered = 0;
   /** The worker holding an open line: the next batch continues it and must go there too. */
   #lineHolder: PoolWorker | undefined;
-  #failure: NdjsonWorkerError | undefined;
+  /**
+   * What made the read fail, a worker's NdjsonWorkerError or whatever a batch validated here threw
+   * (boxed: that may be any value, undefined too): every later submit and drain throws it.
+   */
+  #failure: { error: unknown } | undefined;
   #closed = false;
   /** Called when a result arrives or a worker fails: a submit or a drain waiting on it looks again. */
   #wake: (() => void) | undefined;
@@ -465,7 +469,7 @@ class WorkerPool {
     try {
       result = here.batches.validate({ sequence, firstLine, bytes: batch.bytes, endsLine: batch.endsLine });
     } catch (error) {
-      void this.close();
+      this.#fail(error);
       throw error;
     }
     // Nothing of the bytes is kept (BatchValidator.validate): the buffer can be filled again now,
@@ -494,16 +498,16 @@ class WorkerPool {
     return sequence === undefined ? undefined : this.#firstLines.get(sequence);
   }
 
-  #fail(error: NdjsonWorkerError): void {
+  #fail(error: unknown): void {
     if (this.#closed || this.#failure !== undefined) return;
-    this.#failure = error;
+    this.#failure = { error };
     this.#wake?.();
     void this.close();
   }
 
   /** A failure is thrown to whoever feeds or drains the pool; a pool closed by its owner just takes nothing more. */
   #throwIfFailed(): void {
-    if (this.#failure !== undefined) throw this.#failure;
+    if (this.#failure !== undefined) throw this.#failure.error;
   }
 
   #nextEvent(): Promise<void> {

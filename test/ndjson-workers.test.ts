@@ -204,6 +204,17 @@ describe('worker failures', () => {
     });
   }
 
+  it('with thisThread, fails the read when a batch validated here throws, and end() after it too, never a pass', TEST_TIMEOUT, async () => {
+    // The worker's `tag` passes everything; this thread's throws. One worker takes the first 4
+    // batches (its fill), so the 5th is validated here, before the worker has even started.
+    const exploding = compile(tagSchema, { formats: 'assert', customFormats: { tag: () => { throw new Error('format exploded here'); } } });
+    const given = recipe({ schema: tagSchema, options: { formats: 'assert', customFormats: { tag: /^/ } }, report: 'invalid' });
+    let delivered = 0;
+    const reader = new ParallelNdjsonReader(exploding, given, { workers: 1, batchSize: 24, thisThread: true }, (result) => (delivered += result.records));
+    await assert.rejects(reader.write(new TextEncoder().encode('{"id":1,"tag":"ab"}\n'.repeat(50))), /format exploded here/);
+    await assert.rejects(reader.end(), /format exploded here/, `end() resolved with ${delivered} of 50 records delivered`);
+  });
+
   it('refuses a recipe that cannot be sent to a worker, with a WorkerOptionsError', () => {
     const withFunction = recipe({ options: { customFormats: { tag: () => true } } });
     assert.throws(() => checkedRecipe(withFunction), (error: unknown) => error instanceof WorkerOptionsError && error.code === 'ndjson.workers.options' && /customFormats/.test(error.message));
