@@ -387,7 +387,8 @@ function checkMaxLineLength(maxLineLength: number | undefined): number {
   return maxLineLength;
 }
 
-function checkFirstLine(firstLine: number | undefined): number {
+/** `firstLine` as given, else 1; a RangeError for anything but a positive integer (line 1 is where a BOM is stripped). */
+export function checkFirstLine(firstLine: number | undefined): number {
   if (firstLine === undefined) return 1;
   if (!Number.isSafeInteger(firstLine) || firstLine < 1) throw new RangeError(`firstLine must be a positive integer, got ${firstLine}`);
   return firstLine;

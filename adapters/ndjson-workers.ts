@@ -11,7 +11,7 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { compile } from '../src/index.js';
 import type { CompileOptions, Validator } from '../src/types.js';
-import { NdjsonRecordReader, type NdjsonReaderOptions, type NdjsonRecord } from './ndjson-lines.js';
+import { checkFirstLine, NdjsonRecordReader, type NdjsonReaderOptions, type NdjsonRecord } from './ndjson-lines.js';
 import { withSyntaxPass } from './syntax-pass.js';
 
 const LINE_FEED = 0x0a;
@@ -564,7 +564,7 @@ export class ParallelNdjsonReader {
     this.#thisThread = options.thisThread ?? false;
     this.#cutter = new BatchCutter(batchSize);
     this.#onResult = onResult;
-    this.#nextLine = options.firstLine ?? 1;
+    this.#nextLine = checkFirstLine(options.firstLine);
     this.#linesRead = this.#nextLine - 1;
   }
 

@@ -161,6 +161,13 @@ describe('ParallelNdjsonReader', () => {
     assert.deepEqual(recordsInOneThread(bytes).map((record) => [record.line, record.errors[0]?.column]), [[1, 7], [2, 7]], 'at the stream start, the BOM is stripped');
   });
 
+  it('refuses a firstLine that is not a positive integer, as one thread does, before any worker starts', () => {
+    for (const firstLine of [0, -1, 1.5, Number.NaN]) {
+      assert.throws(() => new ParallelNdjsonReader(validator, recipe(), { workers: 2, firstLine }, () => {}), { name: 'RangeError', message: `firstLine must be a positive integer, got ${firstLine}` });
+      assert.throws(() => new NdjsonRecordReader(validator, { firstLine }, () => {}), RangeError);
+    }
+  });
+
   it('reports only the invalid records with their ordinals when asked to', TEST_TIMEOUT, async () => {
     const bytes = fixtureBytes();
     const expected = recordsInOneThread(bytes);
