@@ -91,14 +91,16 @@ export interface NdjsonSource {
   /** Each chunk may be overwritten by the next: the readers copy what they keep (LineSplitter, BatchCutter). */
   chunks: AsyncIterable<Uint8Array>;
   firstLine: number;
+  /** Not a regular file (stdin, a pipe): it may send a few lines and then nothing for a while. */
+  trickles: boolean;
 }
 
 /** The bytes of `input` that `jobs` asks for: its byte range, else all of it. `file` is its stat, undefined for stdin. */
 export async function ndjsonSource(input: string, file: Stats | undefined, jobs: Jobs, singleReadSize: number): Promise<NdjsonSource> {
   const readSize = readSizeFor(jobs, singleReadSize);
   if (jobs.byteRange !== undefined) return openByteRange(input, jobs.byteRange, readSize);
-  if (file?.isFile() === true) return { chunks: fileChunks(input, 0, Infinity, readSize), firstLine: 1 };
-  return { chunks: input === '-' ? process.stdin : createReadStream(input, { highWaterMark: readSize }), firstLine: 1 };
+  if (file?.isFile() === true) return { chunks: fileChunks(input, 0, Infinity, readSize), firstLine: 1, trickles: false };
+  return { chunks: input === '-' ? process.stdin : createReadStream(input, { highWaterMark: readSize }), firstLine: 1, trickles: true };
 }
 
 /**
@@ -142,7 +144,7 @@ export async function openByteRange(file: string, range: ByteRange, readSize: nu
   } finally {
     await handle.close();
   }
-  return { chunks: fileChunks(file, begin, stop, readSize), firstLine };
+  return { chunks: fileChunks(file, begin, stop, readSize), firstLine, trickles: false };
 }
 
 /** Position of the first LF at or after `position`; `size - 1` when there is none (the last line runs to the end). */
@@ -178,6 +180,8 @@ export interface RecordFeed {
   write(chunk: Uint8Array): void | Promise<void>;
   end(): void | Promise<void>;
   stop(): void;
+  /** Workers only: send the whole lines held so far, for an input gone quiet (ParallelNdjsonReader.flush). */
+  flush?(): Promise<void>;
 }
 
 export interface FeedOptions {
@@ -212,6 +216,7 @@ export function recordFeed(options: FeedOptions, onRecord: (record: NdjsonRecord
   return {
     write: (chunk) => reader.write(chunk),
     end: () => reader.end(),
+    flush: () => reader.flush(),
     stop: () => {
       stopped = true;
       void reader.stop();

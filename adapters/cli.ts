@@ -16,7 +16,7 @@ import type { CompileOptions, Draft, OutputUnit, SchemaWarning, Validator } from
 import { FileError, parsePositiveInteger, parseSize, UsageError } from './cli-errors.js';
 import type { NdjsonRecord } from './ndjson-lines.js';
 import { needsSyntaxPass, withInputErrors, withSyntaxPass } from './syntax-pass.js';
-import { JOB_OPTIONS, JOB_USAGE, ndjsonSource, readJobs, recordFeed, type Jobs } from './cli-jobs.js';
+import { JOB_OPTIONS, JOB_USAGE, ndjsonSource, readJobs, recordFeed, type Jobs, type NdjsonSource } from './cli-jobs.js';
 import { loadOptionModules, NdjsonWorkerError, OptionModuleError, type OptionModules, type WorkerRecipe } from './ndjson-workers.js';
 
 const USAGE = `Usage:
@@ -541,7 +541,7 @@ async function validateInput(command: ValidateCommand, input: string, tally: Tal
   try {
     if (ndjson) {
       const source = await ndjsonSource(input, file, command.jobs, READ_CHUNK_SIZE);
-      await validateNdjsonInput(command, name, source.chunks, source.firstLine, tally, errorLines, progress);
+      await validateNdjsonInput(command, name, source, tally, errorLines, progress);
       return;
     }
     const stream = input === '-' ? process.stdin : createReadStream(input, { highWaterMark: READ_CHUNK_SIZE });
@@ -555,26 +555,63 @@ function showsProgress(output: Output, file: Stats | undefined): file is Stats {
   return !output.quiet && !output.errorsOnly && file !== undefined && file.size > PROGRESS_MIN_FILE_SIZE && process.stderr.isTTY;
 }
 
-async function validateNdjsonInput(command: ValidateCommand, name: string, chunks: AsyncIterable<Uint8Array>, firstLine: number, tally: Tally, errorLines: ErrorLines, progress: Progress | undefined): Promise<void> {
+async function validateNdjsonInput(command: ValidateCommand, name: string, source: NdjsonSource, tally: Tally, errorLines: ErrorLines, progress: Progress | undefined): Promise<void> {
   const { checked: validator, recipe, jobs, maxLineLength } = command;
+  const { chunks, firstLine } = source;
   const onRecord = (record: NdjsonRecord): void => {
     tally.records++;
     if (record.valid) return;
     tally.invalid++;
     errorLines.add(name, record.errors);
     if (errorLines.full) reader.stop();
+    // A worker's answer to lines sent while the input was quiet comes between two chunks.
+    else if (quiet !== undefined) errorLines.flushSoon(progress);
   };
   const reader = recordFeed({ validator, recipe, jobs, firstLine, maxLineLength }, onRecord, (count) => (tally.records += count));
-  for await (const chunk of chunks) {
-    await reader.write(chunk);
-    progress?.update(chunk.length);
-    // One write per chunk, not per error line; a slow reader of our output slows the reading down.
-    await errorLines.flush(progress);
-    if (errorLines.full) return;
+  const quiet = source.trickles && reader.flush !== undefined ? new QuietInput(reader.flush) : undefined;
+  try {
+    for await (const chunk of chunks) {
+      quiet?.heard();
+      await reader.write(chunk);
+      progress?.update(chunk.length);
+      // One write per chunk, not per error line; a slow reader of our output slows the reading down.
+      await errorLines.flush(progress);
+      if (errorLines.full) return;
+      quiet?.listen();
+    }
+  } finally {
+    quiet?.heard();
   }
   await reader.end();
   await errorLines.flush(progress);
 }
+
+/**
+ * An input that may trickle (a pipe, stdin) read by workers: when it has sent nothing for
+ * QUIET_MS, the whole lines held for the next batch are sent (ParallelNdjsonReader.flush), so
+ * that `tail -f log | stream-schema validate --ndjson -` prints each invalid record as it comes,
+ * as one thread does, not once a batch of 256 KiB has filled. A failure to send surfaces at the
+ * next write or at the end, which the pool then refuses.
+ */
+class QuietInput {
+  #timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly flush: () => Promise<void>) {}
+
+  /** A chunk came, or the input ended: it is not quiet. */
+  heard(): void {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+
+  /** Waiting for the next chunk. */
+  listen(): void {
+    this.#timer = setTimeout(() => void this.flush().catch(() => undefined), QUIET_MS);
+  }
+}
+
+/** How long an input that trickles may be quiet before the lines held from it are validated. */
+const QUIET_MS = 50;
 
 /**
  * One JSON document. `rereadable` names a regular file, which the syntax pass after a schema
@@ -613,6 +650,8 @@ class ErrorLines {
   readonly #output: Output;
   #pending = '';
   #reported = 0;
+  /** A flushSoon is due. */
+  #flushing = false;
 
   constructor(output: Output) {
     this.#output = output;
@@ -633,6 +672,16 @@ class ErrorLines {
       this.#reported++;
       if (!this.#output.quiet) this.#pending += formatUnit(name, unit, this.#output);
     }
+  }
+
+  /** flush() at the next turn of the event loop, once for all the lines added before it. */
+  flushSoon(progress: Progress | undefined): void {
+    if (this.#flushing) return;
+    this.#flushing = true;
+    setImmediate(() => {
+      this.#flushing = false;
+      void this.flush(progress);
+    });
   }
 
   /** Writes what was added; the progress line, on the same terminal, is cleared first and drawn again after. */

@@ -134,6 +134,29 @@ export class BatchCutter {
     return batches;
   }
 
+  /**
+   * The lines held so far, up to the last line feed, as a batch of their own, without waiting for
+   * the buffer to fill (a source gone quiet); the start of a line after it stays held.
+   */
+  flush(): Batch[] {
+    const current = this.#current;
+    if (current === undefined || this.#filled === 0) return [];
+    const lineFeed = asBuffer(current).subarray(0, this.#filled).lastIndexOf(LINE_FEED);
+    if (lineFeed === -1) return [];
+    const rest = this.#filled - lineFeed - 1;
+    this.#current = undefined;
+    this.#filled = 0;
+    // The batch ends the line a piece of which went before it.
+    this.#lineOpen = false;
+    if (rest > 0) {
+      this.#current = this.#buffer();
+      this.#current.set(current.subarray(lineFeed + 1, lineFeed + 1 + rest));
+      this.#filled = rest;
+    }
+    const bytes = current.subarray(0, lineFeed + 1);
+    return [{ bytes, lineFeeds: countLineFeeds(bytes), endsLine: true }];
+  }
+
   /** A batch's buffer, done with: it will hold a later batch. */
   recycle(buffer: ArrayBuffer): void {
     if (buffer.byteLength === this.#batchSize) this.#free.push(buffer);
@@ -553,6 +576,8 @@ export class ParallelNdjsonReader {
   #nextLine: number;
   #linesRead: number;
   #stopped = false;
+  /** The last write, flush or end asked for, settled or not (see #inTurn). */
+  #lastTurn: Promise<void> = Promise.resolve();
 
   constructor(validator: Validator, recipe: WorkerRecipe, options: ParallelReaderOptions, onResult: (result: BatchResult) => void) {
     if (!Number.isSafeInteger(options.workers) || options.workers < 1) throw new RangeError(`workers must be a positive integer, got ${options.workers}`);
@@ -574,12 +599,40 @@ export class ParallelNdjsonReader {
   }
 
   /** Resolves when the chunk's batches are with workers: await it before the next chunk. */
-  async write(chunk: string | Uint8Array): Promise<void> {
-    for (const batch of this.#cutter.write(chunk)) await this.#dispatch(batch);
+  write(chunk: string | Uint8Array): Promise<void> {
+    return this.#inTurn(async () => {
+      for (const batch of this.#cutter.write(chunk)) await this.#dispatch(batch);
+    });
+  }
+
+  /**
+   * Sends the whole lines held so far without waiting for a full batch, the first batch held
+   * included (workers start for it): for a source that has gone quiet, a pipe that trickles,
+   * whose records would otherwise wait for the batch to fill or the input to end.
+   */
+  flush(): Promise<void> {
+    return this.#inTurn(async () => {
+      for (const batch of this.#cutter.flush()) await this.#dispatch(batch);
+      if (this.#pool === undefined && this.#held !== undefined && !this.#stopped) await this.#startPool();
+    });
   }
 
   /** Resolves when every record has been delivered. */
-  async end(): Promise<void> {
+  end(): Promise<void> {
+    return this.#inTurn(() => this.#end());
+  }
+
+  /**
+   * Runs `step` after every step asked for before it: a flush from a timer while a write waits
+   * for a worker would otherwise send its batch between that write's batches.
+   */
+  #inTurn(step: () => Promise<void>): Promise<void> {
+    const turn = this.#lastTurn.then(step);
+    this.#lastTurn = turn.catch(() => undefined);
+    return turn;
+  }
+
+  async #end(): Promise<void> {
     for (const batch of this.#cutter.end()) await this.#dispatch(batch);
     if (this.#stopped) return;
     if (this.#pool === undefined) {
@@ -605,14 +658,17 @@ export class ParallelNdjsonReader {
       this.#held = batch;
       return;
     }
-    if (this.#pool === undefined) {
-      const here = this.#thisThread ? { batches: new BatchValidator(this.#validator, this.#recipe), recycle: (buffer: ArrayBuffer) => this.#cutter.recycle(buffer) } : undefined;
-      this.#pool = new WorkerPool(this.#recipe, this.#workers, (result) => this.#deliver(result), here);
-      const held = this.#held!;
-      this.#held = undefined;
-      await this.#submit(held);
-    }
+    if (this.#pool === undefined) await this.#startPool();
     await this.#submit(batch);
+  }
+
+  /** The workers, given the first batch, which was held. */
+  async #startPool(): Promise<void> {
+    const here = this.#thisThread ? { batches: new BatchValidator(this.#validator, this.#recipe), recycle: (buffer: ArrayBuffer) => this.#cutter.recycle(buffer) } : undefined;
+    this.#pool = new WorkerPool(this.#recipe, this.#workers, (result) => this.#deliver(result), here);
+    const held = this.#held!;
+    this.#held = undefined;
+    await this.#submit(held);
   }
 
   async #submit(batch: Batch): Promise<void> {

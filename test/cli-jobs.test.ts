@@ -90,6 +90,29 @@ describe('--jobs', () => {
     assert.equal(two.code, one.code);
   });
 
+  it('prints the invalid records of a trickling stdin as they come, not once a batch has filled', TEST_TIMEOUT, async () => {
+    const child = spawn(process.execPath, [...CLI, 'validate', '--schema', schemaFile, '--jobs', '2', '--format', 'json', '--ndjson', '-'], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    const printed = async (lines: number): Promise<void> => {
+      for (let waited = 0; stdout.split('\n').length - 1 < lines; waited += 50) {
+        assert.ok(waited < 30_000, `${lines} error lines expected while stdin is open, got: ${stdout}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    };
+    // A few lines, far less than a batch, and stdin left open: each invalid one must show.
+    child.stdin.write('{"id":1}\n{"id":"one"}\n');
+    await printed(1);
+    assert.match(stdout, /"line":2/);
+    child.stdin.write('{"id":2}\n{"id":"two"}\n{"id":3}\n');
+    await printed(2);
+    assert.match(stdout.split('\n')[1]!, /"line":4/);
+    child.stdin.end('{"id":"three"}\n');
+    assert.equal(await exited, 1);
+    assert.deepEqual(stdout.trim().split('\n').map((line) => (JSON.parse(line) as { line: number }).line), [2, 4, 6]);
+  });
+
   it('stops, workers and all, at Ctrl-C (SIGINT) while reading', TEST_TIMEOUT, async () => {
     const child = spawn(process.execPath, [...CLI, 'validate', '--schema', schemaFile, '--jobs', '2', '--batch-size', '100', '--ndjson', '-'], { cwd: ROOT, stdio: ['pipe', 'ignore', 'pipe'] });
     let stderr = '';

@@ -38,12 +38,16 @@ function recordsInOneThread(bytes: Uint8Array, chunks: readonly Uint8Array[] = [
   return records;
 }
 
-async function recordsOnWorkers(chunks: readonly Uint8Array[], batchSize: number, workers = 2, given: WorkerRecipe = recipe(), checker: Validator = validator, thisThread = false): Promise<NdjsonRecord[]> {
+async function recordsOnWorkers(chunks: readonly Uint8Array[], batchSize: number, workers = 2, given: WorkerRecipe = recipe(), checker: Validator = validator, thisThread = false, flushEvery = 0): Promise<NdjsonRecord[]> {
   const records: NdjsonRecord[] = [];
   const reader = new ParallelNdjsonReader(checker, given, { workers, batchSize, thisThread }, (result) => {
     for (const { record } of result.reported) records.push(record);
   });
-  for (const chunk of chunks) await reader.write(chunk);
+  for (const [index, chunk] of chunks.entries()) {
+    await reader.write(chunk);
+    // Not awaited, as the CLI's timer does not: the reader takes its steps in turn.
+    if (flushEvery > 0 && index % flushEvery === 0) void reader.flush();
+  }
   await reader.end();
   return records;
 }
@@ -55,10 +59,14 @@ function concat(parts: readonly Uint8Array[]): Uint8Array {
 describe('BatchCutter', () => {
   it('cuts any chunking into batches that end at line feeds, or pieces of a line longer than a batch', () => {
     fc.assert(
-      fc.property(ndjsonInput, fc.integer({ min: 1, max: 64 }), fc.integer({ min: 1, max: 400 }), fc.nat(), (bytes, maxChunk, batchSize, seed) => {
+      fc.property(ndjsonInput, fc.integer({ min: 1, max: 64 }), fc.integer({ min: 1, max: 400 }), fc.nat(), fc.integer({ min: 0, max: 3 }), (bytes, maxChunk, batchSize, seed, flushEvery) => {
         const cutter = new BatchCutter(batchSize);
         const batches: Batch[] = [];
-        for (const chunk of randomChunks(bytes, random(seed), maxChunk)) batches.push(...cutter.write(chunk));
+        // flush() between chunks (an input gone quiet), every `flushEvery` chunks (0: never).
+        randomChunks(bytes, random(seed), maxChunk).forEach((chunk, index) => {
+          batches.push(...cutter.write(chunk));
+          if (flushEvery > 0 && index % flushEvery === 0) batches.push(...cutter.flush());
+        });
         batches.push(...cutter.end());
         assert.deepEqual(concat(batches.map((batch) => batch.bytes)), bytes);
         batches.forEach((batch, index) => {
@@ -93,6 +101,16 @@ describe('BatchCutter', () => {
     assert.deepEqual(concat([...first.map(() => copy), ...later.map((batch) => batch.bytes)]), concat(Array.from({ length: 6 }, () => line)));
   });
 
+  it('flush() of the end of a line sent in pieces ends that line: end() adds no empty batch', () => {
+    // What fast-check found: a line longer than the batch, its end flushed before the input ends.
+    const cutter = new BatchCutter(4);
+    const batches = [...cutter.write(new TextEncoder().encode('{"a"')), ...cutter.write(new TextEncoder().encode('1}\n')), ...cutter.flush(), ...cutter.end()];
+    assert.deepEqual(
+      batches.map((batch) => [Buffer.from(batch.bytes).toString(), batch.endsLine]),
+      [['{"a"', false], ['1}\n', true]],
+    );
+  });
+
   it('encodes a surrogate pair split across string chunks as one character', () => {
     const cutter = new BatchCutter(1024);
     const batches = [...cutter.write('{"tag":"\ud83d'), ...cutter.write('\ude00"}\n'), ...cutter.end()];
@@ -120,6 +138,7 @@ describe('ParallelNdjsonReader', () => {
       for (const batchSize of [1, 40, 200]) {
         const chunks = randomChunks(bytes, random(batchSize + workers), 97);
         assert.deepEqual(await recordsOnWorkers(chunks, batchSize, workers, recipe(), validator, true), expected, `${workers} workers, batch size ${batchSize}`);
+        assert.deepEqual(await recordsOnWorkers(chunks, batchSize, workers, recipe(), validator, true, 3), expected, `${workers} workers, batch size ${batchSize}, flushed`);
       }
     }
   });
