@@ -22,6 +22,7 @@ import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import { BatchCutter, DEFAULT_BATCH_SIZE, type Batch, type WorkerRecipe } from '../adapters/ndjson-workers.js';
 import { BASELINE_SOURCE, EVENT_SCHEMA_FILE, generate, measureChild, prepareCli, type ChildMeasurement, type Cli } from './cli-support.js';
+import { printSummary } from './support.js';
 
 const ROUNDS = Number(process.env.NDJSON_JOBS_ROUNDS ?? 3);
 const TARGET_JOBS_RATIO = 1.7;
@@ -148,6 +149,12 @@ function report(timings: Timing[], bytes: number): void {
   console.log(`--jobs 1 / JSON.parse + ajv: ${baselineRatio.toFixed(2)}x (target ${TARGET_BASELINE_RATIO}x: ${baselineRatio >= TARGET_BASELINE_RATIO ? 'met' : 'NOT met'})`);
   const ceiling = Math.min(...one.seconds) / Math.min(...halves.seconds);
   console.log(`2 processes on halves / --jobs 1: ${ceiling.toFixed(2)}x (the machine's ceiling for 2 threads); --jobs 2 reaches ${((jobsRatio / ceiling) * 100).toFixed(0)}% of it`);
+  const mb = (bytes / 1e6).toFixed(0);
+  printSummary([
+    { workload: `CLI, ${mb} MB of NDJSON, --jobs 1`, ratio: baselineRatio, versus: 'JSON.parse + ajv per line', target: TARGET_BASELINE_RATIO },
+    { workload: `CLI, ${mb} MB of NDJSON, --jobs 2`, ratio: jobsRatio, versus: '--jobs 1', target: TARGET_JOBS_RATIO },
+    { workload: `two --jobs 1 processes at once, half the file each (the machine's ceiling for --jobs 2)`, ratio: ceiling, versus: '--jobs 1' },
+  ]);
   if (two.output !== one.output || halves.output !== one.output) {
     console.log('--jobs 2, or the halves concatenated, printed another output than --jobs 1');
     process.exitCode = 1;
