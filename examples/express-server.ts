@@ -134,12 +134,13 @@ app.get(
   validate({
     query: {
       type: 'object',
-      properties: {status: {enum: ['placed', 'cancelled']}, limit: {type: 'string', pattern: '^(?:[1-9][0-9]?|100)$'}},
+      // A query string's values are strings: validate() coerces `limit` to the integer it states.
+      properties: {status: {enum: ['placed', 'cancelled']}, limit: {type: 'integer', minimum: 1, maximum: 100}},
       additionalProperties: false,
     },
   } as const),
   (req, res) => {
-    const limit = Number(req.query.limit ?? 20);
+    const limit = req.query.limit ?? 20;
     const matching = [...orders.values()].filter((order) => req.query.status === undefined || order.status === req.query.status);
     res.json({orders: matching.slice(0, limit)});
   },
