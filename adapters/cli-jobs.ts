@@ -5,6 +5,7 @@
 
 import { closeSync, createReadStream, openSync, readSync, type Stats } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
 import type { Validator } from '../src/types.js';
 import { parsePositiveInteger, parseSize, UsageError } from './cli-errors.js';
 import { NdjsonRecordReader, type NdjsonRecord } from './ndjson-lines.js';
@@ -87,12 +88,20 @@ export function readSizeFor(jobs: Jobs, single: number): number {
 // --- Reading -------------------------------------------------------------------------------
 
 /** An NDJSON input's bytes, and the number of its first line. */
-export interface NdjsonSource {
+export type NdjsonSource = FileSource | TricklingSource;
+
+interface FileSource {
   /** Each chunk may be overwritten by the next: the readers copy what they keep (LineSplitter, BatchCutter). */
   chunks: AsyncIterable<Uint8Array>;
   firstLine: number;
-  /** Not a regular file (stdin, a pipe): it may send a few lines and then nothing for a while. */
-  trickles: boolean;
+  trickles: false;
+}
+
+/** Not a regular file (stdin, a pipe): it may send a few lines and then nothing for a while, and is destroyed to stop waiting for it. */
+interface TricklingSource {
+  chunks: Readable;
+  firstLine: number;
+  trickles: true;
 }
 
 /** The bytes of `input` that `jobs` asks for: its byte range, else all of it. `file` is its stat, undefined for stdin. */

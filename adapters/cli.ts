@@ -568,20 +568,15 @@ async function validateNdjsonInput(command: ValidateCommand, name: string, sourc
     else if (quiet !== undefined) errorLines.flushSoon(progress);
   };
   const reader = recordFeed({ validator, recipe, jobs, firstLine, maxLineLength }, onRecord, (count) => (tally.records += count));
-  const quiet = source.trickles && reader.flush !== undefined ? new QuietInput(reader.flush) : undefined;
-  try {
-    for await (const chunk of chunks) {
-      quiet?.heard();
-      await reader.write(chunk);
-      progress?.update(chunk.length);
-      // One write per chunk, not per error line; a slow reader of our output slows the reading down.
-      await errorLines.flush(progress);
-      if (errorLines.full) return;
-      quiet?.listen();
-    }
-  } finally {
-    quiet?.heard();
+  const quiet = source.trickles && reader.flush !== undefined ? new QuietInput(source.chunks, reader.flush, () => errorLines.full) : undefined;
+  for await (const chunk of quiet?.chunks() ?? chunks) {
+    await reader.write(chunk);
+    progress?.update(chunk.length);
+    // One write per chunk, not per error line; a slow reader of our output slows the reading down.
+    await errorLines.flush(progress);
+    if (errorLines.full) return;
   }
+  // After a source that ended, or one left unread: the end throws what failed the read.
   await reader.end();
   await errorLines.flush(progress);
 }
@@ -590,23 +585,46 @@ async function validateNdjsonInput(command: ValidateCommand, name: string, sourc
  * An input that may trickle (a pipe, stdin) read by workers: when it has sent nothing for
  * QUIET_MS, the whole lines held for the next batch are sent (ParallelNdjsonReader.flush), so
  * that `tail -f log | stream-schema validate --ndjson -` prints each invalid record as it comes,
- * as one thread does, not once a batch of 256 KiB has filled. A failure to send surfaces at the
- * next write or at the end, which the pool then refuses.
+ * as one thread does, not once a batch of 256 KiB has filled. When their answers leave the read
+ * over (--max-errors reached, or a worker failed), the input is not waited for any longer: one
+ * thread would have stopped at the chunk that held those lines, and a pipe may stay open forever.
  */
 class QuietInput {
   #timer: NodeJS.Timeout | undefined;
+  #over!: () => void;
+  /** Resolves once the read is over while the input was quiet. */
+  readonly #overWhileQuiet = new Promise<'over'>((resolve) => (this.#over = () => resolve('over')));
 
-  constructor(private readonly flush: () => Promise<void>) {}
+  /** `done`: nothing more is to be read (--max-errors reached). */
+  constructor(private readonly input: Readable, private readonly flush: () => Promise<void>, private readonly done: () => boolean) {}
 
-  /** A chunk came, or the input ended: it is not quiet. */
-  heard(): void {
+  /** The input's chunks until it ends or the read is over; then the input is destroyed, unread. */
+  async *chunks(): AsyncGenerator<Uint8Array> {
+    const iterator = (this.input as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]();
+    try {
+      for (;;) {
+        const next = await Promise.race([iterator.next(), this.#overWhileQuiet]);
+        this.#heard();
+        if (next === 'over' || next.done === true) return;
+        yield next.value;
+        this.#listen();
+      }
+    } finally {
+      this.#heard();
+      // Also when the caller stops early: a pipe left open would keep the process alive.
+      this.input.destroy();
+    }
+  }
+
+  #heard(): void {
     clearTimeout(this.#timer);
     this.#timer = undefined;
   }
 
-  /** Waiting for the next chunk. */
-  listen(): void {
-    this.#timer = setTimeout(() => void this.flush().catch(() => undefined), QUIET_MS);
+  #listen(): void {
+    // A failure is thrown again by the reader's end (ParallelNdjsonReader: every later step throws it).
+    const flushed = (): void => (this.done() ? this.#over() : undefined);
+    this.#timer = setTimeout(() => void this.flush().then(flushed, this.#over), QUIET_MS);
   }
 }
 

@@ -608,12 +608,15 @@ export class ParallelNdjsonReader {
   /**
    * Sends the whole lines held so far without waiting for a full batch, the first batch held
    * included (workers start for it): for a source that has gone quiet, a pipe that trickles,
-   * whose records would otherwise wait for the batch to fill or the input to end.
+   * whose records would otherwise wait for the batch to fill or the input to end. Resolves when
+   * every record sent so far has been delivered, and throws what failed the read: a caller waiting
+   * on a quiet source learns now, not at its next chunk, that the read is over.
    */
   flush(): Promise<void> {
     return this.#inTurn(async () => {
       for (const batch of this.#cutter.flush()) await this.#dispatch(batch);
       if (this.#pool === undefined && this.#held !== undefined && !this.#stopped) await this.#startPool();
+      await this.#pool?.drain();
     });
   }
 

@@ -21,6 +21,34 @@ function withoutTiming(stderr: string): string {
   return stderr.replace(/\([\d.]+ s, [\d,]+ records\/s\)/g, '(timing)');
 }
 
+/**
+ * `validate --schema <args> --ndjson -` with stdin a pipe left to the test, killed if it outlives
+ * 30 s (a test that waits for it fails then, rather than hanging).
+ */
+function trickling(args: string[]) {
+  const child = spawn(process.execPath, [...CLI, 'validate', '--schema', ...args, '--ndjson', '-'], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' }, timeout: 30_000, stdio: ['pipe', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));
+  child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+  // The child may exit with its stdin open: what is written after that is lost, not an error.
+  child.stdin.on('error', () => undefined);
+  return {
+    stdin: child.stdin,
+    stdout: () => stdout,
+    stderr: () => stderr,
+    exited: new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.on('close', (code, signal) => resolve([code, signal]))),
+    /** Resolves once `lines` lines are on stdout, while stdin is open. */
+    async printed(lines: number): Promise<void> {
+      for (let waited = 0; stdout.split('\n').length - 1 < lines; waited += 50) {
+        assert.ok(waited < 30_000, `${lines} error lines expected while stdin is open, got: ${stdout}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    },
+    kill: (signal: NodeJS.Signals) => child.kill(signal),
+  };
+}
+
 const directory = mkdtempSync(join(tmpdir(), 'stream-schema-cli-jobs-'));
 after(() => rmSync(directory, { recursive: true, force: true }));
 const schemaFile = join(directory, 'schema.json');
@@ -91,39 +119,51 @@ describe('--jobs', () => {
   });
 
   it('prints the invalid records of a trickling stdin as they come, not once a batch has filled', TEST_TIMEOUT, async () => {
-    const child = spawn(process.execPath, [...CLI, 'validate', '--schema', schemaFile, '--jobs', '2', '--format', 'json', '--ndjson', '-'], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-    const printed = async (lines: number): Promise<void> => {
-      for (let waited = 0; stdout.split('\n').length - 1 < lines; waited += 50) {
-        assert.ok(waited < 30_000, `${lines} error lines expected while stdin is open, got: ${stdout}`);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    };
+    const child = trickling([schemaFile, '--jobs', '2', '--format', 'json']);
     // A few lines, far less than a batch, and stdin left open: each invalid one must show.
     child.stdin.write('{"id":1}\n{"id":"one"}\n');
-    await printed(1);
-    assert.match(stdout, /"line":2/);
+    await child.printed(1);
+    assert.match(child.stdout(), /"line":2/);
     child.stdin.write('{"id":2}\n{"id":"two"}\n{"id":3}\n');
-    await printed(2);
-    assert.match(stdout.split('\n')[1]!, /"line":4/);
+    await child.printed(2);
+    assert.match(child.stdout().split('\n')[1]!, /"line":4/);
     child.stdin.end('{"id":"three"}\n');
-    assert.equal(await exited, 1);
-    assert.deepEqual(stdout.trim().split('\n').map((line) => (JSON.parse(line) as { line: number }).line), [2, 4, 6]);
+    assert.deepEqual(await child.exited, [1, null]);
+    assert.deepEqual(child.stdout().trim().split('\n').map((line) => (JSON.parse(line) as { line: number }).line), [2, 4, 6]);
+  });
+
+  it('stops at --max-errors reached while a trickling stdin is quiet, stdin left open, as one thread does', TEST_TIMEOUT, async () => {
+    for (const jobs of ['1', '2']) {
+      const child = trickling([schemaFile, '--jobs', jobs, '--max-errors', '1']);
+      child.stdin.write('{"id":1}\n{"id":"one"}\n{"id":2}\n');
+      // Never ended: the error is printed and the process exits all the same.
+      const [code] = await child.exited;
+      assert.equal(code, 1, `--jobs ${jobs}: ${child.stderr()}`);
+      assert.match(child.stdout(), /^<stdin>:2:11: validation: must be integer/);
+      assert.match(child.stderr(), /^1 file, 2 records: 1 valid, 1 invalid, stopped by --max-errors after 1 error/);
+    }
+  });
+
+  it('fails with exit code 2 when a worker dies on a trickling stdin while it is quiet, stdin left open', TEST_TIMEOUT, async () => {
+    const formats = join(directory, 'dying-quietly-formats.mjs');
+    writeFileSync(formats, 'import { isMainThread } from "node:worker_threads";\nexport const tag = (value) => { if (!isMainThread && value === "ab") process.exit(3); return true; };\n');
+    const tagSchema = join(directory, 'quiet-tag.schema.json');
+    writeFileSync(tagSchema, JSON.stringify({ properties: { tag: { format: 'tag' } } }));
+    const child = trickling([tagSchema, '--formats', 'assert', '--custom-formats', formats, '--jobs', '2']);
+    child.stdin.write('{"tag":"ab"}\n');
+    assert.deepEqual(await child.exited, [2, null]);
+    assert.equal(child.stdout(), '');
+    assert.match(child.stderr(), /^stream-schema: a worker thread exited \(code 3\) before the input was validated \(validating lines from 1\)\n$/);
   });
 
   it('stops, workers and all, at Ctrl-C (SIGINT) while reading', TEST_TIMEOUT, async () => {
-    const child = spawn(process.execPath, [...CLI, 'validate', '--schema', schemaFile, '--jobs', '2', '--batch-size', '100', '--ndjson', '-'], { cwd: ROOT, stdio: ['pipe', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
-    const exited = new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.on('exit', (code, signal) => resolve([code, signal])));
+    const child = trickling([schemaFile, '--jobs', '2', '--batch-size', '100']);
     // Many batches, and stdin left open: the workers have started and the input has not ended.
     child.stdin.write(fixture);
     await new Promise((resolve) => setTimeout(resolve, 3000));
     child.kill('SIGINT');
-    const [code, signal] = await exited;
-    assert.equal(signal, 'SIGINT', `ended by ${signal ?? code}: ${stderr}`);
+    const [code, signal] = await child.exited;
+    assert.equal(signal, 'SIGINT', `ended by ${signal ?? code}: ${child.stderr()}`);
   });
 });
 

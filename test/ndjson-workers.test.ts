@@ -38,15 +38,16 @@ function recordsInOneThread(bytes: Uint8Array, chunks: readonly Uint8Array[] = [
   return records;
 }
 
-async function recordsOnWorkers(chunks: readonly Uint8Array[], batchSize: number, workers = 2, given: WorkerRecipe = recipe(), checker: Validator = validator, thisThread = false, flushEvery = 0): Promise<NdjsonRecord[]> {
+/** `flushAfter(index)`: flush() after the chunk at `index`, not awaited, as the CLI's timer does not await it. */
+async function recordsOnWorkers(chunks: readonly Uint8Array[], batchSize: number, workers = 2, given: WorkerRecipe = recipe(), checker: Validator = validator, thisThread = false, flushAfter: (index: number) => boolean = () => false): Promise<NdjsonRecord[]> {
   const records: NdjsonRecord[] = [];
   const reader = new ParallelNdjsonReader(checker, given, { workers, batchSize, thisThread }, (result) => {
     for (const { record } of result.reported) records.push(record);
   });
   for (const [index, chunk] of chunks.entries()) {
     await reader.write(chunk);
-    // Not awaited, as the CLI's timer does not: the reader takes its steps in turn.
-    if (flushEvery > 0 && index % flushEvery === 0) void reader.flush();
+    // The reader takes its steps in turn; a failure is thrown again by the end.
+    if (flushAfter(index)) reader.flush().catch(() => undefined);
   }
   await reader.end();
   return records;
@@ -138,8 +139,47 @@ describe('ParallelNdjsonReader', () => {
       for (const batchSize of [1, 40, 200]) {
         const chunks = randomChunks(bytes, random(batchSize + workers), 97);
         assert.deepEqual(await recordsOnWorkers(chunks, batchSize, workers, recipe(), validator, true), expected, `${workers} workers, batch size ${batchSize}`);
-        assert.deepEqual(await recordsOnWorkers(chunks, batchSize, workers, recipe(), validator, true, 3), expected, `${workers} workers, batch size ${batchSize}, flushed`);
+        assert.deepEqual(await recordsOnWorkers(chunks, batchSize, workers, recipe(), validator, true, (index) => index % 3 === 0), expected, `${workers} workers, batch size ${batchSize}, flushed`);
       }
+    }
+  });
+
+  it('gives the records of one thread in order when flushes land while writes wait for a slow worker', TEST_TIMEOUT, async () => {
+    // The workers sleep on every tagged record, this thread does not: writes wait for the
+    // workers' capacity while flushes, not awaited, queue behind them.
+    const directory = mkdtempSync(join(tmpdir(), 'stream-schema-slow-'));
+    after(() => rmSync(directory, { recursive: true, force: true }));
+    const module = join(directory, 'slow-in-workers.mjs');
+    writeFileSync(module, 'import { isMainThread } from "node:worker_threads";\nconst cell = new Int32Array(new SharedArrayBuffer(4));\nexport const slow = () => { if (!isMainThread) Atomics.wait(cell, 0, 0, 3); return true; };\n');
+    const schema = { ...SHARD_SCHEMA, properties: { ...SHARD_SCHEMA.properties, tag: { ...SHARD_SCHEMA.properties.tag, format: 'slow' } } };
+    const here = compile(schema, { formats: 'assert', customFormats: { slow: () => true } });
+    const given = recipe({ schema, options: { formats: 'assert' }, modules: { customFormats: pathToFileURL(module).href } });
+    await fc.assert(
+      fc.asyncProperty(ndjsonInput, fc.integer({ min: 1, max: 120 }), fc.nat(), fc.array(fc.boolean(), { minLength: 1, maxLength: 8 }), fc.boolean(), async (bytes, batchSize, seed, flushes, thisThread) => {
+        const chunks = randomChunks(bytes, random(seed), 37);
+        const expected: NdjsonRecord[] = [];
+        const reader = new NdjsonRecordReader(here, {}, (record) => expected.push(record));
+        for (const chunk of chunks) reader.write(chunk);
+        reader.end();
+        const records = await recordsOnWorkers(chunks, batchSize, 1, given, here, thisThread, (index) => flushes[index % flushes.length]!);
+        assert.deepEqual(records, expected);
+      }),
+      property(12),
+    );
+  });
+
+  it('flush() resolves once the records of the lines it sent are delivered', TEST_TIMEOUT, async () => {
+    const records: NdjsonRecord[] = [];
+    const reader = new ParallelNdjsonReader(validator, recipe(), { workers: 1 }, (result) => records.push(...result.reported.map(({ record }) => record)));
+    try {
+      await reader.write(new TextEncoder().encode('{"id":1}\n{"id":0}\n{"id":'));
+      await reader.flush();
+      assert.deepEqual(records.map((record) => [record.line, record.valid]), [[1, true], [2, false]]);
+      await reader.write(new TextEncoder().encode('2}\n'));
+      await reader.end();
+      assert.deepEqual(records.map((record) => record.line), [1, 2, 3]);
+    } finally {
+      await reader.stop();
     }
   });
 
@@ -239,6 +279,21 @@ describe('worker failures', () => {
     const reader = new ParallelNdjsonReader(exploding, given, { workers: 1, batchSize: 24, thisThread: true }, (result) => (delivered += result.records));
     await assert.rejects(reader.write(new TextEncoder().encode('{"id":1,"tag":"ab"}\n'.repeat(50))), /format exploded here/);
     await assert.rejects(reader.end(), /format exploded here/, `end() resolved with ${delivered} of 50 records delivered`);
+  });
+
+  it('flush() throws what failed the read when a worker fails on the lines it sent, not the next write', TEST_TIMEOUT, async () => {
+    // A source gone quiet is not written to again soon, maybe never: flush() is the only step
+    // its caller awaits (the CLI's timer, for a stdin left open).
+    const given = recipe({ schema: tagSchema, options: { formats: 'assert' }, modules: { customFormats: pathToFileURL(exiting).href }, report: 'invalid' });
+    const reader = new ParallelNdjsonReader(checker, given, { workers: 1 }, () => {});
+    try {
+      await reader.write(new TextEncoder().encode('{"id":1,"tag":"ab"}\n'));
+      await assert.rejects(reader.flush(), (error: unknown) => error instanceof NdjsonWorkerError && /exited \(code 7\)/.test(error.message));
+      await assert.rejects(reader.end(), NdjsonWorkerError);
+    } finally {
+      // A worker left running would keep the test process alive after a failed assertion.
+      await reader.stop();
+    }
   });
 
   it('refuses a recipe that cannot be sent to a worker, with a WorkerOptionsError', () => {
