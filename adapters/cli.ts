@@ -704,7 +704,11 @@ class ErrorLines {
 
   /** Writes what was added; the progress line, on the same terminal, is cleared first and drawn again after. */
   async flush(progress: Progress | undefined): Promise<void> {
-    if (this.#pending === '') return;
+    if (this.#pending === '') {
+      // What flushSoon wrote without waiting: the reading still waits for a slow reader of it.
+      if (process.stdout.writableNeedDrain) await once(process.stdout, 'drain');
+      return;
+    }
     progress?.hide();
     const drained = process.stdout.write(this.#pending);
     this.#pending = '';
