@@ -142,19 +142,7 @@ export class BatchCutter {
     const current = this.#current;
     if (current === undefined || this.#filled === 0) return [];
     const lineFeed = asBuffer(current).subarray(0, this.#filled).lastIndexOf(LINE_FEED);
-    if (lineFeed === -1) return [];
-    const rest = this.#filled - lineFeed - 1;
-    this.#current = undefined;
-    this.#filled = 0;
-    // The batch ends the line a piece of which went before it.
-    this.#lineOpen = false;
-    if (rest > 0) {
-      this.#current = this.#buffer();
-      this.#current.set(current.subarray(lineFeed + 1, lineFeed + 1 + rest));
-      this.#filled = rest;
-    }
-    const bytes = current.subarray(0, lineFeed + 1);
-    return [{ bytes, lineFeeds: countLineFeeds(bytes), endsLine: true }];
+    return lineFeed === -1 ? [] : [this.#cutAfter(current, lineFeed)];
   }
 
   /** A batch's buffer, done with: it will hold a later batch. */
@@ -169,14 +157,26 @@ export class BatchCutter {
   /** The full buffer `current` as a batch up to its last line feed; what follows starts the next buffer. */
   #cut(current: Uint8Array): Batch {
     const lineFeed = asBuffer(current).lastIndexOf(LINE_FEED);
+    if (lineFeed !== -1) return this.#cutAfter(current, lineFeed);
     this.#current = undefined;
     this.#filled = 0;
-    this.#lineOpen = lineFeed === -1;
-    if (lineFeed === -1) return { bytes: current, lineFeeds: 0, endsLine: false };
-    if (lineFeed + 1 < current.length) {
+    this.#lineOpen = true;
+    return { bytes: current, lineFeeds: 0, endsLine: false };
+  }
+
+  /**
+   * The bytes held in `current` up to its line feed at `lineFeed` as a batch that ends a line (a
+   * piece of which may have gone before it); the bytes held after it start the next buffer.
+   */
+  #cutAfter(current: Uint8Array, lineFeed: number): Batch {
+    const rest = this.#filled - lineFeed - 1;
+    this.#current = undefined;
+    this.#filled = 0;
+    this.#lineOpen = false;
+    if (rest > 0) {
       this.#current = this.#buffer();
-      this.#current.set(current.subarray(lineFeed + 1));
-      this.#filled = current.length - lineFeed - 1;
+      this.#current.set(current.subarray(lineFeed + 1, lineFeed + 1 + rest));
+      this.#filled = rest;
     }
     const bytes = current.subarray(0, lineFeed + 1);
     return { bytes, lineFeeds: countLineFeeds(bytes), endsLine: true };
