@@ -704,16 +704,14 @@ class ErrorLines {
 
   /** Writes what was added; the progress line, on the same terminal, is cleared first and drawn again after. */
   async flush(progress: Progress | undefined): Promise<void> {
-    if (this.#pending === '') {
-      // What flushSoon wrote without waiting: the reading still waits for a slow reader of it.
-      if (process.stdout.writableNeedDrain) await once(process.stdout, 'drain');
-      return;
+    if (this.#pending !== '') {
+      progress?.hide();
+      process.stdout.write(this.#pending);
+      this.#pending = '';
+      progress?.show();
     }
-    progress?.hide();
-    const drained = process.stdout.write(this.#pending);
-    this.#pending = '';
-    progress?.show();
-    if (!drained) await once(process.stdout, 'drain');
+    // Also for what flushSoon wrote without waiting: the reading waits for a slow reader of it.
+    if (process.stdout.writableNeedDrain) await once(process.stdout, 'drain');
   }
 }
 
