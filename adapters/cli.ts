@@ -14,7 +14,7 @@ import { setFlagsFromString } from 'node:v8';
 import { compile, SchemaError } from '../src/index.js';
 import type { CompileOptions, Draft, OutputUnit, SchemaWarning, Validator } from '../src/types.js';
 import { FileError, parsePositiveInteger, parseSize, UsageError } from './cli-errors.js';
-import type { NdjsonRecord } from './ndjson-lines.js';
+import { describeThrown, RecordThrewError, type NdjsonRecord } from './ndjson-lines.js';
 import { needsSyntaxPass, withInputErrors, withSyntaxPass } from './syntax-pass.js';
 import { JOB_OPTIONS, JOB_USAGE, ndjsonSource, readJobs, recordFeed, type Jobs, type NdjsonSource } from './cli-jobs.js';
 import { loadOptionModules, NdjsonWorkerError, OptionModuleError, type OptionModules, type WorkerRecipe } from './ndjson-workers.js';
@@ -546,6 +546,11 @@ async function validateInput(command: ValidateCommand, input: string, tally: Tal
     }
     const stream = input === '-' ? process.stdin : createReadStream(input, { highWaterMark: READ_CHUNK_SIZE });
     await validateDocumentInput(command, file?.isFile() === true ? input : undefined, name, stream, tally, errorLines);
+  } catch (error) {
+    if (!(error instanceof RecordThrewError)) throw error;
+    // The records before it were judged: their errors are printed before the one that has no verdict.
+    await errorLines.flush(undefined);
+    throw new FileError('cli.record.threw', `${name}:${error.line}`, `validating the record threw ${describeThrown(error.cause)}`);
   } finally {
     progress?.hide();
   }
@@ -641,9 +646,9 @@ async function validateDocumentInput(command: ValidateCommand, rereadable: strin
   for await (const chunk of stream) {
     // Certainly invalid, and nothing more to learn from this stream: the rest is not read
     // (unless every error is wanted).
-    if (!session.write(chunk as Uint8Array) && !command.allErrors) break;
+    if (!judging(name, () => session.write(chunk as Uint8Array)) && !command.allErrors) break;
   }
-  let result = session.end();
+  let result = judging(name, () => session.end());
   if (rereadable !== undefined && command.syntax !== undefined && needsSyntaxPass(result)) {
     result = withInputErrors(result, await inputErrorsOfFile(rereadable, command.syntax));
   }
@@ -652,6 +657,18 @@ async function validateDocumentInput(command: ValidateCommand, rereadable: strin
   tally.invalid++;
   errorLines.add(name, result.errors);
   await errorLines.flush(undefined);
+}
+
+/**
+ * A step of validating the document `name`. What it throws comes from a custom format or keyword's
+ * own code (or a bug): the document has no verdict, and the error says which file.
+ */
+function judging<R>(name: string, step: () => R): R {
+  try {
+    return step();
+  } catch (error) {
+    throw new FileError('cli.document.threw', name, `validating the document threw ${describeThrown(error)}`);
+  }
 }
 
 /** The syntax pass over a file read again from its start: its first syntax or limit error, if any. */

@@ -297,7 +297,7 @@ export class NdjsonRecordReader {
     }
     // The engine's contract: once write() says false, the verdict is final; stop feeding it
     // (unless every error is wanted).
-    if (!this.#session.write(text) && this.#stopFeedingOnFailure) this.#sessionFailed = true;
+    if (!validating(this.#line, this.#session, writeTo, text) && this.#stopFeedingOnFailure) this.#sessionFailed = true;
   }
 
   #wholeLine(text: string): void {
@@ -310,7 +310,7 @@ export class NdjsonRecordReader {
     // Blank line (nothing but JSON whitespace): skipped, but it was counted.
     if (skipWhitespace(text) === text.length) return;
     // Positions are already relative to the line, leading whitespace included.
-    const result = this.#sessionOptions.parse === true ? this.#validator.parseText(text) : this.#validator.validateText(text);
+    const result = validating(line, this.#validator, this.#sessionOptions.parse === true ? parseText : validateText, text);
     this.#onRecord(toRecord(line, result, 0));
   }
 
@@ -331,7 +331,48 @@ export class NdjsonRecordReader {
     }
     // Blank line (nothing but JSON whitespace): skipped, but it was counted.
     if (this.#session === undefined) return undefined;
-    return toRecord(line, this.#session.end(), this.#leadingWhitespace);
+    return toRecord(line, validating(line, this.#session, endOf, undefined), this.#leadingWhitespace);
+  }
+}
+
+// The reader's calls into the engine, as functions of their target (no closure made per line).
+const writeTo = (session: Session, text: string): boolean => session.write(text);
+const endOf = (session: Session): Result => session.end();
+const parseText = (validator: Validator, text: string): Result => validator.parseText(text);
+const validateText = (validator: Validator, text: string): Result => validator.validateText(text);
+
+/**
+ * `call(target, argument)`, a step of validating the record on `line`. What it throws comes from
+ * code the engine runs for the user (a custom format or keyword), or from a bug: either way the
+ * record has no verdict, and the error says which record it was (RecordThrewError).
+ */
+function validating<T, A, R>(line: number, target: T, call: (target: T, argument: A) => R, argument: A): R {
+  try {
+    return call(target, argument);
+  } catch (error) {
+    throw new RecordThrewError(line, error);
+  }
+}
+
+/** What a throw is called in a message: an Error by its name and message, anything else as text. */
+export function describeThrown(thrown: unknown): string {
+  return thrown instanceof Error ? `${thrown.name}: ${thrown.message}` : String(thrown);
+}
+
+/**
+ * Validating the record on `line` threw (see `validating`): that record has no verdict, so
+ * neither has the input; nothing after it is read. `cause` is what was thrown (from a worker
+ * thread, its description: describeThrown).
+ */
+export class RecordThrewError extends Error {
+  override readonly name = 'RecordThrewError';
+  readonly code = 'ndjson.record.threw';
+  /** 1-based NDJSON line of the record. */
+  readonly line: number;
+
+  constructor(line: number, cause: unknown) {
+    super(`line ${line}: validating the record threw ${describeThrown(cause)}`, { cause });
+    this.line = line;
   }
 }
 

@@ -2,7 +2,8 @@
 // started with, then answers each batch with its records, in the order the batches came.
 
 import { parentPort, workerData } from 'node:worker_threads';
-import { BatchValidator, compileRecipe, type BatchMessage, type WorkerRecipe } from './ndjson-workers.js';
+import { describeThrown, RecordThrewError } from './ndjson-lines.js';
+import { BatchValidator, compileRecipe, type BatchMessage, type WorkerFailure, type WorkerRecipe } from './ndjson-workers.js';
 
 const recipe = workerData as WorkerRecipe;
 const port = parentPort!;
@@ -14,10 +15,12 @@ port.on('message', (message: BatchMessage) => {
     .then((batches) => batches.validate(message))
     .then(
       (result) => port.postMessage(result, [result.buffer]),
-      (error: unknown) => port.postMessage({ sequence: message.sequence, error: describe(error) }),
+      (error: unknown) => port.postMessage(failureOf(message.sequence, error)),
     );
 });
 
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+/** What the reading thread is told of a throw: a record's (with its line), or the worker's own. */
+function failureOf(sequence: number, error: unknown): WorkerFailure {
+  if (error instanceof RecordThrewError) return { sequence, error: describeThrown(error.cause), line: error.line };
+  return { sequence, error: error instanceof Error ? error.message : String(error) };
 }

@@ -11,7 +11,7 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { compile } from '../src/index.js';
 import type { CompileOptions, Validator } from '../src/types.js';
-import { checkFirstLine, NdjsonRecordReader, type NdjsonReaderOptions, type NdjsonRecord } from './ndjson-lines.js';
+import { checkFirstLine, NdjsonRecordReader, RecordThrewError, type NdjsonReaderOptions, type NdjsonRecord } from './ndjson-lines.js';
 import { withSyntaxPass } from './syntax-pass.js';
 
 const LINE_FEED = 0x0a;
@@ -222,6 +222,16 @@ export interface BatchMessage {
   firstLine: number;
   bytes: Uint8Array;
   endsLine: boolean;
+}
+
+/**
+ * A batch a worker could not validate: what it threw, described. `line`: a record's line, when
+ * validating that record threw (RecordThrewError, `error` its cause); else the worker failed.
+ */
+export interface WorkerFailure {
+  sequence: number;
+  error: string;
+  line?: number;
 }
 
 /** A reported record and its place among the batch's records (0-based), for counts up to it. */
@@ -452,8 +462,8 @@ class WorkerPool {
   #start(recipe: WorkerRecipe): PoolWorker {
     const worker = startWorker(recipe);
     const entry: PoolWorker = { worker, inFlight: [] };
-    worker.on('message', (message: BatchResult | { sequence: number; error: string }) => {
-      if ('error' in message) this.#fail(new NdjsonWorkerError(`a worker thread threw: ${message.error}`, this.#firstLines.get(message.sequence)));
+    worker.on('message', (message: BatchResult | WorkerFailure) => {
+      if ('error' in message) this.#fail(message.line === undefined ? new NdjsonWorkerError(`a worker thread threw: ${message.error}`, this.#firstLines.get(message.sequence)) : new RecordThrewError(message.line, message.error));
       else this.#answered(entry, message);
     });
     worker.on('error', (error) => this.#fail(new NdjsonWorkerError(`a worker thread failed: ${error.message}`, this.#firstLineOf(entry), error)));

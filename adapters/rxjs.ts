@@ -20,7 +20,7 @@ import {
   type OnInvalid,
 } from './ndjson-lines.js';
 
-export { InvalidRecordError, type NdjsonRecord, type OnInvalid } from './ndjson-lines.js';
+export { InvalidRecordError, RecordThrewError, type NdjsonRecord, type OnInvalid } from './ndjson-lines.js';
 
 export interface ValidateNdjsonOptions extends CompileOptions, NdjsonReaderOptions {
   /** `'emit'` (default) passes invalid records on, `'skip'` drops them, `'error'` fails with the first. */

@@ -21,7 +21,7 @@ import {
   type OnInvalid,
 } from './ndjson-lines.js';
 
-export { InvalidRecordError, type NdjsonRecord, type OnInvalid } from './ndjson-lines.js';
+export { InvalidRecordError, RecordThrewError, type NdjsonRecord, type OnInvalid } from './ndjson-lines.js';
 export { NdjsonWorkerError, WorkerOptionsError } from './ndjson-workers.js';
 
 export interface NdjsonValidatorOptions extends CompileOptions, NdjsonReaderOptions {

@@ -102,6 +102,26 @@ describe('--jobs', () => {
     assert.match(stderr, /^stream-schema: a worker thread exited \(code 3\) before the input was validated \(validating lines from \d+\)\n$/);
   });
 
+  it('names the file and line of a record whose custom format throws, the same in every thread, after the errors before it', TEST_TIMEOUT, async () => {
+    const formats = join(directory, 'throwing-formats.mjs');
+    writeFileSync(formats, 'export const tag = (value) => { if (value === "ab") throw new TypeError("tag exploded"); return true; };\n');
+    const tagSchema = join(directory, 'throwing-tag.schema.json');
+    writeFileSync(tagSchema, JSON.stringify({ properties: { tag: { type: 'string', format: 'tag' } } }));
+    const input = join(directory, 'throwing-tags.ndjson');
+    // Line 3 is invalid; line 4,000 throws: in a worker's batch, or in this thread's, by turns.
+    writeFileSync(input, Array.from({ length: 5000 }, (_, i) => (i === 2 ? '{"tag":1}' : i === 3999 ? '{"tag":"ab"}' : '{"tag":"x"}')).join('\n') + '\n');
+    const expected = `${input}:4000: validating the record threw TypeError: tag exploded\n`;
+    for (const options of [['--jobs', '1'], ['--jobs', '2', '--batch-size', '100'], ['--jobs', '3', '--batch-size', '1000']]) {
+      const { code, stdout, stderr } = await run(['validate', '--schema', tagSchema, '--formats', 'assert', '--custom-formats', formats, ...options, input]);
+      assert.equal(code, 2, `${options.join(' ')}: ${stderr}`);
+      assert.match(stdout, /^\S+:3:8: validation: must be string/, options.join(' '));
+      assert.equal(stderr, expected, options.join(' '));
+    }
+    const document = await run(['validate', '--schema', tagSchema, '--formats', 'assert', '--custom-formats', formats, '-'], new TextEncoder().encode('{"tag":"ab"}'));
+    assert.equal(document.code, 2);
+    assert.equal(document.stderr, '<stdin>: validating the document threw TypeError: tag exploded\n');
+  });
+
   it('judges --keywords and --error-messages in the workers as in one thread, never as unknown keywords', TEST_TIMEOUT, async () => {
     const keywords = join(directory, 'even-keywords.mjs');
     writeFileSync(keywords, 'export default [{ keyword: "even", type: "integer", validate: (wanted, n) => !wanted || n % 2 === 0 }];\n');

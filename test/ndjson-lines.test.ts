@@ -7,6 +7,7 @@ import {
   InvalidRecordError,
   LineSplitter,
   NdjsonRecordReader,
+  RecordThrewError,
   type LineSink,
   type NdjsonReaderOptions,
   type NdjsonRecord,
@@ -244,6 +245,36 @@ describe('NdjsonRecordReader', () => {
       assert.deepEqual(verdicts(readRecords(chunks)), verdicts(expected), `chunks ${chunks.map((chunk) => chunk.length).join('+')}`);
     }
     assert.deepEqual(readRecords(bytesOneByOne(bytes)), expected);
+  });
+
+  it('throws a RecordThrewError naming the line when a custom format throws, at every split point, whole line or in pieces', TEST_TIMEOUT, () => {
+    const exploding = compile({ properties: { a: { format: 'evil' } } }, { formats: 'assert', customFormats: { evil: (value) => {
+      if (value === 'boom') throw new RangeError('kaboom');
+      return true;
+    } } });
+    const text = '{"a":"x"}\n\n{"a":"boom"}\n{"a":"y"}\n';
+    for (let split = 0; split <= text.length; split++) {
+      for (const parse of [false, true]) {
+        const lines: number[] = [];
+        const reader = new NdjsonRecordReader(exploding, { parse }, (record) => lines.push(record.line));
+        const thrown = (() => {
+          try {
+            reader.write(text.slice(0, split));
+            reader.write(text.slice(split));
+            reader.end();
+          } catch (error) {
+            return error;
+          }
+          return undefined;
+        })();
+        const where = `split at ${split}${parse ? ', parse' : ''}`;
+        assert.ok(thrown instanceof RecordThrewError, `${where}: ${String(thrown)}`);
+        assert.equal(thrown.line, 3, where);
+        assert.equal(thrown.message, 'line 3: validating the record threw RangeError: kaboom', where);
+        assert.ok(thrown.cause instanceof RangeError, where);
+        assert.deepEqual(lines, [1], where);
+      }
+    }
   });
 
   it('assembles values only when asked to parse', TEST_TIMEOUT, () => {

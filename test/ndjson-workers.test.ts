@@ -7,7 +7,7 @@ import { after, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { compile } from '../src/index.js';
 import type { Validator } from '../src/types.js';
-import { NdjsonRecordReader, type NdjsonRecord } from '../adapters/ndjson-lines.js';
+import { NdjsonRecordReader, RecordThrewError, type NdjsonRecord } from '../adapters/ndjson-lines.js';
 import {
   BatchCutter,
   checkedRecipe,
@@ -254,21 +254,29 @@ describe('worker failures', () => {
   const checker = compile(tagSchema, { formats: 'assert', customFormats: { tag: () => true } });
   const lines = new TextEncoder().encode('{"id":1}\n'.repeat(50) + '{"id":1,"tag":"ab"}\n' + '{"id":1}\n'.repeat(50));
 
-  for (const [name, module, message] of [
-    ['throws', throwing, /a worker thread threw: format exploded \(validating lines from \d+\)/],
-    ['exits', exiting, /a worker thread exited \(code 7\) before the input was validated/],
-  ] as const) {
-    it(`fails the read with an NdjsonWorkerError when a worker ${name}, never a pass`, TEST_TIMEOUT, async () => {
-      const given = recipe({ schema: tagSchema, options: { formats: 'assert' }, modules: { customFormats: pathToFileURL(module).href }, report: 'invalid' });
-      const failure = await recordsOnWorkers([lines], 64, 2, given, checker).then(
-        () => assert.fail('no error'),
-        (error: unknown) => error,
-      );
-      assert.ok(failure instanceof NdjsonWorkerError);
-      assert.equal(failure.code, 'ndjson.worker.failed');
-      assert.match(failure.message, message);
-    });
-  }
+  /** What failed the read of `lines` on two workers whose `tag` format is `module`'s. */
+  const failureWith = (module: string): Promise<unknown> => {
+    const given = recipe({ schema: tagSchema, options: { formats: 'assert' }, modules: { customFormats: pathToFileURL(module).href }, report: 'invalid' });
+    return recordsOnWorkers([lines], 64, 2, given, checker).then(
+      () => assert.fail('no error'),
+      (error: unknown) => error,
+    );
+  };
+
+  it('fails the read with a RecordThrewError naming the line when a worker\'s format throws, as this thread would, never a pass', TEST_TIMEOUT, async () => {
+    const failure = await failureWith(throwing);
+    assert.ok(failure instanceof RecordThrewError, String(failure));
+    assert.equal(failure.code, 'ndjson.record.threw');
+    assert.equal(failure.line, 51);
+    assert.equal(failure.message, 'line 51: validating the record threw Error: format exploded');
+  });
+
+  it('fails the read with an NdjsonWorkerError when a worker exits, never a pass', TEST_TIMEOUT, async () => {
+    const failure = await failureWith(exiting);
+    assert.ok(failure instanceof NdjsonWorkerError);
+    assert.equal(failure.code, 'ndjson.worker.failed');
+    assert.match(failure.message, /a worker thread exited \(code 7\) before the input was validated/);
+  });
 
   it('with thisThread, fails the read when a batch validated here throws, and end() after it too, never a pass', TEST_TIMEOUT, async () => {
     // The worker's `tag` passes everything; this thread's throws. One worker takes the first 4
@@ -277,8 +285,9 @@ describe('worker failures', () => {
     const given = recipe({ schema: tagSchema, options: { formats: 'assert', customFormats: { tag: /^/ } }, report: 'invalid' });
     let delivered = 0;
     const reader = new ParallelNdjsonReader(exploding, given, { workers: 1, batchSize: 24, thisThread: true }, (result) => (delivered += result.records));
-    await assert.rejects(reader.write(new TextEncoder().encode('{"id":1,"tag":"ab"}\n'.repeat(50))), /format exploded here/);
-    await assert.rejects(reader.end(), /format exploded here/, `end() resolved with ${delivered} of 50 records delivered`);
+    const thrown = (error: unknown): boolean => error instanceof RecordThrewError && error.message === `line ${error.line}: validating the record threw Error: format exploded here` && error.line > 1;
+    await assert.rejects(reader.write(new TextEncoder().encode('{"id":1,"tag":"ab"}\n'.repeat(50))), thrown);
+    await assert.rejects(reader.end(), thrown, `end() resolved with ${delivered} of 50 records delivered`);
   });
 
   it('flush() throws what failed the read when a worker fails on the lines it sent, not the next write', TEST_TIMEOUT, async () => {
