@@ -60,6 +60,7 @@ import {
   type Target,
 } from './shape.js';
 import {ShapeBuilder} from './shapeBuilder.js';
+import {Programs, generatesCode, type Program} from './valueProgram.js';
 
 /**
  * Names and indices remembered per shape; past these, or past the budget of the schema's kept
@@ -123,6 +124,35 @@ export class CheckerCache {
    */
   readonly documentScope = new Scope(null, null);
   readonly partialScope = new Scope(null, null, true);
+  /** Value mode's generated code (src/engine/valueProgram.ts): made on first need, null where none may be. */
+  private programs: Programs | null | undefined = undefined;
+
+  /** The shape of the containers `member` applies to, built once per distinct set of applications. */
+  shapeOf(member: Member): Shape {
+    const {nodes, targets, scopes} = member;
+    let signature = '';
+    for (let i = 0; i < nodes.length; i++) signature += nodes[i]!.id + ':' + targets[i] + ':' + scopes[i]!.id + ',';
+    const {shapes} = this;
+    let shape = shapes.get(signature);
+    if (shape === undefined) {
+      shape = new Shape(this.budget);
+      const builder = new ShapeBuilder(shape, () => (this.usable = false));
+      for (let i = 0; i < nodes.length; i++) builder.apply(nodes[i]!, targets[i]!, scopes[i]!);
+      shape.flagWords = wordsFor(shape.flags);
+      shape.extras = shape.distinctTargets.length > 0 || shape.tallyBits.length > 0 || shape.memberSources.rules.length > 0 || shape.itemSources.rules.length > 0;
+      shape.presenceWords = wordsFor(shape.presenceBits.size);
+      if (shapes.size < MAX_SHAPES) shapes.set(signature, shape);
+    }
+    return (member.shape = shape);
+  }
+
+  /** The program that judges values `member` applies to, or null where code may not be generated. */
+  programOf(member: Member, limits: Required<Limits>): Program | null {
+    if (this.programs === undefined) {
+      this.programs = generatesCode ? new Programs((of) => of.shape ?? this.shapeOf(of), this.scalarPlans, this.budget, limits, MAX_VALUE_DEPTH) : null;
+    }
+    return this.programs === null ? null : this.programs.of(member);
+  }
 }
 
 export class TextChecker implements TokenSink, RangeSink {
@@ -176,6 +206,8 @@ export class TextChecker implements TokenSink, RangeSink {
   private usedLevels = 0;
   /** What the last key selected: the member for the value that follows. */
   private pending: Member;
+  /** The generated code for the document's values (see program); null: none. */
+  private rootProgram: Program | null | undefined = undefined;
 
   constructor(
     rootNode: SchemaNode,
@@ -309,13 +341,21 @@ export class TextChecker implements TokenSink, RangeSink {
   checkValue(value: unknown): Outcome {
     this.begin(this.root);
     try {
-      if (prototypeHasEnumerables() || !this.emitValue(value, 0)) this.giveUp('input');
+      if (prototypeHasEnumerables()) this.giveUp('input');
+      // The generated code's pass is the checker's; anything else, the checker reads again.
+      else if (!(this.program(value) >= 0) && !this.emitValue(value, 0)) this.giveUp('input');
     } catch {
       this.giveUp('input');
     } finally {
       this.release();
     }
     return this.outcome;
+  }
+
+  /** The generated code's verdict on `value` (see Program), or -1 where there is none. */
+  private program(value: unknown): number {
+    const program = (this.rootProgram ??= this.cache.usable ? this.cache.programOf(this.root, this.limits) : null);
+    return program === null ? -1 : program(value, this.held, 0);
   }
 
   /**
@@ -416,24 +456,6 @@ export class TextChecker implements TokenSink, RangeSink {
 
   // ---- shapes and members ----
 
-  private shapeOf(member: Member): Shape {
-    const {nodes, targets, scopes} = member;
-    let signature = '';
-    for (let i = 0; i < nodes.length; i++) signature += nodes[i]!.id + ':' + targets[i] + ':' + scopes[i]!.id + ',';
-    const {shapes} = this.cache;
-    let shape = shapes.get(signature);
-    if (shape === undefined) {
-      shape = new Shape(this.cache.budget);
-      const builder = new ShapeBuilder(shape, () => (this.cache.usable = false));
-      for (let i = 0; i < nodes.length; i++) builder.apply(nodes[i]!, targets[i]!, scopes[i]!);
-      shape.flagWords = wordsFor(shape.flags);
-      shape.extras = shape.distinctTargets.length > 0 || shape.tallyBits.length > 0 || shape.memberSources.rules.length > 0 || shape.itemSources.rules.length > 0;
-      shape.presenceWords = wordsFor(shape.presenceBits.size);
-      if (shapes.size < MAX_SHAPES) shapes.set(signature, shape);
-    }
-    return (member.shape = shape);
-  }
-
   private newMember(shape: Shape, name: string): Member {
     const bit = shape.presenceBits.get(name);
     const member = shape.memberSources.select(name, bit === undefined ? -1 : bit, this.cache.scalarPlans, this.held.match);
@@ -473,7 +495,7 @@ export class TextChecker implements TokenSink, RangeSink {
       }
       return passed;
     }
-    const shape = member.shape ?? this.shapeOf(member);
+    const shape = member.shape ?? this.cache.shapeOf(member);
     if (shape.unsure) {
       this.giveUp(this.usable ? 'bounds' : 'schema');
       return false;
@@ -595,7 +617,7 @@ export class TextChecker implements TokenSink, RangeSink {
     // An item of a `uniqueItems` array, or a container inside one: its fingerprint is wanted.
     const hashed = outer >= 0 && ((this.hashing !== 0 && this.hashed[outer]!) || (this.kinds[outer] === ARRAY && this.open[outer]!.distinctTargets.length > 0));
     const member = this.incoming();
-    const shape = member.shape ?? this.shapeOf(member);
+    const shape = member.shape ?? this.cache.shapeOf(member);
     const level = this.depth;
     this.open[level] = shape;
     this.kinds[level] = kind;

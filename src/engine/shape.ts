@@ -208,6 +208,8 @@ export class Sources<K> {
   readonly evaluation: Evaluation[] = [];
   readonly rules: UnevaluatedRule[] = [];
   readonly ruleFlags: number[] = [];
+  /** The names some source selects by name (Outline.members): a hint for code written per name. */
+  readonly names = new Set<string>();
 
   add(selector: Selector<K>, target: Target, scope: Scope, condition: readonly number[], evaluation: Evaluation): void {
     this.selectors.push(selector);

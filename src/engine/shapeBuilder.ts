@@ -146,7 +146,8 @@ export class ShapeBuilder implements Outline {
     this.shape.judgedWhole |= mask;
   }
 
-  members(nodesOf: Selector<string>, annotates = true): void {
+  members(nodesOf: Selector<string>, annotates = true, names?: Iterable<string>): void {
+    if (names !== undefined) for (const name of names) this.shape.memberSources.names.add(name);
     this.shape.memberSources.add(nodesOf, fromMember(this.target), this.scope, this.condition.slice(), annotates ? EVALUATES : EVALUATES_NOTHING);
   }
 

@@ -37,6 +37,7 @@ export const properties = propertyApplicator<Listed>({
     return {selected, defaults, replacesEmpty: useDefaults === 'empty', removal: removesAll ? {isAdditional: additionalNames(context), failing: null} : null};
   },
   select: (listed, name) => listed.selected.get(name),
+  names: (listed) => listed.selected.keys(),
   amend({defaults, replacesEmpty, removal}, amendments) {
     for (const [name, value] of defaults) amendments.propertyDefault(name, value, replacesEmpty);
     if (removal !== null) amendments.remove(removal);

@@ -55,6 +55,8 @@ interface PropertyRule<V> extends MemberRule<V, string> {
    * it); regular expressions run through `match`, once per name in a document.
    */
   select(value: V, name: string, match: Matcher): readonly Selected[] | undefined;
+  /** The names it selects by name, if it knows them (Outline.members). */
+  names?(value: V): Iterable<string>;
 }
 
 interface ItemRule<V> extends MemberRule<V, number> {
@@ -100,7 +102,7 @@ export function propertyApplicator<V>(rule: PropertyRule<V>): KeywordDefinition<
       return selected === undefined || selected.length === 0 ? undefined : selected;
     },
     outline(keyword, outline) {
-      outline.members((name, match) => nodesOf(select(keyword.value, name, match)));
+      outline.members((name, match) => nodesOf(select(keyword.value, name, match)), true, rule.names?.(keyword.value));
     },
     key(run, keyword, name, selected: readonly Selected[]) {
       const refusal = refuse?.(keyword.value, name);

@@ -1,0 +1,423 @@
+// Value mode's fast verdict, as code generated from the checker's shapes where the runtime allows
+// code generation (docs/decisions.md, "Value mode: code generated from the shapes"). The checker
+// (src/engine/checker.ts) reads a parsed value as token events into one generic loop per event, and
+// calls each keyword's `accepts` from one shared site: V8 can neither specialise that loop to a
+// schema nor inline a predicate it sees hundreds of. Here each distinct set of applications (a
+// member's nodes, targets and scopes) becomes a function of its own, in which every keyword's
+// `accepts` is called from a site of its own, with its compiled keyword as a constant.
+//
+// Nothing here states what a keyword means: the code is read off the Shape and Member the
+// keywords' outlines and `accepts` built (src/engine/shapeBuilder.ts), as the checker reads them,
+// and does what the checker does with them, rule for rule. Only a pass is trusted. Anything the
+// code does not cover (a shape with `unevaluated*`, `uniqueItems`, `contains` or `propertyNames`,
+// a failure that goes further up than the container around it, more than 32 flags) is left to the
+// checker, and what fails goes to the checker and then the evaluator, which say why.
+//
+// Property names and other text of the schema reach the code only as JSON string literals; every
+// other constant (a keyword, its `accepts`, a shape) is passed in, never written into the source.
+
+import {NameBudget, NameTable} from './nameCache.js';
+import {ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, type Matcher} from '../schema/node.js';
+import type {HeldScalar} from './scalar.js';
+import type {Limits} from '../types.js';
+import {
+  DECIDE_IF,
+  DECIDE_NONE,
+  DECIDE_ONE,
+  DECIDE_SOME,
+  DECIDE_UNEVALUATED,
+  DECIDE_WHEN,
+  DOCUMENT,
+  Member,
+  type Shape,
+  type Target,
+  flagOf,
+  levelsUp,
+} from './shape.js';
+import type {ScalarPlans} from './scalarPlan.js';
+
+/**
+ * Judge a value at nesting `depth`: -1 when it is not certain to pass (a failure that reaches the
+ * document, or anything the checker would have to give up on), else the flags its failures set in
+ * the container around it (word 0; see Target).
+ */
+export type Program = (value: unknown, held: HeldScalar, depth: number) => number;
+
+/** Distinct programs per schema, at most; past it, values go to the checker. */
+const MAX_PROGRAMS = 512;
+/** Items whose program is kept per array shape, as the checker keeps members (MAX_INDICES). */
+const MAX_ITEMS = 256;
+
+/** Whether this runtime lets us generate code (`node --disallow-code-generation-from-strings`, a CSP). */
+export const generatesCode: boolean = (() => {
+  try {
+    return new Function('return true')() === true;
+  } catch {
+    return false;
+  }
+})();
+
+const NEVER_PASSES: Program = () => -1;
+const runEachTime: Matcher = (pattern, text) => pattern.test(text);
+
+/** What the generated code is given: constants it refers to by index, and the helpers it calls. */
+interface Constants {
+  readonly values: unknown[];
+}
+
+/** The programs of one schema, by the signature of the member they judge (see Programs.of). */
+export class Programs {
+  private readonly bySignature = new Map<string, Program>();
+  private count = 0;
+
+  constructor(
+    private readonly shapeOf: (member: Member) => Shape,
+    private readonly plans: ScalarPlans,
+    private readonly budget: NameBudget,
+    private readonly limits: Required<Limits>,
+    /** How deep a value may nest before the checker's walk (and its bound) takes over. */
+    private readonly maxDepth: number,
+  ) {}
+
+  /** The program for values `member` applies to (made on first need, shared by same members). */
+  of(member: Member): Program {
+    let signature = '';
+    const {nodes, targets, scopes} = member;
+    for (let i = 0; i < nodes.length; i++) signature += nodes[i]!.id + ':' + targets[i] + ':' + scopes[i]!.id + ',';
+    let program = this.bySignature.get(signature);
+    if (program !== undefined) return program;
+    if (this.count >= MAX_PROGRAMS) return NEVER_PASSES;
+    this.count++;
+    // While it is written, a schema that refers to itself finds it through the slot; once written,
+    // the program itself is given out, so that each call site sees one function.
+    const slot: {program: Program} = {program: NEVER_PASSES};
+    this.bySignature.set(signature, (value, held, depth) => slot.program(value, held, depth));
+    slot.program = this.write(member);
+    this.bySignature.set(signature, slot.program);
+    return slot.program;
+  }
+
+  private write(member: Member): Program {
+    const writer = new Writer(this, member);
+    const source = writer.program();
+    if (source === null) return NEVER_PASSES;
+    const names = writer.constants.values.map((_, index) => `C${index}`);
+    return new Function(...names, source)(...writer.constants.values) as Program;
+  }
+
+  /** Program for property `name` in objects of `shape` (a name the code does not list). */
+  named(shape: Shape, table: NameTable<Program>, name: string): Program {
+    const known = table.byName.get(name);
+    if (known !== undefined) return known;
+    const bit = shape.presenceBits.get(name);
+    const program = this.of(shape.memberSources.select(name, bit === undefined ? -1 : bit, this.plans, runEachTime));
+    if (table.admits(name)) table.set(name, program);
+    return program;
+  }
+
+  /** Program for item `index` in arrays of `shape`. */
+  item(shape: Shape, items: Program[], index: number): Program {
+    const known = items[index];
+    if (known !== undefined) return known;
+    const program = this.of(shape.itemSources.select(index, -1, this.plans, runEachTime));
+    if (index < MAX_ITEMS && index === items.length) items.push(program);
+    return program;
+  }
+
+  member(shape: Shape, name: string): Member {
+    const bit = shape.presenceBits.get(name);
+    return shape.memberSources.select(name, bit === undefined ? -1 : bit, this.plans, runEachTime);
+  }
+
+  shape(member: Member): Shape {
+    return this.shapeOf(member);
+  }
+
+  table(): NameTable<Program> {
+    return new NameTable<Program>(this.budget);
+  }
+
+  get bounds(): {readonly maxDepth: number; readonly limits: Required<Limits>} {
+    return {maxDepth: this.maxDepth, limits: this.limits};
+  }
+}
+
+/** Writes one program's source: a function per value kind, from the member's shape. */
+class Writer {
+  readonly constants: Constants = {values: []};
+
+  constructor(
+    private readonly programs: Programs,
+    private readonly member: Member,
+  ) {}
+
+  private constant(value: unknown): string {
+    this.constants.values.push(value);
+    return `C${this.constants.values.length - 1}`;
+  }
+
+  /**
+   * What a failure to `target` does, seen from a value at the level of `here` levels below the
+   * one the program returns flags to: -1 at the document, a local flag at the value's own level,
+   * the returned mask one level up; null (not written) past that, or past 32 flags.
+   */
+  private fail(target: Target, here: number): string | null {
+    if (target === DOCUMENT) return 'return -1;';
+    const up = levelsUp(target) - here;
+    const flag = flagOf(target);
+    if (up === 0) return `f${flag >> 5} |= ${1 << (flag & 31)};`;
+    if (up === 1 && flag < 32) return `up |= ${1 << flag};`;
+    return null;
+  }
+
+  /** The whole program, or null when some part of it is not written (then it never passes). */
+  program(): string | null {
+    const {maxDepth, limits} = this.programs.bounds;
+    const scalar = this.scalar();
+    if (scalar === null) return null;
+    const shape = this.programs.shape(this.member);
+    const objects = this.objectCode(shape);
+    const arrays = this.arrayCode(shape);
+    if (objects === null || arrays === null) return null;
+    return `
+const {getPrototypeOf} = Object;
+const objectPrototype = Object.prototype;
+const isArray = Array.isArray;
+${BIT_COUNT}
+function judgeObject(v, H, d) {
+${objects}
+}
+function judgeArray(v, H, d) {
+${arrays}
+}
+return function program(x, H, d) {
+  let up = 0;
+  let kind;
+  switch (typeof x) {
+    case 'string':
+      if (x.length > ${limits.maxStringLength}) return -1;
+      kind = ${STRING};
+      H.holdScalar(kind, x);
+      break;
+    case 'number':
+      if (!Number.isFinite(x)) return -1;
+      kind = ${NUMBER};
+      H.holdScalar(kind, x);
+      break;
+    case 'boolean':
+      kind = ${BOOLEAN};
+      H.holdScalar(kind, x);
+      break;
+    case 'object':
+      if (x === null) {
+        kind = ${NULL};
+        break;
+      }
+      if (d >= ${Math.min(limits.maxDepth, maxDepth)}) return -1;
+      return isArray(x) ? judgeArray(x, H, d) : judgeObject(x, H, d);
+    default:
+      return -1;
+  }
+${scalar}
+  return up;
+};`;
+  }
+
+  /**
+   * A scalar (in `kind`, held by H) at this member: its `accepts` in one run (the common leaf),
+   * else as the checker's judgeScalar does from the shape, with flags of its own level.
+   */
+  private scalar(): string | null {
+    const {member} = this;
+    if (member.accepts !== null) {
+      let code = '';
+      for (let i = 0; i < member.accepts.length; i++) {
+        const fail = this.fail(member.acceptsTargets[i]!, 0);
+        if (fail === null) return null;
+        code += `  if (!${this.constant(member.accepts[i])}(${this.constant(member.acceptsKeywords[i])}, kind, H)) { ${fail} }\n`;
+      }
+      return code;
+    }
+    const shape = this.programs.shape(member);
+    if (shape.unsure) return '  return -1;\n';
+    const flags = this.flagWords(shape);
+    if (flags === null) return null;
+    let code = `  ${flags}\n`;
+    for (const target of shape.scalarFails) {
+      const fail = this.fail(target, 0);
+      if (fail === null) return null;
+      code += `  ${fail}\n`;
+    }
+    for (let i = 0; i < shape.scalarKinds.length; i++) {
+      const fail = this.fail(shape.scalarKindTargets[i]!, 0);
+      if (fail === null) return null;
+      code += `  if ((${shape.scalarKinds[i]} & kind) === 0) { ${fail} }\n`;
+    }
+    for (let i = 0; i < shape.scalarAccepts.length; i++) {
+      const fail = this.fail(shape.scalarAcceptsTargets[i]!, 0);
+      if (fail === null) return null;
+      code += `  if (!${this.constant(shape.scalarAccepts[i])}(${this.constant(shape.scalarAcceptsKeywords[i])}, kind, H)) { ${fail} }\n`;
+    }
+    const decisions = this.decisions(shape, 0, null);
+    if (decisions === null) return null;
+    return code + decisions;
+  }
+
+  /** `let f0 = 0, ...`: the shape's flags, cleared. */
+  private flagWords(shape: Shape): string | null {
+    if (shape.flagWords === 0) return '';
+    const words = Array.from({length: shape.flagWords}, (_, word) => `f${word} = 0`);
+    return `let ${words.join(', ')};`;
+  }
+
+  /**
+   * The shape's decisions, last to first, as the checker's decide, for a value of `kind` (0: a
+   * scalar); `seen`: the presence words (objects).
+   */
+  private decisions(shape: Shape, kind: number, seen: number | null): string | null {
+    let code = '';
+    const isSet = (bit: number): string => `(f${bit >> 5} & ${1 << (bit & 31)}) !== 0`;
+    for (let i = shape.decisions.length - 1; i >= 0; i--) {
+      const decision = shape.decisions[i]!;
+      const fail = this.fail(decision.target, 0);
+      if (fail === null) return null;
+      let failed: string;
+      switch (decision.mode) {
+        case DECIDE_SOME:
+          failed = decision.masks.map((mask, word) => `(f${word} & ${mask}) === ${mask}`).join(' && ') || 'true';
+          break;
+        case DECIDE_ONE:
+          failed = `(${decision.masks.map((mask, word) => `bitCount(${mask} & ~f${word})`).join(' + ') || '0'}) !== 1`;
+          break;
+        case DECIDE_NONE:
+          failed = `!(${isSet(decision.flag)})`;
+          break;
+        case DECIDE_IF: {
+          const then = decision.thenFlag >= 0 ? isSet(decision.thenFlag) : 'false';
+          const otherwise = decision.elseFlag >= 0 ? isSet(decision.elseFlag) : 'false';
+          failed = `(${isSet(decision.flag)} ? ${otherwise} : ${then})`;
+          break;
+        }
+        case DECIDE_WHEN:
+          if (seen === null) continue;
+          failed = `(s${decision.trigger >> 5} & ${1 << (decision.trigger & 31)}) !== 0 && ${isSet(decision.flag)}`;
+          break;
+        case DECIDE_UNEVALUATED:
+          // Decided for objects only; an object shape with the rule is not written (objectCode).
+          if (kind !== OBJECT) continue;
+          return null;
+        default:
+          if (kind !== ARRAY) continue;
+          return null;
+      }
+      code += `  if (${failed}) { ${fail} }\n`;
+    }
+    return code;
+  }
+
+  private objectCode(shape: Shape): string | null {
+    if (shape.unsure || (shape.judgedWhole & OBJECT) !== 0 || shape.extras || shape.keyNameNodes.length > 0 || shape.memberSources.rules.length > 0) {
+      return '  return -1;';
+    }
+    const {limits} = this.programs.bounds;
+    const flags = this.flagWords(shape);
+    if (flags === null) return null;
+    let code = `  const prototype = getPrototypeOf(v);
+  if (prototype !== objectPrototype && prototype !== null) return -1;
+  let up = 0, count = 0, members = 0;
+  ${flags}
+  ${shape.presenceWords > 0 ? `let ${Array.from({length: shape.presenceWords}, (_, word) => `s${word} = 0`).join(', ')};` : ''}
+`;
+    for (const target of shape.objectFails) {
+      const fail = this.fail(target, 0);
+      if (fail === null) return null;
+      code += `  ${fail}\n`;
+    }
+    const table = this.constant(this.programs.table());
+    const shapeConstant = this.constant(shape);
+    const programs = this.constant(this.programs);
+    let cases = '';
+    for (const name of namesOf(shape)) {
+      const member = this.programs.member(shape, name);
+      const presence = member.presence >= 0 ? `s${member.presence >> 5} |= ${1 << (member.presence & 31)}; ` : '';
+      cases += `      case ${JSON.stringify(name)}: ${presence}r = ${this.constant(this.programs.of(member))}(x, H, d + 1); break;\n`;
+    }
+    code += `  for (const name in v) {
+    // Every own property counts against maxProperties (as Object.keys); one whose value is
+    // undefined is not there (as JSON.stringify).
+    if (++count > ${limits.maxProperties}) return -1;
+    const x = v[name];
+    if (x === undefined) continue;
+    if (name.length > ${limits.maxKeyLength}) return -1;
+    members++;
+    let r;
+    switch (name) {
+${cases}      default: r = ${programs}.named(${shapeConstant}, ${table}, name)(x, H, d + 1);
+    }
+    if (r < 0) return -1;
+    f0 |= r;
+  }
+`;
+    if (shape.flagWords === 0) code = code.replace('    f0 |= r;\n', '    if (r !== 0) return -1;\n');
+    for (let i = 0; i < shape.presenceMasks.length; i++) {
+      const fail = this.fail(shape.presenceTargets[i]!, 0);
+      if (fail === null) return null;
+      const trigger = shape.presenceTriggers[i]!;
+      const all = shape.presenceMasks[i]!.map((mask, word) => `(s${word} & ${mask}) === ${mask}`).join(' && ') || 'true';
+      const holds = trigger >= 0 ? `(s${trigger >> 5} & ${1 << (trigger & 31)}) === 0 || (${all})` : all;
+      code += `  if (!(${holds})) { ${fail} }\n`;
+    }
+    for (let i = 0; i < shape.propertyTargets.length; i++) {
+      const fail = this.fail(shape.propertyTargets[i]!, 0);
+      if (fail === null) return null;
+      code += `  if (members < ${shape.propertyBounds[2 * i]} || members > ${shape.propertyBounds[2 * i + 1]}) { ${fail} }\n`;
+    }
+    const decisions = this.decisions(shape, OBJECT, shape.presenceWords);
+    if (decisions === null) return null;
+    return code + decisions + '  return up;';
+  }
+
+  private arrayCode(shape: Shape): string | null {
+    if (shape.unsure || (shape.judgedWhole & ARRAY) !== 0 || shape.extras || shape.itemSources.rules.length > 0) {
+      return '  return -1;';
+    }
+    const flags = this.flagWords(shape);
+    if (flags === null) return null;
+    let code = `  let up = 0;\n  ${flags}\n`;
+    for (const target of shape.arrayFails) {
+      const fail = this.fail(target, 0);
+      if (fail === null) return null;
+      code += `  ${fail}\n`;
+    }
+    const merge = shape.flagWords === 0 ? 'if (r !== 0) return -1;' : 'f0 |= r;';
+    code += `  const length = v.length;
+  const items = ${this.constant([])};
+  for (let i = 0; i < length; i++) {
+    const r = ${this.constant(this.programs)}.item(${this.constant(shape)}, items, i)(v[i], H, d + 1);
+    if (r < 0) return -1;
+    ${merge}
+  }
+`;
+    for (let i = 0; i < shape.itemTargetsOfBounds.length; i++) {
+      const fail = this.fail(shape.itemTargetsOfBounds[i]!, 0);
+      if (fail === null) return null;
+      code += `  if (length < ${shape.itemBounds[2 * i]} || length > ${shape.itemBounds[2 * i + 1]}) { ${fail} }\n`;
+    }
+    const decisions = this.decisions(shape, ARRAY, null);
+    if (decisions === null) return null;
+    return code + decisions + '  return up;';
+  }
+}
+
+const BIT_COUNT = `function bitCount(mask) {
+  let count = 0;
+  for (let rest = mask; rest !== 0; rest &= rest - 1) count++;
+  return count;
+}`;
+
+/** The property names the code lists for objects of `shape`: those its keywords name (see Sources.names). */
+function namesOf(shape: Shape): string[] {
+  const names = new Set<string>(shape.memberSources.names);
+  for (const name of shape.presenceBits.keys()) names.add(name);
+  return [...names];
+}

@@ -1,0 +1,114 @@
+// Value mode's generated code (src/engine/valueProgram.ts) on its own, without the checker behind
+// it: a pass only for valid values, on the whole official suite and on names no code should be
+// written from; most valid values decided, or it would be a fast path that never runs; and the
+// suite with code generation refused, on the checker alone, with the same verdicts.
+
+import assert from 'node:assert/strict';
+import {spawnSync} from 'node:child_process';
+import {describe, it} from 'node:test';
+import {fileURLToPath} from 'node:url';
+import {compileSchema} from '../src/compile/compile.js';
+import {CheckerCache, PASS, TextChecker} from '../src/engine/checker.js';
+import {Member} from '../src/engine/shape.js';
+import {HeldScalar} from '../src/engine/scalar.js';
+import {generatesCode, type Program} from '../src/engine/valueProgram.js';
+import {compile} from '../src/index.js';
+import {defaultLimits} from '../src/json/tokenizer.js';
+import {drafts, remotes, suiteFiles, suiteFormats, suiteSkips} from './support/suite.js';
+
+type Options = Parameters<typeof compileSchema>[1];
+
+const schemas = remotes();
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+/** The generated code for a document of `schema`, and a held scalar to run it with. */
+function programFor(schema: unknown, options: Options = {}): {program: Program; checker: TextChecker; held: HeldScalar} {
+  const compiled = compileSchema(schema, options);
+  const limits = {...defaultLimits, ...options.limits};
+  const cache = new CheckerCache();
+  const member = new Member(-1, [compiled.root], [-1], [cache.documentScope], cache.scalarPlans);
+  const program = cache.programOf(member, limits);
+  assert.ok(program !== null, 'no code generated where the runtime allows it');
+  return {program, checker: new TextChecker(compiled.root, limits), held: new HeldScalar()};
+}
+
+const passes = ({program, held}: {program: Program; held: HeldScalar}, value: unknown): boolean => program(value, held, 0) >= 0;
+
+describe('value mode: code generated from the shapes', () => {
+  it('runs here: code generation is allowed in the test process', () => {
+    assert.equal(generatesCode, true);
+  });
+
+  it('passes no invalid value of the suite, and decides nine in ten of the valid ones the checker decides', () => {
+    const problems: string[] = [];
+    let valid = 0;
+    let decided = 0;
+    for (const draft of drafts) {
+      for (const optional of [false, true]) {
+        for (const file of suiteFiles(draft, optional)) {
+          for (const suiteCase of file.cases) {
+            const judge = programFor(suiteCase.schema, {draft, schemas, ...suiteFormats(optional)});
+            for (const suiteTest of suiteCase.tests) {
+              const id = `${draft}/${file.name}/${suiteCase.description}/${suiteTest.description}`;
+              if (suiteSkips.has(id) || suiteSkips.has(`${draft}/${file.name}`)) continue;
+              const passed = passes(judge, suiteTest.data);
+              if (passed && !suiteTest.valid) problems.push(`passed an invalid value: ${id}`);
+              if (!suiteTest.valid || judge.checker.checkValue(suiteTest.data) !== PASS) continue;
+              valid++;
+              if (passed) decided++;
+            }
+          }
+        }
+      }
+    }
+    console.log(`generated code: ${decided} of the ${valid} valid suite values the checker passes`);
+    assert.deepEqual(problems, []);
+    assert.ok(decided / valid > 0.9, `decided only ${decided} of ${valid}`);
+  });
+
+  it('writes property names as text, never as code: quotes, backslashes, line separators, lone surrogates, template syntax', () => {
+    const names = ['"', "'", '\\', '`', '${process.exit(9)}', '*/', '\u2028', '\u2029', '\ud800', '\udfff', '\n', 'constructor', '__proto__', 'toString', ''];
+    const properties = Object.fromEntries(names.map((name) => [name, {type: 'integer'}]));
+    const schema = {properties, required: names, additionalProperties: false};
+    const judge = programFor(schema);
+    const validator = compile(schema);
+    const value = JSON.parse(JSON.stringify(Object.fromEntries(names.map((name, index) => [name, index]))));
+    assert.equal(passes(judge, value), true);
+    assert.equal(validator.validate(value).valid, true);
+    for (const name of names) {
+      const wrong = {...value, [name]: 'x'};
+      const missing = {...value};
+      delete missing[name];
+      assert.equal(passes(judge, wrong), false, JSON.stringify(name));
+      assert.equal(passes(judge, missing), false, JSON.stringify(name));
+      assert.equal(validator.validate(wrong).valid, false);
+      assert.equal(validator.validate(missing).valid, false);
+    }
+    assert.equal(passes(judge, {...value, other: 1}), false);
+  });
+
+  it('leaves to the checker what is not JSON within the limits', () => {
+    const limits = {maxStringLength: 3, maxDepth: 2, maxProperties: 2, maxKeyLength: 2};
+    const judge = programFor({}, {limits});
+    for (const value of ['abcd', [[[]]], {a: 1, b: 2, c: 3}, {abc: 1}, {a: NaN}, {a: Infinity}, [undefined], {a: 1n}, {a: () => 1}, new Date(0), new Map()]) {
+      assert.equal(passes(judge, value), false, String(value));
+    }
+    for (const value of ['abc', [[]], {a: 1, b: 2}, {ab: 1}, {a: undefined, b: 1}, Object.create(null)]) assert.equal(passes(judge, value), true);
+  });
+});
+
+describe('with code generation refused (node --disallow-code-generation-from-strings)', () => {
+  it('generates none, and the suite and the checker tests pass on the checker alone', {timeout: 300_000}, () => {
+    const flags = ['--disallow-code-generation-from-strings', '--import', 'tsx'];
+    const probe = spawnSync(process.execPath, [...flags, '--input-type=module', '-e', "const {generatesCode} = await import('./src/engine/valueProgram.ts'); process.exit(generatesCode ? 1 : 0);"], {cwd: root, encoding: 'utf8'});
+    assert.equal(probe.status, 0, `code was generated under the flag: ${probe.stderr}`);
+    // Not as a child of this test run (NODE_TEST_CONTEXT), which would make it report to us instead of running.
+    const {NODE_TEST_CONTEXT: _, ...env} = process.env;
+    const suite = spawnSync(process.execPath, [...flags, '--test', '--test-reporter=tap', 'test/suite.test.ts', 'test/checker.test.ts'], {cwd: root, encoding: 'utf8', env});
+    assert.equal(suite.status, 0, suite.stdout + suite.stderr);
+    // The suite's files ran, every test of them.
+    const passed = Number(/^# pass (\d+)$/m.exec(suite.stdout)?.[1]);
+    assert.ok(passed > 1700, `only ${passed} tests passed:\n${suite.stdout.slice(-2000)}`);
+    assert.match(suite.stdout, /^# fail 0$/m);
+  });
+});
