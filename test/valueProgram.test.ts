@@ -87,6 +87,19 @@ describe('value mode: code generated from the shapes', () => {
     assert.equal(passes(judge, {...value, other: 1}), false);
   });
 
+  it('looks the names of a schema with a thousand properties up in a map, presence bits and all, with the same verdicts', () => {
+    const names = Array.from({length: 1000}, (_, index) => `p${index}`);
+    const schema = {properties: Object.fromEntries(names.map((name) => [name, {type: 'integer'}])), required: names.filter((_, index) => index % 100 === 99), additionalProperties: false};
+    const judge = programFor(schema);
+    const value = Object.fromEntries(names.map((name, index) => [name, index]));
+    assert.equal(passes(judge, value), true);
+    assert.equal(passes(judge, {...value, p999: 'x'}), false);
+    assert.equal(passes(judge, {...value, p0: 'x'}), false);
+    const {p899: _, ...missing} = value;
+    assert.equal(passes(judge, missing), false);
+    assert.equal(passes(judge, {...value, q: 1}), false);
+  });
+
   it('leaves to the checker what is not JSON within the limits', () => {
     const limits = {maxStringLength: 3, maxDepth: 2, maxProperties: 2, maxKeyLength: 2};
     const judge = programFor({}, {limits});

@@ -17,7 +17,7 @@
 // other constant (a keyword, its `accepts`, a shape) is passed in, never written into the source.
 
 import {NameBudget, NameTable} from './nameCache.js';
-import {ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, type Matcher} from '../schema/node.js';
+import {ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, type Matcher, type SchemaNode} from '../schema/node.js';
 import type {HeldScalar} from './scalar.js';
 import type {Limits} from '../types.js';
 import {
@@ -44,9 +44,11 @@ import type {ScalarPlans} from './scalarPlan.js';
 export type Program = (value: unknown, held: HeldScalar, depth: number) => number;
 
 /** Distinct programs per schema, at most; past it, values go to the checker. */
-const MAX_PROGRAMS = 512;
+const MAX_PROGRAMS = 2048;
 /** Items whose program is kept per array shape, as the checker keeps members (MAX_INDICES). */
 const MAX_ITEMS = 256;
+/** Property names a program lists in its code; past these, it looks each up in a map (NameLookup). */
+const MAX_LISTED_NAMES = 24;
 
 /** Whether this runtime lets us generate code (`node --disallow-code-generation-from-strings`, a CSP). */
 export const generatesCode: boolean = (() => {
@@ -60,6 +62,18 @@ export const generatesCode: boolean = (() => {
 const NEVER_PASSES: Program = () => -1;
 const runEachTime: Matcher = (pattern, text) => pattern.test(text);
 
+/** A name of the schema's that a program's code does not list: its presence bit (-1: none), its program once made. */
+interface NameEntry {
+  readonly bit: number;
+  program: Program | null;
+}
+
+/** Programs for the property names a program's code does not list: the schema's, then the documents'. */
+interface NameLookup {
+  readonly entries: Map<string, NameEntry>;
+  readonly table: NameTable<Program>;
+}
+
 /** What the generated code is given: constants it refers to by index, and the helpers it calls. */
 interface Constants {
   readonly values: unknown[];
@@ -68,6 +82,8 @@ interface Constants {
 /** The programs of one schema, by the signature of the member they judge (see Programs.of). */
 export class Programs {
   private readonly bySignature = new Map<string, Program>();
+  /** The functions made from each source, by its constants' count and text (see write). */
+  private readonly made = new Map<string, (...constants: unknown[]) => Program>();
   private count = 0;
 
   constructor(
@@ -97,22 +113,41 @@ export class Programs {
     return slot.program;
   }
 
-  private write(member: Member): Program {
-    const writer = new Writer(this, member);
-    const source = writer.program();
-    if (source === null) return NEVER_PASSES;
-    const names = writer.constants.values.map((_, index) => `C${index}`);
-    return new Function(...names, source)(...writer.constants.values) as Program;
+  /** The program for the objects and arrays at a leaf `member` (see Writer.program), kept in `slot`. */
+  containers(slot: {program: Program | null}, member: Member): Program {
+    return (slot.program = this.count < MAX_PROGRAMS ? (this.count++, this.write(member, true)) : NEVER_PASSES);
   }
 
-  /** Program for property `name` in objects of `shape` (a name the code does not list). */
+  private write(member: Member, containersOnly = false): Program {
+    const writer = new Writer(this, member, containersOnly);
+    const source = writer.program();
+    if (source === null) return NEVER_PASSES;
+    const {values} = writer.constants;
+    // Members that differ only in their constants (the same keywords at another property) share
+    // one function made from the source: it is compiled once and warms up for all of them, and
+    // each of its call sites still sees one keyword's `accepts`.
+    const key = `${values.length}:${source}`;
+    let make = this.made.get(key);
+    if (make === undefined) {
+      make = new Function(...values.map((_, index) => `C${index}`), source) as (...constants: unknown[]) => Program;
+      this.made.set(key, make);
+    }
+    return make(...values);
+  }
+
+  /** Program for property `name` in objects of `shape`: a name of the documents', not the schema's. */
   named(shape: Shape, table: NameTable<Program>, name: string): Program {
+    // Kept as a copy, within the schema's budget (src/engine/nameCache.ts).
     const known = table.byName.get(name);
     if (known !== undefined) return known;
-    const bit = shape.presenceBits.get(name);
-    const program = this.of(shape.memberSources.select(name, bit === undefined ? -1 : bit, this.plans, runEachTime));
+    const program = this.of(this.member(shape, name));
     if (table.admits(name)) table.set(name, program);
     return program;
+  }
+
+  /** The program of a name of the schema's that the code does not list, made on first need. */
+  entry(shape: Shape, entry: NameEntry, name: string): Program {
+    return (entry.program = this.of(this.member(shape, name)));
   }
 
   /** Program for item `index` in arrays of `shape`. */
@@ -133,8 +168,16 @@ export class Programs {
     return this.shapeOf(member);
   }
 
-  table(): NameTable<Program> {
-    return new NameTable<Program>(this.budget);
+  /** Where the programs for names of `shape` not in `listed` are found. */
+  lookup(shape: Shape, listed: readonly string[]): NameLookup {
+    const entries = new Map<string, NameEntry>();
+    const inCode = new Set(listed);
+    for (const name of namesOf(shape)) {
+      if (inCode.has(name)) continue;
+      const bit = shape.presenceBits.get(name);
+      entries.set(name, {bit: bit === undefined ? -1 : bit, program: null});
+    }
+    return {entries, table: new NameTable<Program>(this.budget)};
   }
 
   get bounds(): {readonly maxDepth: number; readonly limits: Required<Limits>} {
@@ -149,6 +192,8 @@ class Writer {
   constructor(
     private readonly programs: Programs,
     private readonly member: Member,
+    /** Only the objects and arrays at the member: a leaf's scalars are its own program's. */
+    private readonly containersOnly = false,
   ) {}
 
   private constant(value: unknown): string {
@@ -173,11 +218,23 @@ class Writer {
   /** The whole program, or null when some part of it is not written (then it never passes). */
   program(): string | null {
     const {maxDepth, limits} = this.programs.bounds;
-    const scalar = this.scalar();
+    const scalar = this.containersOnly ? '  return -1;\n' : this.scalar();
     if (scalar === null) return null;
-    const shape = this.programs.shape(this.member);
-    const objects = this.objectCode(shape);
-    const arrays = this.arrayCode(shape);
+    let objects: string | null;
+    let arrays: string | null;
+    if (this.member.accepts !== null && !this.containersOnly && !this.member.nodes.some(judgesContainers)) {
+      // A leaf with no keyword for objects or arrays: its shape is built when one first comes
+      // there, as the checker builds it. Most such leaves only ever see scalars, and a shape per
+      // leaf was most of a wide schema's first call.
+      const slot = this.constant({program: null});
+      const member = this.constant(this.member);
+      const programs = this.constant(this.programs);
+      objects = arrays = `  return (${slot}.program ?? ${programs}.containers(${slot}, ${member}))(v, H, d);`;
+    } else {
+      const shape = this.programs.shape(this.member);
+      objects = this.objectCode(shape);
+      arrays = this.arrayCode(shape);
+    }
     if (objects === null || arrays === null) return null;
     return `
 const {getPrototypeOf} = Object;
@@ -333,11 +390,14 @@ ${scalar}
       if (fail === null) return null;
       code += `  ${fail}\n`;
     }
-    const table = this.constant(this.programs.table());
+    const names = namesOf(shape);
+    // A switch compares a name with each case in turn: past a few dozen, a map finds it sooner.
+    const listed = names.length <= MAX_LISTED_NAMES ? names : [];
+    const lookup = this.constant(this.programs.lookup(shape, listed));
     const shapeConstant = this.constant(shape);
     const programs = this.constant(this.programs);
     let cases = '';
-    for (const name of namesOf(shape)) {
+    for (const name of listed) {
       const member = this.programs.member(shape, name);
       const presence = member.presence >= 0 ? `s${member.presence >> 5} |= ${1 << (member.presence & 31)}; ` : '';
       cases += `      case ${JSON.stringify(name)}: ${presence}r = ${this.constant(this.programs.of(member))}(x, H, d + 1); break;\n`;
@@ -352,7 +412,13 @@ ${scalar}
     members++;
     let r;
     switch (name) {
-${cases}      default: r = ${programs}.named(${shapeConstant}, ${table}, name)(x, H, d + 1);
+${cases}      default: {
+        const entry = ${lookup}.entries.get(name);
+        if (entry === undefined) r = ${programs}.named(${shapeConstant}, ${lookup}.table, name)(x, H, d + 1);
+        else {
+${presenceOf('entry.bit', shape.presenceWords)}          r = (entry.program ?? ${programs}.entry(${shapeConstant}, entry, name))(x, H, d + 1);
+        }
+      }
     }
     if (r < 0) return -1;
     f0 |= r;
@@ -409,15 +475,25 @@ ${cases}      default: r = ${programs}.named(${shapeConstant}, ${table}, name)(x
   }
 }
 
+/** Some keyword of `node` has no `accepts`: it is there for objects or arrays (`properties`, `items`...). */
+const judgesContainers = (node: SchemaNode): boolean => node.keywords.some((keyword) => keyword.definition.accepts === undefined);
+
 const BIT_COUNT = `function bitCount(mask) {
   let count = 0;
   for (let rest = mask; rest !== 0; rest &= rest - 1) count++;
   return count;
 }`;
 
-/** The property names the code lists for objects of `shape`: those its keywords name (see Sources.names). */
+/** Code that sets presence bit `bit` (an expression; -1: none) among `words` words s0, s1... */
+function presenceOf(bit: string, words: number): string {
+  if (words === 0) return '';
+  const cases = Array.from({length: words}, (_, word) => `case ${word}: s${word} |= 1 << (${bit} & 31); break; `).join('');
+  return `          if (${bit} >= 0) switch (${bit} >> 5) { ${cases}}\n`;
+}
+
+/** The property names of objects of `shape` the schema knows: those with a presence bit, and those its keywords name (Sources.names). */
 function namesOf(shape: Shape): string[] {
-  const names = new Set<string>(shape.memberSources.names);
-  for (const name of shape.presenceBits.keys()) names.add(name);
+  const names = new Set<string>(shape.presenceBits.keys());
+  for (const name of shape.memberSources.names) names.add(name);
   return [...names];
 }
