@@ -11,7 +11,8 @@ import {compileSchema} from '../src/compile/compile.js';
 import {CheckerCache, PASS, TextChecker} from '../src/engine/checker.js';
 import {Member} from '../src/engine/shape.js';
 import {HeldScalar} from '../src/engine/scalar.js';
-import {generatesCode, type Program} from '../src/engine/valueProgram.js';
+import {TextState, generatesCode, type TextProgram, type ValueProgram as Program} from '../src/engine/valueProgram.js';
+import {TextScanner} from '../src/json/scanner.js';
 import {compile} from '../src/index.js';
 import {defaultLimits} from '../src/json/tokenizer.js';
 import {drafts, remotes, suiteFiles, suiteFormats, suiteSkips} from './support/suite.js';
@@ -27,12 +28,39 @@ function programFor(schema: unknown, options: Options = {}): {program: Program; 
   const limits = {...defaultLimits, ...options.limits};
   const cache = new CheckerCache();
   const member = new Member(-1, [compiled.root], [-1], [cache.documentScope], cache.scalarPlans);
-  const program = cache.programOf(member, limits);
+  const program = cache.valueProgramOf(member, limits);
   assert.ok(program !== null, 'no code generated where the runtime allows it');
   return {program, checker: new TextChecker(compiled.root, limits), held: new HeldScalar()};
 }
 
 const passes = ({program, held}: {program: Program; held: HeldScalar}, value: unknown): boolean => program(value, held, 0) >= 0;
+
+/** The generated code that reads whole texts of `schema`, as TextChecker.checkText runs it. */
+function textProgramFor(schema: unknown, options: Options = {}): (text: string) => boolean {
+  const compiled = compileSchema(schema, options);
+  const limits = {...defaultLimits, ...options.limits};
+  const cache = new CheckerCache();
+  const member = new Member(-1, [compiled.root], [-1], [cache.documentScope], cache.scalarPlans);
+  const program: TextProgram | null = cache.textProgramOf(member, limits);
+  assert.ok(program !== null, 'no code generated where the runtime allows it');
+  const state = new TextState(new TextScanner(limits));
+  const held = new HeldScalar();
+  const space = /[ \t\n\r]*/y;
+  return (text) => {
+    state.reader.readStrings(text);
+    try {
+      space.lastIndex = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+      space.test(text);
+      const end = program(text, space.lastIndex, held, 0, state);
+      if (end < 0) return false;
+      space.lastIndex = end;
+      space.test(text);
+      return space.lastIndex === text.length;
+    } finally {
+      state.release();
+    }
+  };
+}
 
 describe('value mode: code generated from the shapes', () => {
   it('runs here: code generation is allowed in the test process', () => {
@@ -107,6 +135,89 @@ describe('value mode: code generated from the shapes', () => {
       assert.equal(passes(judge, value), false, String(value));
     }
     for (const value of ['abc', [[]], {a: 1, b: 2}, {ab: 1}, {a: undefined, b: 1}, Object.create(null)]) assert.equal(passes(judge, value), true);
+  });
+});
+
+describe('whole texts: code generated from the shapes', () => {
+  it('passes no invalid text of the suite, in two layouts, and decides nine in ten of the valid ones', () => {
+    const problems: string[] = [];
+    let valid = 0;
+    let decided = 0;
+    for (const draft of drafts) {
+      for (const optional of [false, true]) {
+        for (const file of suiteFiles(draft, optional)) {
+          for (const suiteCase of file.cases) {
+            const options = {draft, schemas, ...suiteFormats(optional)};
+            if (compileSchema(suiteCase.schema, options).root.bool === true) continue;
+            const judge = textProgramFor(suiteCase.schema, options);
+            const checker = new TextChecker(compileSchema(suiteCase.schema, options).root, {...defaultLimits});
+            for (const suiteTest of suiteCase.tests) {
+              const id = `${draft}/${file.name}/${suiteCase.description}/${suiteTest.description}`;
+              if (suiteSkips.has(id) || suiteSkips.has(`${draft}/${file.name}`)) continue;
+              for (const text of [JSON.stringify(suiteTest.data), '\ufeff ' + JSON.stringify(suiteTest.data, null, 2) + '\n']) {
+                const passed = judge(text);
+                if (passed && !suiteTest.valid) problems.push(`passed an invalid text: ${id}`);
+                if (!suiteTest.valid || checker.checkValue(suiteTest.data) !== PASS) continue;
+                valid++;
+                if (passed) decided++;
+              }
+            }
+          }
+        }
+      }
+    }
+    console.log(`generated code: ${decided} of the ${valid} valid suite texts the checker passes`);
+    assert.deepEqual(problems, []);
+    assert.ok(decided / valid > 0.9, `decided only ${decided} of ${valid}`);
+  });
+
+  it('refuses every truncation of a valid text, and every text cut from it at any two points', () => {
+    const schema = {type: 'object', properties: {id: {type: 'integer'}, tags: {type: 'array', items: {type: 'string'}}, meta: {}}, required: ['id'], patternProperties: {'^x-': {type: 'string'}}};
+    const judge = textProgramFor(schema);
+    const validator = compile(schema);
+    const text = '{"id": 12, "tags": ["a\\"b", "\\u00e9"], "meta": {"k": [1, {"z": null}]}, "x-a": "q", "other": [true, false]}';
+    assert.equal(judge(text), true);
+    for (let end = 0; end < text.length; end++) assert.equal(judge(text.slice(0, end)), false, text.slice(0, end));
+    for (let from = 1; from < text.length; from++) {
+      for (let to = from; to <= text.length; to++) {
+        const cut = text.slice(0, from) + text.slice(to);
+        if (judge(cut)) assert.equal(validator.validateText(cut).valid, true, `passed ${cut}`);
+      }
+    }
+  });
+
+  it('refuses a repeated key, listed or not, written plainly or escaped, in small and wide objects', () => {
+    const small = textProgramFor({properties: {id: {type: 'integer'}}});
+    const names = Array.from({length: 40}, (_, index) => `p${index}`);
+    const wide = textProgramFor({properties: Object.fromEntries(names.map((name) => [name, {type: 'integer'}]))});
+    for (const judge of [small, wide]) {
+      for (const text of ['{"id":1,"id":1}', '{"id":1,"\\u0069d":1}', '{"q":1,"q":2}', '{"q":{},"q":{}}', '{"a":{"q":1,"q":1}}', '{"p1":1,"p1":1}', '{"p1":1,"\\u00701":1}']) {
+        assert.equal(judge(text), false, text);
+      }
+      assert.equal(judge('{"id":1,"q":1,"p1":1,"a":{"q":1},"b":{"q":1}}'), true);
+    }
+  });
+
+  it('leaves to the checker what the scanner refuses: the limits, and numbers past the doubles under inexactNumbers: reject', () => {
+    const limits = {maxStringLength: 3, maxDepth: 2, maxProperties: 2, maxKeyLength: 2, maxNumberLength: 3};
+    const judge = textProgramFor({type: ['object', 'array', 'string', 'number']}, {limits});
+    for (const text of ['"abcd"', '[[[]]]', '{"a":1,"b":2,"c":3}', '{"abc":1}', '1234', '{"a":"abcd"}', '', ' ', '{', '"\\x"', '"\u0001"', '01', '1.', 'nul', 'true false']) {
+      assert.equal(judge(text), false, JSON.stringify(text));
+    }
+    for (const text of ['"abc"', '[[]]', '{"a":1,"b":2}', '{"ab":1}', '123', '"\\n"']) assert.equal(judge(text), true, text);
+    const strict = textProgramFor({type: 'array', items: {type: 'number'}}, {limits: {inexactNumbers: 'reject'}});
+    assert.equal(strict('[1e400]'), false);
+    assert.equal(strict('[1e300]'), true);
+  });
+
+  it('writes property names as text, never as code', () => {
+    const names = ['"', '\\', '`', '${process.exit(9)}', '*/', '\u2028', '\ud800', 'constructor', '__proto__', ''];
+    const schema = {properties: Object.fromEntries(names.map((name) => [name, {type: 'integer'}])), required: names, additionalProperties: false};
+    const judge = textProgramFor(schema);
+    const text = JSON.stringify(Object.fromEntries(names.map((name, index) => [name, index])));
+    assert.equal(judge(text), true);
+    assert.equal(judge(text.replace(/:0/, ':"0"')), false);
+    assert.equal(judge(text.slice(0, -1) + ',"other":1}'), false);
   });
 });
 

@@ -35,7 +35,7 @@ import {NameBudget} from './nameCache.js';
 import {HeldScalar} from './scalar.js';
 import {ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, type Kind, type SchemaNode} from '../schema/node.js';
 import {PatternTests} from './patterns.js';
-import {Tokenizer} from '../json/tokenizer.js';
+import {Ch, Tokenizer} from '../json/tokenizer.js';
 import {TextScanner, decodeString, type RangeSink} from '../json/scanner.js';
 import type {Limits, TokenSink} from '../types.js';
 import {Scope} from './dynamicScope.js';
@@ -60,7 +60,7 @@ import {
   type Target,
 } from './shape.js';
 import {ShapeBuilder} from './shapeBuilder.js';
-import {Programs, generatesCode, type Program} from './valueProgram.js';
+import {Programs, TextState, generatesCode, type TextProgram, type ValueProgram} from './valueProgram.js';
 
 /**
  * Names and indices remembered per shape; past these, or past the budget of the schema's kept
@@ -124,8 +124,9 @@ export class CheckerCache {
    */
   readonly documentScope = new Scope(null, null);
   readonly partialScope = new Scope(null, null, true);
-  /** Value mode's generated code (src/engine/valueProgram.ts): made on first need, null where none may be. */
-  private programs: Programs | null | undefined = undefined;
+  /** The generated code of value mode and of whole texts (src/engine/valueProgram.ts): made on first need, null where none may be. */
+  private valuePrograms: Programs | null | undefined = undefined;
+  private textPrograms: Programs | null | undefined = undefined;
 
   /** The shape of the containers `member` applies to, built once per distinct set of applications. */
   shapeOf(member: Member): Shape {
@@ -146,12 +147,21 @@ export class CheckerCache {
     return (member.shape = shape);
   }
 
-  /** The program that judges values `member` applies to, or null where code may not be generated. */
-  programOf(member: Member, limits: Required<Limits>): Program | null {
-    if (this.programs === undefined) {
-      this.programs = generatesCode ? new Programs((of) => of.shape ?? this.shapeOf(of), this.scalarPlans, this.budget, limits, MAX_VALUE_DEPTH) : null;
-    }
-    return this.programs === null ? null : this.programs.of(member);
+  /** The program that judges parsed values `member` applies to, or null where code may not be generated. */
+  valueProgramOf(member: Member, limits: Required<Limits>): ValueProgram | null {
+    if (this.valuePrograms === undefined) this.valuePrograms = this.programs('value', limits);
+    return this.valuePrograms === null ? null : (this.valuePrograms.of(member) as ValueProgram);
+  }
+
+  /** The program that reads texts of the values `member` applies to, or null where code may not be generated. */
+  textProgramOf(member: Member, limits: Required<Limits>): TextProgram | null {
+    if (this.textPrograms === undefined) this.textPrograms = this.programs('text', limits);
+    return this.textPrograms === null ? null : (this.textPrograms.of(member) as TextProgram);
+  }
+
+  private programs(mode: 'value' | 'text', limits: Required<Limits>): Programs | null {
+    // The code recurses, where the checker keeps a stack of its own: deeper, the checker decides.
+    return generatesCode ? new Programs(mode, (of) => of.shape ?? this.shapeOf(of), this.scalarPlans, this.budget, limits, MAX_VALUE_DEPTH) : null;
   }
 }
 
@@ -206,8 +216,11 @@ export class TextChecker implements TokenSink, RangeSink {
   private usedLevels = 0;
   /** What the last key selected: the member for the value that follows. */
   private pending: Member;
-  /** The generated code for the document's values (see program); null: none. */
-  private rootProgram: Program | null | undefined = undefined;
+  /** The generated code for the document's values and texts (see program, textProgram); null: none. */
+  private rootProgram: ValueProgram | null | undefined = undefined;
+  private rootTextProgram: TextProgram | null | undefined = undefined;
+  /** What the text program keeps while it reads a text; made with it. */
+  private textState: TextState | null = null;
 
   constructor(
     rootNode: SchemaNode,
@@ -300,6 +313,10 @@ export class TextChecker implements TokenSink, RangeSink {
    */
   checkText(text: string): Outcome {
     this.begin(this.root);
+    if (this.textPasses(text)) {
+      this.release();
+      return PASS;
+    }
     const scanner = (this.tokenizer = this.scanner ??= new TextScanner(this.limits));
     if (this.root.free) scanner.skipValue();
     try {
@@ -344,6 +361,9 @@ export class TextChecker implements TokenSink, RangeSink {
       if (prototypeHasEnumerables()) this.giveUp('input');
       // The generated code's pass is the checker's; anything else, the checker reads again.
       else if (!(this.program(value) >= 0) && !this.emitValue(value, 0)) this.giveUp('input');
+      // A getter of the value's may have given Object.prototype an enumerable property while it
+      // was read: `for...in` then listed it as the value's own.
+      else if (prototypeHasEnumerables()) this.giveUp('input');
     } catch {
       this.giveUp('input');
     } finally {
@@ -354,8 +374,50 @@ export class TextChecker implements TokenSink, RangeSink {
 
   /** The generated code's verdict on `value` (see Program), or -1 where there is none. */
   private program(value: unknown): number {
-    const program = (this.rootProgram ??= this.cache.usable ? this.cache.programOf(this.root, this.limits) : null);
-    return program === null ? -1 : program(value, this.held, 0);
+    if (this.rootProgram === undefined) this.rootProgram = this.programFor('value') as ValueProgram | null;
+    return this.rootProgram === null ? -1 : this.rootProgram(value, this.held, 0);
+  }
+
+  /**
+   * The program for the document's values or texts, or null: none may be generated, the schema
+   * has a keyword the checker cannot ask, or writing it failed (a schema whose shapes nest past
+   * the stack: the checker builds them one at a time, as it reads).
+   */
+  private programFor(mode: 'value' | 'text'): ValueProgram | TextProgram | null {
+    if (!this.cache.usable) return null;
+    try {
+      return mode === 'value' ? this.cache.valueProgramOf(this.root, this.limits) : this.cache.textProgramOf(this.root, this.limits);
+    } catch {
+      return null;
+    }
+  }
+
+  /**
+   * The generated code's verdict on the whole of `text`: true when it passes, as the scanner would
+   * read it (a leading BOM, whitespace around the value); false where there is none or it does not.
+   */
+  private textPasses(text: string): boolean {
+    // A document any value passes is the scanner's alone: it skips it (see checkText).
+    if (this.rootTextProgram === undefined) this.rootTextProgram = this.root.free ? null : (this.programFor('text') as TextProgram | null);
+    const program = this.rootTextProgram;
+    if (program === null) return false;
+    const state = (this.textState ??= new TextState((this.scanner ??= new TextScanner(this.limits))));
+    state.reader.readStrings(text);
+    // The programs below the root are written on their first call, in here too.
+    try {
+      let i = text.length > 0 && text.charCodeAt(0) === Ch.BOM ? 1 : 0;
+      let c = 0;
+      while ((c = text.charCodeAt(i)) === Ch.Space || c === Ch.LF || c === Ch.CR || c === Ch.Tab) i++;
+      i = program(text, i, this.held, 0, state);
+      if (i < 0) return false;
+      while ((c = text.charCodeAt(i)) === Ch.Space || c === Ch.LF || c === Ch.CR || c === Ch.Tab) i++;
+      return i === text.length;
+    } catch {
+      // A stack used up by the code's recursion, a custom format's throw: the checker reads it again.
+      return false;
+    } finally {
+      state.release();
+    }
   }
 
   /**

@@ -1,17 +1,22 @@
-// Value mode's fast verdict, as code generated from the checker's shapes where the runtime allows
-// code generation (docs/decisions.md, "Value mode: code generated from the shapes"). The checker
-// (src/engine/checker.ts) reads a parsed value as token events into one generic loop per event, and
+// The fast verdicts of value mode and of whole texts, as code generated from the checker's shapes
+// where the runtime allows code generation (docs/decisions.md, "Value mode: code generated from
+// the shapes", and "Whole texts: code generated from the shapes"). The checker
+// (src/engine/checker.ts) reads a document as token events into one generic loop per event, and
 // calls each keyword's `accepts` from one shared site: V8 can neither specialise that loop to a
 // schema nor inline a predicate it sees hundreds of. Here each distinct set of applications (a
 // member's nodes, targets and scopes) becomes a function of its own, in which every keyword's
-// `accepts` is called from a site of its own, with its compiled keyword as a constant.
+// `accepts` is called from a site of its own, with its compiled keyword as a constant. A value
+// program walks a parsed value; a text program reads JSON text by recursive descent, with the
+// TextScanner's own string and number readers.
 //
 // Nothing here states what a keyword means: the code is read off the Shape and Member the
 // keywords' outlines and `accepts` built (src/engine/shapeBuilder.ts), as the checker reads them,
 // and does what the checker does with them, rule for rule. Only a pass is trusted. Anything the
 // code does not cover (a shape with `unevaluated*`, `uniqueItems`, `contains` or `propertyNames`,
 // a failure that goes further up than the container around it, more than 32 flags) is left to the
-// checker, and what fails goes to the checker and then the evaluator, which say why.
+// checker, and what fails goes to the checker and then the evaluator, which say why. A text
+// program refuses whatever the TextScanner refuses, and may refuse more (a key it cannot tell
+// apart from another): a refusal, too, only sends the document to the checker.
 //
 // Property names and other text of the schema reach the code only as JSON string literals; every
 // other constant (a keyword, its `accepts`, a shape) is passed in, never written into the source.
@@ -33,15 +38,100 @@ import {
   type Target,
   flagOf,
   levelsUp,
+  wordsFor,
 } from './shape.js';
 import type {ScalarPlans} from './scalarPlan.js';
+import {KeySet} from './keySet.js';
+import {Ch} from '../json/tokenizer.js';
+import {decodeString, numberEnd, type RangeSink, type TextScanner} from '../json/scanner.js';
+import {isWithinDoubleRange} from '../json/numbers.js';
 
 /**
  * Judge a value at nesting `depth`: -1 when it is not certain to pass (a failure that reaches the
  * document, or anything the checker would have to give up on), else the flags its failures set in
  * the container around it (word 0; see Target).
  */
-export type Program = (value: unknown, held: HeldScalar, depth: number) => number;
+export type ValueProgram = (value: unknown, held: HeldScalar, depth: number) => number;
+
+/**
+ * Judge the JSON value that starts at `from` in `text` (no whitespace before it): -1 as for a
+ * ValueProgram, or where the text is not a value the TextScanner accepts; else where the value
+ * ends, with the flags it set in the container around it in `state.up`.
+ */
+export type TextProgram = (text: string, from: number, held: HeldScalar, depth: number, state: TextState) => number;
+
+type Program = ValueProgram | TextProgram;
+type Mode = 'value' | 'text';
+
+/**
+ * What a text program keeps while it reads one text: the flags a value sets in its container, and
+ * per depth the keys of the open object that its code does not list, to refuse a repeated one
+ * (RFC 7493 §2.3, as the checker does). They hold slices of the text: `release` drops them.
+ */
+export class TextState implements RangeSink {
+  up = 0;
+  private readonly keys: KeySet[] = [];
+  private usedLevels = 0;
+  /** The keys of the objects in a value skipped (see skip), by their depth in it. */
+  private readonly skippedKeys: KeySet[] = [];
+  private skippedLevels = 0;
+
+  constructor(
+    /** The TextScanner whose string reader the code calls (stringEnd, escaped). */
+    readonly reader: TextScanner,
+  ) {}
+
+  /** The key set of the object at `depth`, emptied: its first key the code does not list came. */
+  keysAt(depth: number): KeySet {
+    let keys = this.keys[depth];
+    if (keys === undefined) this.keys[depth] = keys = new KeySet();
+    else keys.clear();
+    if (depth >= this.usedLevels) this.usedLevels = depth + 1;
+    return keys;
+  }
+
+  /**
+   * Where the value at `from` in `text`, inside `depth` open objects and arrays, ends, read by the
+   * TextScanner as a value skipped: any value passes a member with no subschema (Member.free), if
+   * it is JSON within the limits with no key repeated. -1 where the scanner refuses it.
+   */
+  skip(text: string, from: number, depth: number): number {
+    this.up = 0;
+    this.reader.skipValue();
+    return this.reader.valueAt(text, from, this, depth);
+  }
+
+  openKeys(depth: number): void {
+    let keys = this.skippedKeys[depth];
+    if (keys === undefined) this.skippedKeys[depth] = keys = new KeySet();
+    else keys.clear();
+    if (depth >= this.skippedLevels) this.skippedLevels = depth + 1;
+  }
+
+  addKey(depth: number, key: string): boolean {
+    return this.skippedKeys[depth]!.add(key);
+  }
+
+  // A value skipped delivers no token: the scanner calls none of these (TextScanner.skipValue).
+  startObject(): void {}
+  endObject(): void {}
+  startArray(): void {}
+  endArray(): void {}
+  keyAt(): void {}
+  stringAt(): void {}
+  numberAt(): void {}
+  nullValue(): void {}
+  trueValue(): void {}
+  falseValue(): void {}
+
+  release(): void {
+    for (let depth = 0; depth < this.usedLevels; depth++) this.keys[depth]?.clear();
+    for (let depth = 0; depth < this.skippedLevels; depth++) this.skippedKeys[depth]?.clear();
+    this.usedLevels = 0;
+    this.skippedLevels = 0;
+    this.reader.forgetText();
+  }
+}
 
 /** Distinct programs per schema, at most; past it, values go to the checker. */
 const MAX_PROGRAMS = 2048;
@@ -59,7 +149,7 @@ export const generatesCode: boolean = (() => {
   }
 })();
 
-const NEVER_PASSES: Program = () => -1;
+const NEVER_PASSES = (): number => -1;
 const runEachTime: Matcher = (pattern, text) => pattern.test(text);
 
 /** A name of the schema's that a program's code does not list: its presence bit (-1: none), its program once made. */
@@ -87,11 +177,12 @@ export class Programs {
   private count = 0;
 
   constructor(
+    readonly mode: Mode,
     private readonly shapeOf: (member: Member) => Shape,
     private readonly plans: ScalarPlans,
     private readonly budget: NameBudget,
     private readonly limits: Required<Limits>,
-    /** How deep a value may nest before the checker's walk (and its bound) takes over. */
+    /** How deep a value may nest before the checker (and its bound) takes over: the code recurses. */
     private readonly maxDepth: number,
   ) {}
 
@@ -107,10 +198,15 @@ export class Programs {
     // While it is written, a schema that refers to itself finds it through the slot; once written,
     // the program itself is given out, so that each call site sees one function.
     const slot: {program: Program} = {program: NEVER_PASSES};
-    this.bySignature.set(signature, (value, held, depth) => slot.program(value, held, depth));
+    this.bySignature.set(signature, (...args: unknown[]) => (slot.program as (...args: unknown[]) => number)(...args));
     slot.program = this.write(member);
     this.bySignature.set(signature, slot.program);
     return slot.program;
+  }
+
+  /** The program for `member`, kept in `slot` (a property the code lists). */
+  fill(slot: {program: Program | null}, member: Member): Program {
+    return (slot.program = this.of(member));
   }
 
   /** The program for the objects and arrays at a leaf `member` (see Writer.program), kept in `slot`. */
@@ -217,9 +313,13 @@ class Writer {
 
   /** The whole program, or null when some part of it is not written (then it never passes). */
   program(): string | null {
-    const {maxDepth, limits} = this.programs.bounds;
+    const text = this.programs.mode === 'text';
+    // Any value passes: the scanner skips it, as it does for the checker (TextChecker.keyAt).
+    if (text && this.member.free && !this.containersOnly) return 'return function program(t, i, H, d, T) {\n  return T.skip(t, i, d);\n};';
     const scalar = this.containersOnly ? '  return -1;\n' : this.scalar();
     if (scalar === null) return null;
+    // The parameters of the functions for containers, and how the program calls them.
+    const parameters = text ? 't, i, H, d, T' : 'v, H, d';
     let objects: string | null;
     let arrays: string | null;
     if (this.member.accepts !== null && !this.containersOnly && !this.member.nodes.some(judgesContainers)) {
@@ -229,24 +329,68 @@ class Writer {
       const slot = this.constant({program: null});
       const member = this.constant(this.member);
       const programs = this.constant(this.programs);
-      objects = arrays = `  return (${slot}.program ?? ${programs}.containers(${slot}, ${member}))(v, H, d);`;
+      objects = arrays = `  return (${slot}.program ?? ${programs}.containers(${slot}, ${member}))(${parameters});`;
     } else {
       const shape = this.programs.shape(this.member);
       objects = this.objectCode(shape);
       arrays = this.arrayCode(shape);
     }
     if (objects === null || arrays === null) return null;
+    const {maxDepth, limits} = this.programs.bounds;
+    const depth = Math.min(limits.maxDepth, maxDepth);
+    const helpers = `${BIT_COUNT}
+function judgeObject(${parameters}) {
+${objects}
+}
+function judgeArray(${parameters}) {
+${arrays}
+}`;
+    if (text) {
+      const reader = 'T.reader';
+      const inexact = limits.inexactNumbers === 'reject' ? `    if (!${this.constant(isWithinDoubleRange)}(t.slice(i, end))) return -1;\n` : '';
+      return `
+${helpers}
+return function program(t, i, H, d, T) {
+  let up = 0;
+  let kind;
+  let end;
+  const c = t.charCodeAt(i);
+  if (c === ${Ch.Quote}) {
+    end = ${reader}.stringEnd(t, i + 1, ${limits.maxStringLength});
+    if (end < 0) return -1;
+    kind = ${STRING};
+    H.holdRange(t, i + 1, end, ${reader}.escaped);
+    end++;
+  } else if (c === ${Ch.OpenBrace} || c === ${Ch.OpenBracket}) {
+    if (d >= ${depth}) return -1;
+    return c === ${Ch.OpenBrace} ? judgeObject(t, i, H, d, T) : judgeArray(t, i, H, d, T);
+  } else if (c === ${Ch.Minus} || (c >= ${Ch.Zero} && c <= ${Ch.Nine})) {
+    end = ${this.constant(numberEnd)}(t, i, c);
+    if (end < 0 || end - i > ${limits.maxNumberLength}) return -1;
+${inexact}    kind = ${NUMBER};
+    H.holdRange(t, i, end, false);
+  } else if (c === ${Ch.LowerT} && t.startsWith('true', i)) {
+    kind = ${BOOLEAN};
+    H.holdScalar(kind, true);
+    end = i + 4;
+  } else if (c === ${Ch.LowerF} && t.startsWith('false', i)) {
+    kind = ${BOOLEAN};
+    H.holdScalar(kind, false);
+    end = i + 5;
+  } else if (c === ${Ch.LowerN} && t.startsWith('null', i)) {
+    kind = ${NULL};
+    end = i + 4;
+  } else return -1;
+${scalar}
+  T.up = up;
+  return end;
+};`;
+    }
     return `
 const {getPrototypeOf} = Object;
 const objectPrototype = Object.prototype;
 const isArray = Array.isArray;
-${BIT_COUNT}
-function judgeObject(v, H, d) {
-${objects}
-}
-function judgeArray(v, H, d) {
-${arrays}
-}
+${helpers}
 return function program(x, H, d) {
   let up = 0;
   let kind;
@@ -270,7 +414,7 @@ return function program(x, H, d) {
         kind = ${NULL};
         break;
       }
-      if (d >= ${Math.min(limits.maxDepth, maxDepth)}) return -1;
+      if (d >= ${depth}) return -1;
       return isArray(x) ? judgeArray(x, H, d) : judgeObject(x, H, d);
     default:
       return -1;
@@ -376,33 +520,81 @@ ${scalar}
     if (shape.unsure || (shape.judgedWhole & OBJECT) !== 0 || shape.extras || shape.keyNameNodes.length > 0 || shape.memberSources.rules.length > 0) {
       return '  return -1;';
     }
+    const text = this.programs.mode === 'text';
     const {limits} = this.programs.bounds;
     const flags = this.flagWords(shape);
     if (flags === null) return null;
-    let code = `  const prototype = getPrototypeOf(v);
-  if (prototype !== objectPrototype && prototype !== null) return -1;
-  let up = 0, count = 0, members = 0;
+    const names = namesOf(shape);
+    // A switch compares a name with each case in turn: past a few dozen, a map finds it sooner.
+    const listed = names.length <= MAX_LISTED_NAMES ? names : [];
+    const words = (count: number, letter: string): string => (count > 0 ? `let ${Array.from({length: count}, (_, word) => `${letter}${word} = 0`).join(', ')};` : '');
+    let code = `  let up = 0, count = 0;
   ${flags}
-  ${shape.presenceWords > 0 ? `let ${Array.from({length: shape.presenceWords}, (_, word) => `s${word} = 0`).join(', ')};` : ''}
+  ${words(shape.presenceWords, 's')}
+  ${text ? `${words(wordsFor(listed.length), 'k')}\n  let c = 0, keys = null;` : 'const prototype = getPrototypeOf(v);\n  if (prototype !== objectPrototype && prototype !== null) return -1;\n  let members = 0;'}
 `;
     for (const target of shape.objectFails) {
       const fail = this.fail(target, 0);
       if (fail === null) return null;
       code += `  ${fail}\n`;
     }
-    const names = namesOf(shape);
-    // A switch compares a name with each case in turn: past a few dozen, a map finds it sooner.
-    const listed = names.length <= MAX_LISTED_NAMES ? names : [];
     const lookup = this.constant(this.programs.lookup(shape, listed));
     const shapeConstant = this.constant(shape);
     const programs = this.constant(this.programs);
+    // The value's arguments: a parsed value, or where it starts in the text.
+    const value = text ? 't, i, H, d + 1, T' : 'x, H, d + 1';
     let cases = '';
-    for (const name of listed) {
+    listed.forEach((name, index) => {
       const member = this.programs.member(shape, name);
+      // A repeated key is refused (RFC 7493 §2.3), as by the checker; a parsed value has none.
+      const repeated = text ? `if ((k${index >> 5} & ${1 << (index & 31)}) !== 0) return -1; k${index >> 5} |= ${1 << (index & 31)}; ` : '';
       const presence = member.presence >= 0 ? `s${member.presence >> 5} |= ${1 << (member.presence & 31)}; ` : '';
-      cases += `      case ${JSON.stringify(name)}: ${presence}r = ${this.constant(this.programs.of(member))}(x, H, d + 1); break;\n`;
+      // Written on first call, as every other program: writing them all now would recurse as deep
+      // as the schema nests, and through its cycles.
+      const slot = this.constant({program: null});
+      cases += `      case ${JSON.stringify(name)}: ${repeated}${presence}r = (${slot}.program ?? ${programs}.fill(${slot}, ${this.constant(member)}))(${value}); break;\n`;
+    });
+    const dispatch = `    let r;
+    switch (name) {
+${cases}      default: {
+${text ? `        if (!(keys ??= T.keysAt(d)).add(name)) return -1;\n` : ''}        const entry = ${lookup}.entries.get(name);
+        if (entry === undefined) r = ${programs}.named(${shapeConstant}, ${lookup}.table, name)(${value});
+        else {
+${presenceOf('entry.bit', shape.presenceWords)}          r = (entry.program ?? ${programs}.entry(${shapeConstant}, entry, name))(${value});
+        }
+      }
     }
-    code += `  for (const name in v) {
+    if (r < 0) return -1;
+    ${merge(shape, text ? 'T.up' : 'r')}
+`;
+    if (text) {
+      code += `  i++;
+  ${WHITESPACE}
+  if (c === ${Ch.CloseBrace}) i++;
+  else for (;;) {
+    if (c !== ${Ch.Quote} || ++count > ${limits.maxProperties}) return -1;
+    const to = T.reader.stringEnd(t, i + 1, ${limits.maxKeyLength});
+    if (to < 0) return -1;
+    const name = T.reader.escaped ? ${this.constant(decodeString)}(t, i + 1, to) : t.slice(i + 1, to);
+    i = to + 1;
+    ${WHITESPACE}
+    if (c !== ${Ch.Colon}) return -1;
+    i++;
+    ${WHITESPACE}
+${dispatch}    i = r;
+    ${WHITESPACE}
+    if (c === ${Ch.Comma}) {
+      i++;
+      ${WHITESPACE}
+      continue;
+    }
+    if (c !== ${Ch.CloseBrace}) return -1;
+    i++;
+    break;
+  }
+`;
+    } else {
+      code += `  for (const name in v) {
     // Every own property counts against maxProperties (as Object.keys); one whose value is
     // undefined is not there (as JSON.stringify).
     if (++count > ${limits.maxProperties}) return -1;
@@ -410,21 +602,9 @@ ${scalar}
     if (x === undefined) continue;
     if (name.length > ${limits.maxKeyLength}) return -1;
     members++;
-    let r;
-    switch (name) {
-${cases}      default: {
-        const entry = ${lookup}.entries.get(name);
-        if (entry === undefined) r = ${programs}.named(${shapeConstant}, ${lookup}.table, name)(x, H, d + 1);
-        else {
-${presenceOf('entry.bit', shape.presenceWords)}          r = (entry.program ?? ${programs}.entry(${shapeConstant}, entry, name))(x, H, d + 1);
-        }
-      }
-    }
-    if (r < 0) return -1;
-    f0 |= r;
-  }
+${dispatch}  }
 `;
-    if (shape.flagWords === 0) code = code.replace('    f0 |= r;\n', '    if (r !== 0) return -1;\n');
+    }
     for (let i = 0; i < shape.presenceMasks.length; i++) {
       const fail = this.fail(shape.presenceTargets[i]!, 0);
       if (fail === null) return null;
@@ -433,20 +613,22 @@ ${presenceOf('entry.bit', shape.presenceWords)}          r = (entry.program ?? $
       const holds = trigger >= 0 ? `(s${trigger >> 5} & ${1 << (trigger & 31)}) === 0 || (${all})` : all;
       code += `  if (!(${holds})) { ${fail} }\n`;
     }
+    const members = text ? 'count' : 'members';
     for (let i = 0; i < shape.propertyTargets.length; i++) {
       const fail = this.fail(shape.propertyTargets[i]!, 0);
       if (fail === null) return null;
-      code += `  if (members < ${shape.propertyBounds[2 * i]} || members > ${shape.propertyBounds[2 * i + 1]}) { ${fail} }\n`;
+      code += `  if (${members} < ${shape.propertyBounds[2 * i]} || ${members} > ${shape.propertyBounds[2 * i + 1]}) { ${fail} }\n`;
     }
     const decisions = this.decisions(shape, OBJECT, shape.presenceWords);
     if (decisions === null) return null;
-    return code + decisions + '  return up;';
+    return code + decisions + (text ? '  T.up = up;\n  return i;' : '  return up;');
   }
 
   private arrayCode(shape: Shape): string | null {
     if (shape.unsure || (shape.judgedWhole & ARRAY) !== 0 || shape.extras || shape.itemSources.rules.length > 0) {
       return '  return -1;';
     }
+    const text = this.programs.mode === 'text';
     const flags = this.flagWords(shape);
     if (flags === null) return null;
     let code = `  let up = 0;\n  ${flags}\n`;
@@ -455,15 +637,39 @@ ${presenceOf('entry.bit', shape.presenceWords)}          r = (entry.program ?? $
       if (fail === null) return null;
       code += `  ${fail}\n`;
     }
-    const merge = shape.flagWords === 0 ? 'if (r !== 0) return -1;' : 'f0 |= r;';
-    code += `  const length = v.length;
-  const items = ${this.constant([])};
-  for (let i = 0; i < length; i++) {
-    const r = ${this.constant(this.programs)}.item(${this.constant(shape)}, items, i)(v[i], H, d + 1);
+    const item = `${this.constant(this.programs)}.item(${this.constant(shape)}, ${this.constant([])}, length)`;
+    if (text) {
+      code += `  let length = 0, c = 0;
+  i++;
+  ${WHITESPACE}
+  if (c === ${Ch.CloseBracket}) i++;
+  else for (;;) {
+    const r = ${item}(t, i, H, d + 1, T);
+    length++;
     if (r < 0) return -1;
-    ${merge}
+    ${merge(shape, 'T.up')}
+    i = r;
+    ${WHITESPACE}
+    if (c === ${Ch.Comma}) {
+      i++;
+      ${WHITESPACE}
+      continue;
+    }
+    if (c !== ${Ch.CloseBracket}) return -1;
+    i++;
+    break;
   }
 `;
+    } else {
+      // The length read at each item, as the checker and the evaluator read it: a getter may grow the array.
+      code += `  let length = 0;
+  for (; length < v.length; length++) {
+    const r = ${item}(v[length], H, d + 1);
+    if (r < 0) return -1;
+    ${merge(shape, 'r')}
+  }
+`;
+    }
     for (let i = 0; i < shape.itemTargetsOfBounds.length; i++) {
       const fail = this.fail(shape.itemTargetsOfBounds[i]!, 0);
       if (fail === null) return null;
@@ -471,8 +677,17 @@ ${presenceOf('entry.bit', shape.presenceWords)}          r = (entry.program ?? $
     }
     const decisions = this.decisions(shape, ARRAY, null);
     if (decisions === null) return null;
-    return code + decisions + '  return up;';
+    return code + decisions + (text ? '  T.up = up;\n  return i;' : '  return up;');
   }
+}
+
+/** Whitespace skipped (RFC 8259 §2), the next character in `c`. */
+const WHITESPACE = `while ((c = t.charCodeAt(i)) === ${Ch.Space} || c === ${Ch.LF} || c === ${Ch.CR} || c === ${Ch.Tab}) i++;`;
+
+/** The flags a member's value set in the container (`mask`), added to the container's own. */
+function merge(shape: Shape, mask: string): string {
+  // With no flags of its own, a container's members can set none: anything else is not ours to trust.
+  return shape.flagWords === 0 ? `if (${mask} !== 0) return -1;` : `f0 |= ${mask};`;
 }
 
 /** Some keyword of `node` has no `accepts`: it is there for objects or arrays (`properties`, `items`...). */

@@ -71,7 +71,7 @@ export function decodeString(text: string, from: number, to: number): string {
  * REFUSED. Integers, most numbers in documents, are read without the regular expression, whose
  * call costs more than a few digits.
  */
-function numberEnd(text: string, i: number, c: number): number {
+export function numberEnd(text: string, i: number, c: number): number {
   let end = c === Ch.Minus ? i + 1 : i;
   c = text.charCodeAt(end);
   if (c > Ch.Zero && c <= Ch.Nine) {
@@ -100,7 +100,7 @@ export class TextScanner {
   /** The text plainUntil was found in, when values of one text are read one by one (valueAt). */
   private plainText = '';
   /** The last string's end came with escapes (see stringEnd). */
-  private escaped = false;
+  escaped = false;
   /** The next value is skipped (see skipValue). */
   private skipNext = false;
   private readonly rejectInexact: boolean;
@@ -112,6 +112,16 @@ export class TextScanner {
   /** Hold no text read by valueAt: the document that sent it is over. */
   forgetText(): void {
     this.plainText = '';
+  }
+
+  /**
+   * Strings of `text` are to be read by stringEnd alone (by code generated from the schema,
+   * src/engine/valueProgram.ts): nothing found in another text holds for it.
+   */
+  readStrings(text: string): void {
+    this.plainText = text;
+    this.plainFrom = 0;
+    this.plainUntil = 0;
   }
 
   /** From a sink call: deliver no more tokens. */
@@ -299,7 +309,7 @@ export class TextScanner {
    * Where the string whose contents start at `from` ends (its closing quote), or REFUSED when it
    * is not a JSON string of at most `max` code units. `escaped` says whether it has escapes.
    */
-  private stringEnd(text: string, from: number, max: number): number {
+  stringEnd(text: string, from: number, max: number): number {
     const end = text.indexOf('"', from);
     if (end < 0) return REFUSED;
     if (end - from > max) return REFUSED;

@@ -63,7 +63,26 @@ export function compile(schema: unknown, options: CompileOptions = {}): Validato
   if (options.strict === 'warn') for (const warning of warnings) console.warn(`stream-schema: ${warning.message}`);
   const amends = amendsValues(options);
   const features: CompiledFeatures = {warnings, annotations: options.annotations === true, amends, validAsSentIsUnchanged: amends && !changesValidDocuments(schema, options)};
-  return new CompiledValidator(root, draft, options.allErrors ?? false, {...defaultLimits, ...options.limits}, features);
+  return new CompiledValidator(root, draft, options.allErrors ?? false, limitsOf(options.limits), features);
+}
+
+/**
+ * The limits a validator enforces: the defaults, with `limits` over them. A bound that is not a
+ * number of at least 0 (Infinity: none) is a TypeError here: a string would compare false and
+ * let any input through, and the bounds are written into generated code (src/engine/valueProgram.ts).
+ */
+function limitsOf(limits: Limits | undefined): Required<Limits> {
+  const merged: Record<string, unknown> = {...defaultLimits};
+  for (const name of Object.keys(defaultLimits)) {
+    const bound = (limits as Record<string, unknown> | undefined)?.[name];
+    if (bound === undefined) continue;
+    if (name === 'inexactNumbers' ? bound !== 'allow' && bound !== 'reject' : typeof bound !== 'number' || !(bound >= 0)) {
+      const wanted = name === 'inexactNumbers' ? "'allow' or 'reject'" : 'a number of at least 0 (Infinity for none)';
+      throw new TypeError(`limits.${name} must be ${wanted}, got ${typeof bound === 'string' ? JSON.stringify(bound) : String(bound)}`);
+    }
+    merged[name] = bound;
+  }
+  return merged as Required<Limits>;
 }
 
 /** What a validator does beyond judging, as its compile options asked. */
