@@ -7,14 +7,12 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import {describe, it, test} from 'node:test';
 import {compileSchema} from '../src/compile/compile.js';
-import {Evaluator} from '../src/engine/evaluator.js';
-import {KeyPlans} from '../src/engine/keyPlan.js';
 import {compile} from '../src/index.js';
 import {uniqueItems} from '../src/keywords/uniqueItems.js';
 import {FAIL, PASS, TextChecker, UNSURE, type Outcome} from '../src/engine/checker.js';
 import {defaultLimits} from '../src/json/tokenizer.js';
-import {walkValue} from '../src/json/walker.js';
 import {random} from './support/chunks.js';
+import {eventsVerdictOf} from './support/evaluatorVerdict.js';
 import {property} from './support/property.js';
 import {strictTree, treeSchemas} from './support/trees.js';
 import {drafts, remotes, suiteFiles, suiteFormats, suiteSkips} from './support/suite.js';
@@ -26,25 +24,6 @@ type Options = Parameters<typeof compileSchema>[1];
 function checkerFor(schema: unknown, options: Options = {}): TextChecker {
   const {root} = compileSchema(schema, options);
   return new TextChecker(root, {...defaultLimits, ...options.limits});
-}
-
-/**
- * The evaluator's verdict alone on a parsed value (its events, as src/json/walker.ts makes them),
- * without the checker that `validate` asks first: what the checker must never contradict.
- */
-function eventsVerdictOf(schema: unknown, options: Options = {}): (value: unknown) => boolean {
-  const {root} = compileSchema(schema, options);
-  const evaluator = new Evaluator(root, false, new KeyPlans());
-  const limits = {...defaultLimits, ...options.limits};
-  return (value) => {
-    evaluator.reset(null);
-    try {
-      walkValue(value, evaluator, limits);
-    } catch {
-      return false;
-    }
-    return !evaluator.failed;
-  };
 }
 
 /**
