@@ -4,9 +4,10 @@
 // pattern fails that it backtracks most: so a pattern that failed on a string is not run on it
 // again in the same document, whichever engine asks and however often.
 //
-// - The text checker logs the failures it finds (a push, no hashing). When the document fails, the
-//   evaluator reads it again to find the errors, and recalls from the log what the checker found
-//   failing instead of running it again. Passes are not logged: most documents pass, and logging
+// - The text checker and its generated code (src/engine/valueProgram.ts) log the failures they
+//   find (a push, no hashing). When the code does not pass a document, the checker reads it again,
+//   and when the checker does not, the evaluator: each recalls from the log what was found failing
+//   before it instead of running it again. Passes are not logged: most documents pass, and logging
 //   every pass (a store of a young string into an old array per string) made validate and
 //   validateText 1.4 to 1.7 times slower on records with two patterns each; a pass before the
 //   failure is run again by the evaluator.
@@ -39,10 +40,14 @@ export class PatternTests {
   private index: Map<RegExp, Set<string>> | null = null;
   private indexed = 0;
 
-  /** The text checker's way: a verdict, a failure logged for the evaluator. */
+  /**
+   * The text checker's way, and its generated code's: a verdict, a failure logged for the
+   * evaluator, and one logged already (by the code, which the checker reads after) recalled.
+   */
   readonly run: Matcher = (pattern, text) => {
     const recent = this.recent(pattern, text);
     if (recent !== undefined) return recent;
+    if (this.failedTexts.length > 0 && this.failedBefore(pattern, text)) return false;
     const verdict = this.found(pattern, text);
     if (!verdict && this.failedTexts.length < MAX_LOGGED) {
       this.failedPatterns.push(pattern);

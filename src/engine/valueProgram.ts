@@ -204,11 +204,6 @@ export class Programs {
     return slot.program;
   }
 
-  /** The program for `member`, kept in `slot` (a property the code lists). */
-  fill(slot: {program: Program | null}, member: Member): Program {
-    return (slot.program = this.of(member));
-  }
-
   /** The program for the objects and arrays at a leaf `member` (see Writer.program), kept in `slot`. */
   containers(slot: {program: Program | null}, member: Member): Program {
     return (slot.program = this.count < MAX_PROGRAMS ? (this.count++, this.write(member, true)) : NEVER_PASSES);
@@ -232,18 +227,23 @@ export class Programs {
   }
 
   /** Program for property `name` in objects of `shape`: a name of the documents', not the schema's. */
-  named(shape: Shape, table: NameTable<Program>, name: string): Program {
+  named(shape: Shape, table: NameTable<Program>, name: string, held: HeldScalar): Program {
     // Kept as a copy, within the schema's budget (src/engine/nameCache.ts).
     const known = table.byName.get(name);
     if (known !== undefined) return known;
-    const program = this.of(this.member(shape, name));
+    const program = this.of(this.member(shape, name, held));
     if (table.admits(name)) table.set(name, program);
     return program;
   }
 
   /** The program of a name of the schema's that the code does not list, made on first need. */
-  entry(shape: Shape, entry: NameEntry, name: string): Program {
-    return (entry.program = this.of(this.member(shape, name)));
+  entry(shape: Shape, entry: NameEntry, name: string, held: HeldScalar): Program {
+    return (entry.program = this.of(this.member(shape, name, held)));
+  }
+
+  /** The program of a name the code lists, made on its first call and kept in `slot`. */
+  fill(slot: {program: Program | null}, shape: Shape, name: string, held: HeldScalar): Program {
+    return (slot.program = this.of(this.member(shape, name, held)));
   }
 
   /** Program for item `index` in arrays of `shape`. */
@@ -255,9 +255,14 @@ export class Programs {
     return program;
   }
 
-  member(shape: Shape, name: string): Member {
+  /**
+   * What `name` selects in `shape`, its regular expressions (patternProperties) run through the
+   * document's log (src/engine/patterns.ts): the checker and the evaluator after the code recall
+   * them, so each runs once per name in a document.
+   */
+  private member(shape: Shape, name: string, held: HeldScalar): Member {
     const bit = shape.presenceBits.get(name);
-    return shape.memberSources.select(name, bit === undefined ? -1 : bit, this.plans, runEachTime);
+    return shape.memberSources.select(name, bit === undefined ? -1 : bit, this.plans, held.match);
   }
 
   shape(member: Member): Shape {
@@ -545,22 +550,22 @@ ${scalar}
     const value = text ? 't, i, H, d + 1, T' : 'x, H, d + 1';
     let cases = '';
     listed.forEach((name, index) => {
-      const member = this.programs.member(shape, name);
+      const bit = shape.presenceBits.get(name);
       // A repeated key is refused (RFC 7493 §2.3), as by the checker; a parsed value has none.
       const repeated = text ? `if ((k${index >> 5} & ${1 << (index & 31)}) !== 0) return -1; k${index >> 5} |= ${1 << (index & 31)}; ` : '';
-      const presence = member.presence >= 0 ? `s${member.presence >> 5} |= ${1 << (member.presence & 31)}; ` : '';
+      const presence = bit !== undefined ? `s${bit >> 5} |= ${1 << (bit & 31)}; ` : '';
       // Written on first call, as every other program: writing them all now would recurse as deep
       // as the schema nests, and through its cycles.
       const slot = this.constant({program: null});
-      cases += `      case ${JSON.stringify(name)}: ${repeated}${presence}r = (${slot}.program ?? ${programs}.fill(${slot}, ${this.constant(member)}))(${value}); break;\n`;
+      cases += `      case ${JSON.stringify(name)}: ${repeated}${presence}r = (${slot}.program ?? ${programs}.fill(${slot}, ${shapeConstant}, ${JSON.stringify(name)}, H))(${value}); break;\n`;
     });
     const dispatch = `    let r;
     switch (name) {
 ${cases}      default: {
 ${text ? `        if (!(keys ??= T.keysAt(d)).add(name)) return -1;\n` : ''}        const entry = ${lookup}.entries.get(name);
-        if (entry === undefined) r = ${programs}.named(${shapeConstant}, ${lookup}.table, name)(${value});
+        if (entry === undefined) r = ${programs}.named(${shapeConstant}, ${lookup}.table, name, H)(${value});
         else {
-${presenceOf('entry.bit', shape.presenceWords)}          r = (entry.program ?? ${programs}.entry(${shapeConstant}, entry, name))(${value});
+${presenceOf('entry.bit', shape.presenceWords)}          r = (entry.program ?? ${programs}.entry(${shapeConstant}, entry, name, H))(${value});
         }
       }
     }
