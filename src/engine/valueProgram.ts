@@ -587,16 +587,7 @@ ${presenceOf('entry.bit', shape.presenceWords)}          r = (entry.program ?? $
     i++;
     ${WHITESPACE}
 ${dispatch}    i = r;
-    ${WHITESPACE}
-    if (c === ${Ch.Comma}) {
-      i++;
-      ${WHITESPACE}
-      continue;
-    }
-    if (c !== ${Ch.CloseBrace}) return -1;
-    i++;
-    break;
-  }
+${nextOrClose(Ch.CloseBrace)}  }
 `;
     } else {
       code += `  for (const name in v) {
@@ -654,16 +645,7 @@ ${dispatch}  }
     if (r < 0) return -1;
     ${merge(shape, 'T.up')}
     i = r;
-    ${WHITESPACE}
-    if (c === ${Ch.Comma}) {
-      i++;
-      ${WHITESPACE}
-      continue;
-    }
-    if (c !== ${Ch.CloseBracket}) return -1;
-    i++;
-    break;
-  }
+${nextOrClose(Ch.CloseBracket)}  }
 `;
     } else {
       // The length read at each item, as the checker and the evaluator read it: a getter may grow the array.
@@ -688,6 +670,20 @@ ${dispatch}  }
 
 /** Whitespace skipped (RFC 8259 §2), the next character in `c`. */
 const WHITESPACE = `while ((c = t.charCodeAt(i)) === ${Ch.Space} || c === ${Ch.LF} || c === ${Ch.CR} || c === ${Ch.Tab}) i++;`;
+
+/** After a member or item: a comma and the next, or `close` and the container's end (RFC 8259 §4, §5). */
+function nextOrClose(close: number): string {
+  return `    ${WHITESPACE}
+    if (c === ${Ch.Comma}) {
+      i++;
+      ${WHITESPACE}
+      continue;
+    }
+    if (c !== ${close}) return -1;
+    i++;
+    break;
+`;
+}
 
 /** The flags a member's value set in the container (`mask`), added to the container's own. */
 function merge(shape: Shape, mask: string): string {
