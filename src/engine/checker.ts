@@ -412,9 +412,12 @@ export class TextChecker implements TokenSink, RangeSink {
       if (i < 0) return false;
       while ((c = text.charCodeAt(i)) === Ch.Space || c === Ch.LF || c === Ch.CR || c === Ch.Tab) i++;
       return i === text.length;
-    } catch {
-      // A stack used up by the code's recursion, a custom format's throw: the checker reads it again.
-      return false;
+    } catch (error) {
+      // A stack used up by the code's recursion: the checker, which keeps a stack of its own, reads
+      // the text again. Anything else was thrown by a custom format or keyword, as the checker
+      // would have it thrown (it may not throw a second time).
+      if (error instanceof RangeError && error.message.includes('call stack')) return false;
+      throw error;
     } finally {
       state.release();
     }

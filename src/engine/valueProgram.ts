@@ -209,7 +209,21 @@ export class Programs {
     return (slot.program = this.count < MAX_PROGRAMS ? (this.count++, this.write(member, true)) : NEVER_PASSES);
   }
 
+  /**
+   * The program written for `member`. Writing never throws: a shape that nests past the stack as it
+   * is built gives a program that never passes, and the checker, which builds shapes one at a time,
+   * reads those values. What a program throws when it runs is then the caller's own (a custom
+   * format or keyword, a getter) or the stack's.
+   */
   private write(member: Member, containersOnly = false): Program {
+    try {
+      return this.written(member, containersOnly);
+    } catch {
+      return NEVER_PASSES;
+    }
+  }
+
+  private written(member: Member, containersOnly: boolean): Program {
     const writer = new Writer(this, member, containersOnly);
     const source = writer.program();
     if (source === null) return NEVER_PASSES;
