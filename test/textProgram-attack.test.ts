@@ -1,4 +1,4 @@
-// Whole texts' generated code (src/engine/valueProgram.ts, mode 'text', asked first by
+// Whole texts' generated code (src/engine/programs.ts, mode 'text', asked first by
 // TextChecker.checkText) attacked from outside. Only its pass is trusted, so the one bug that
 // matters is a pass on a text that is not JSON (RFC 8259), repeats a key (RFC 7493 §2.3), crosses a
 // limit, or is invalid against the schema. Every text here goes through validateText and parseText
@@ -13,7 +13,7 @@ import {describe, it} from 'node:test';
 import fc from 'fast-check';
 import {compileSchema} from '../src/compile/compile.js';
 import {CheckerCache, TextChecker} from '../src/engine/checker.js';
-import {generatesCode} from '../src/engine/valueProgram.js';
+import {generatesCode} from '../src/engine/programs.js';
 import {compile, defaultLimits} from '../src/index.js';
 import type {CompileOptions, Limits, Validator} from '../src/types.js';
 import {reference} from './fixtures/jsontestsuite/cases.js';
@@ -702,7 +702,7 @@ interface Pair {
 /** The verdicts of the old path: the same source run where no code may be generated. */
 function oldPathVerdicts(pairs: Pair[]): string[] {
   const source = `import {compile} from ${JSON.stringify(fileURLToPath(new URL('../src/index.ts', import.meta.url)))};
-import {generatesCode} from ${JSON.stringify(fileURLToPath(new URL('../src/engine/valueProgram.ts', import.meta.url)))};
+import {generatesCode} from ${JSON.stringify(fileURLToPath(new URL('../src/engine/programs.ts', import.meta.url)))};
 ${CUSTOM_SCHEMAS_SOURCE}
 ${VERDICTS_SOURCE}
 let input = '';

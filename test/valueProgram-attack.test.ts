@@ -1,4 +1,4 @@
-// Value mode's generated code (src/engine/valueProgram.ts) attacked from outside: only its pass is
+// Value mode's generated code (src/engine/programs.ts) attacked from outside: only its pass is
 // trusted, so a pass on a value the evaluator (the reference) finds invalid, or on a value that is
 // not JSON within the limits, is the one bug that matters. Random schemas over the keywords the
 // code covers, with random values through one validator in turn; then hostile names, values and

@@ -60,7 +60,7 @@ import {
   type Target,
 } from './shape.js';
 import {ShapeBuilder} from './shapeBuilder.js';
-import {Programs, TextState, generatesCode, type TextProgram, type ValueProgram} from './valueProgram.js';
+import {Programs, TextState, generatesCode, type TextProgram, type ValueProgram} from './programs.js';
 
 /**
  * Names and indices remembered per shape; past these, or past the budget of the schema's kept
@@ -124,7 +124,7 @@ export class CheckerCache {
    */
   readonly documentScope = new Scope(null, null);
   readonly partialScope = new Scope(null, null, true);
-  /** The generated code of value mode and of whole texts (src/engine/valueProgram.ts): made on first need, null where none may be. */
+  /** The generated code of value mode and of whole texts (src/engine/programs.ts): made on first need, null where none may be. */
   private valuePrograms: Programs | null | undefined = undefined;
   private textPrograms: Programs | null | undefined = undefined;
 

@@ -4,7 +4,7 @@
 // pattern fails that it backtracks most: so a pattern that failed on a string is not run on it
 // again in the same document, whichever engine asks and however often.
 //
-// - The text checker and its generated code (src/engine/valueProgram.ts) log the failures they
+// - The text checker and its generated code (src/engine/programs.ts) log the failures they
 //   find (a push, no hashing). When the code does not pass a document, the checker reads it again,
 //   and when the checker does not, the evaluator: each recalls from the log what was found failing
 //   before it instead of running it again. Passes are not logged: most documents pass, and logging

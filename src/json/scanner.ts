@@ -116,7 +116,7 @@ export class TextScanner {
 
   /**
    * Strings of `text` are to be read by stringEnd alone (by code generated from the schema,
-   * src/engine/valueProgram.ts): nothing found in another text holds for it.
+   * src/engine/programs.ts): nothing found in another text holds for it.
    */
   readStrings(text: string): void {
     this.plainText = text;

@@ -272,7 +272,7 @@ export interface Outline {
    * The subschemas that apply to the value of property `name` (none: undefined), regular
    * expressions run through `match`. `annotates` (default true): the names selected count as
    * evaluated for `unevaluatedProperties`. `names`: the names it selects by name (`properties`),
-   * for code written per name (src/engine/valueProgram.ts); a hint, `nodesOf` decides.
+   * for code written per name (src/engine/programs.ts); a hint, `nodesOf` decides.
    */
   members(nodesOf: (name: string, match: Matcher) => readonly SchemaNode[] | undefined, annotates?: boolean, names?: Iterable<string>): void;
   /** Every property name, as a string, must satisfy `node`. */

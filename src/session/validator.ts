@@ -69,7 +69,7 @@ export function compile(schema: unknown, options: CompileOptions = {}): Validato
 /**
  * The limits a validator enforces: the defaults, with `limits` over them. A bound that is not a
  * number of at least 0 (Infinity: none) is a TypeError here: a string would compare false and
- * let any input through, and the bounds are written into generated code (src/engine/valueProgram.ts).
+ * let any input through, and the bounds are written into generated code (src/engine/programs.ts).
  */
 function limitsOf(limits: Limits | undefined): Required<Limits> {
   const merged: Record<string, unknown> = {...defaultLimits};

@@ -1,4 +1,4 @@
-// Value mode's generated code (src/engine/valueProgram.ts) on its own, without the checker behind
+// Value mode's generated code (src/engine/programs.ts) on its own, without the checker behind
 // it: a pass only for valid values, on the whole official suite and on names no code should be
 // written from; most valid values decided, or it would be a fast path that never runs; and the
 // suite with code generation refused, on the checker alone, with the same verdicts.
@@ -11,7 +11,7 @@ import {compileSchema} from '../src/compile/compile.js';
 import {CheckerCache, PASS, TextChecker} from '../src/engine/checker.js';
 import {Member} from '../src/engine/shape.js';
 import {HeldScalar} from '../src/engine/scalar.js';
-import {TextState, generatesCode, type TextProgram, type ValueProgram as Program} from '../src/engine/valueProgram.js';
+import {TextState, generatesCode, type TextProgram, type ValueProgram as Program} from '../src/engine/programs.js';
 import {TextScanner} from '../src/json/scanner.js';
 import {compile} from '../src/index.js';
 import {defaultLimits} from '../src/json/tokenizer.js';
@@ -217,7 +217,7 @@ describe('whole texts: code generated from the shapes', () => {
 describe('with code generation refused (node --disallow-code-generation-from-strings)', () => {
   it('generates none, and the suite and the checker tests pass on the checker alone', {timeout: 300_000}, () => {
     const flags = ['--disallow-code-generation-from-strings', '--import', 'tsx'];
-    const probe = spawnSync(process.execPath, [...flags, '--input-type=module', '-e', "const {generatesCode} = await import('./src/engine/valueProgram.ts'); process.exit(generatesCode ? 1 : 0);"], {cwd: root, encoding: 'utf8'});
+    const probe = spawnSync(process.execPath, [...flags, '--input-type=module', '-e', "const {generatesCode} = await import('./src/engine/programs.ts'); process.exit(generatesCode ? 1 : 0);"], {cwd: root, encoding: 'utf8'});
     assert.equal(probe.status, 0, `code was generated under the flag: ${probe.stderr}`);
     // Not as a child of this test run (NODE_TEST_CONTEXT), which would make it report to us instead of running.
     const {NODE_TEST_CONTEXT: _, ...env} = process.env;
