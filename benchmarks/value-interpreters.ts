@@ -2,7 +2,7 @@
 // records). Three readers of the same parsed records, each measured against ajv in the same run:
 //
 // 1. stream-schema's value mode (`validate`): code generated from the checker's shapes
-//    (src/engine/valueProgram.ts), and the checker alone, as where code may not be generated;
+//    (src/engine/programs.ts), and the checker alone, as where code may not be generated;
 // 2. a closure interpreter written for this benchmark alone, the fastest design we know that
 //    needs no generated code (as the Rust `jsonschema` crate's `is_valid`): each keyword of the
 //    record schema made into a specialised `(value) => boolean` when it is compiled, each
