@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import {describe, it} from 'node:test';
 import {compileSchema} from '../src/compile/compile.js';
-import {CheckerCache} from '../src/engine/checker.js';
+import {CheckerCache} from '../src/engine/checkerCache.js';
 import {HeldScalar} from '../src/engine/scalar.js';
 import {Member} from '../src/engine/shape.js';
 import {compile} from '../src/index.js';

@@ -13,9 +13,10 @@
 //
 // The shapes and members are src/engine/shape.ts, built from the keywords' outlines by
 // src/engine/shapeBuilder.ts; the dynamic scopes and scalar plans they hold are
-// src/engine/dynamicScope.ts and src/engine/scalarPlan.ts. This file holds what reads a document
-// against them: the TextChecker, its doors (check, checkText, valueEndAt, checkValue) and the
-// cache of one schema's shapes.
+// src/engine/dynamicScope.ts and src/engine/scalarPlan.ts; what the checkers of one schema share,
+// src/engine/checkerCache.ts. This file holds what reads a document against them: the TextChecker
+// and its doors (check, checkText, valueEndAt, checkValue), which ask the code generated from the
+// shapes first (src/engine/programs.ts).
 //
 // Only a pass is trusted: a failure anywhere, a repeated key, a limit, or something the checker
 // cannot judge (a `$dynamicRef` in a member value judged apart, past its bounds) sends the
@@ -31,15 +32,12 @@ import {Hash, addToHash, hashScalar, hashValue, startHash} from './fingerprint.j
 import {ItemFingerprints} from '../keywords/rules/itemFingerprints.js';
 import {KeySet} from './keySet.js';
 import {MemberKeys} from './memberKeys.js';
-import {NameBudget} from './nameCache.js';
 import {HeldScalar} from './scalar.js';
 import {ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, type Kind, type SchemaNode} from '../schema/node.js';
 import {PatternTests} from './patterns.js';
 import {Ch, Tokenizer} from '../json/tokenizer.js';
 import {TextScanner, decodeString, type RangeSink} from '../json/scanner.js';
 import type {Limits, TokenSink} from '../types.js';
-import {Scope} from './dynamicScope.js';
-import {ScalarPlans} from './scalarPlan.js';
 import {
   DECIDE_IF,
   DECIDE_NONE,
@@ -56,11 +54,10 @@ import {
   holds,
   isSet,
   levelsUp,
-  wordsFor,
   type Target,
 } from './shape.js';
-import {ShapeBuilder} from './shapeBuilder.js';
-import {Programs, TextState, generatesCode, type TextProgram, type ValueProgram} from './programs.js';
+import {TextState, type TextProgram, type ValueProgram} from './programs.js';
+import {CheckerCache, MAX_VALUE_DEPTH} from './checkerCache.js';
 
 /**
  * Names and indices remembered per shape; past these, or past the budget of the schema's kept
@@ -68,15 +65,8 @@ import {Programs, TextState, generatesCode, type TextProgram, type ValueProgram}
  */
 const MAX_NAMES = 1024;
 const MAX_INDICES = 256;
-/** What a kept member costs beside its name's characters (~1,400-1,700 bytes: benchmarks/name-cache-memory.ts). */
-const MEMBER_BYTES = 2048;
-/** Shapes kept per schema; past this, shapes are built afresh for each container. */
+/** Members for values judged apart, kept per schema (as its shapes). */
 const MAX_SHAPES = 4096;
-/**
- * checkValue recurses on the JavaScript stack: a value nested deeper than this is left to the
- * evaluator's walk, which keeps a stack of its own (and enforces limits.maxDepth).
- */
-const MAX_VALUE_DEPTH = 400;
 
 /** The checker's verdict on the last document. */
 export const PASS = 0;
@@ -104,65 +94,6 @@ function bitCount(mask: number): number {
   let count = 0;
   for (let rest = mask; rest !== 0; rest &= rest - 1) count++;
   return count;
-}
-
-/** What checkers of one schema share: the shapes and members built so far (see TextChecker). */
-export class CheckerCache {
-  /** False once the schema turned out to have a keyword the checker cannot ask: stop trying. */
-  usable = true;
-  readonly shapes = new Map<string, Shape>();
-  /** What the property names kept by the shapes' members may still take. */
-  readonly budget = new NameBudget(MEMBER_BYTES);
-  readonly scalarPlans = new ScalarPlans();
-  /** Members for values judged apart (beginValue): by their one node, or by their nodes' ids. */
-  readonly valuesOfNode = new Map<SchemaNode, Member>();
-  readonly values = new Map<string, Member>();
-  /**
-   * The scopes everything starts from: a document's, and a member value's judged apart (what lies
-   * outside it is not known). They intern the scopes entered from them by resource, so they belong
-   * to one schema: module-level ones kept every schema that ever checked a container alive.
-   */
-  readonly documentScope = new Scope(null, null);
-  readonly partialScope = new Scope(null, null, true);
-  /** The generated code of value mode and of whole texts (src/engine/programs.ts): made on first need, null where none may be. */
-  private valuePrograms: Programs | null | undefined = undefined;
-  private textPrograms: Programs | null | undefined = undefined;
-
-  /** The shape of the containers `member` applies to, built once per distinct set of applications. */
-  shapeOf(member: Member): Shape {
-    const {nodes, targets, scopes} = member;
-    let signature = '';
-    for (let i = 0; i < nodes.length; i++) signature += nodes[i]!.id + ':' + targets[i] + ':' + scopes[i]!.id + ',';
-    const {shapes} = this;
-    let shape = shapes.get(signature);
-    if (shape === undefined) {
-      shape = new Shape(this.budget);
-      const builder = new ShapeBuilder(shape, () => (this.usable = false));
-      for (let i = 0; i < nodes.length; i++) builder.apply(nodes[i]!, targets[i]!, scopes[i]!);
-      shape.flagWords = wordsFor(shape.flags);
-      shape.extras = shape.distinctTargets.length > 0 || shape.tallyBits.length > 0 || shape.memberSources.rules.length > 0 || shape.itemSources.rules.length > 0;
-      shape.presenceWords = wordsFor(shape.presenceBits.size);
-      if (shapes.size < MAX_SHAPES) shapes.set(signature, shape);
-    }
-    return (member.shape = shape);
-  }
-
-  /** The program that judges parsed values `member` applies to, or null where code may not be generated. */
-  valueProgramOf(member: Member, limits: Required<Limits>): ValueProgram | null {
-    if (this.valuePrograms === undefined) this.valuePrograms = this.programs('value', limits);
-    return this.valuePrograms === null ? null : (this.valuePrograms.of(member) as ValueProgram);
-  }
-
-  /** The program that reads texts of the values `member` applies to, or null where code may not be generated. */
-  textProgramOf(member: Member, limits: Required<Limits>): TextProgram | null {
-    if (this.textPrograms === undefined) this.textPrograms = this.programs('text', limits);
-    return this.textPrograms === null ? null : (this.textPrograms.of(member) as TextProgram);
-  }
-
-  private programs(mode: 'value' | 'text', limits: Required<Limits>): Programs | null {
-    // The code recurses, where the checker keeps a stack of its own: deeper, the checker decides.
-    return generatesCode ? new Programs(mode, (of) => of.shape ?? this.shapeOf(of), this.scalarPlans, this.budget, limits, MAX_VALUE_DEPTH) : null;
-  }
 }
 
 export class TextChecker implements TokenSink, RangeSink {

@@ -6,7 +6,7 @@ import {compileSchema} from '../compile/compile.js';
 import {AmendPlans} from '../engine/amender.js';
 import {KeyPlans} from '../engine/keyPlan.js';
 import type {SchemaNode} from '../schema/node.js';
-import {CheckerCache} from '../engine/checker.js';
+import {CheckerCache} from '../engine/checkerCache.js';
 import {defaultLimits} from '../json/tokenizer.js';
 import {standardResult} from './standard-schema.js';
 import type {
