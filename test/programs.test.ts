@@ -12,7 +12,7 @@ import {PASS, TextChecker} from '../src/engine/checker.js';
 import {CheckerCache} from '../src/engine/checkerCache.js';
 import {Member} from '../src/engine/shape.js';
 import {HeldScalar} from '../src/engine/scalar.js';
-import {TextState, generatesCode, type TextProgram, type ValueProgram as Program} from '../src/engine/programs.js';
+import {ProgramState, TextState, generatesCode, type TextProgram, type ValueProgram as Program} from '../src/engine/programs.js';
 import {TextScanner} from '../src/json/scanner.js';
 import {compile} from '../src/index.js';
 import {defaultLimits} from '../src/json/tokenizer.js';
@@ -34,7 +34,7 @@ function programFor(schema: unknown, options: Options = {}): {program: Program; 
   return {program, held: new HeldScalar()};
 }
 
-const passes = ({program, held}: {program: Program; held: HeldScalar}, value: unknown): boolean => program(value, held, 0) >= 0;
+const passes = ({program, held}: {program: Program; held: HeldScalar}, value: unknown): boolean => program(value, held, 0, new ProgramState()) >= 0;
 
 /** The generated code that reads whole texts of `schema`, as TextChecker.checkText runs it. */
 function textProgramFor(schema: unknown, options: Options = {}): (text: string) => boolean {
@@ -212,6 +212,30 @@ describe('whole texts: code generated from the shapes', () => {
     assert.equal(judge(text), true);
     assert.equal(judge(text.replace(/:0/, ':"0"')), false);
     assert.equal(judge(text.slice(0, -1) + ',"other":1}'), false);
+  });
+});
+
+describe('programs that cover too little of a schema', () => {
+  it('are given up after 64 valid documents read twice, with the same verdicts; those that cover the schema are kept', () => {
+    // uniqueItems below the root: the code leaves that array to the checker.
+    const deep = compile({properties: {a: {type: 'array', uniqueItems: true}}});
+    const covered = compile({properties: {a: {type: 'array', maxItems: 2}}});
+    const cacheOf = (validator: unknown): CheckerCache => (validator as {parts: {checkerCache: CheckerCache}}).parts.checkerCache;
+    for (let i = 0; i < 200; i++) {
+      for (const validator of [deep, covered]) {
+        assert.equal(validator.validateText(`{"a": [${i}, ${i + 1}]}`).valid, true);
+        assert.equal(validator.validateText(`{"a": [${i}, ${i}, ${i}]}`).valid, false);
+        assert.equal(validator.validate({a: [i, i + 1]}).valid, true);
+        assert.equal(validator.validate({a: [i, i, i]}).valid, false);
+      }
+    }
+    for (const mode of ['text', 'value'] as const) {
+      assert.equal(cacheOf(deep).asksPrograms(mode), false, `${mode}: still asked`);
+      assert.equal(cacheOf(deep).programMisses[mode], 64);
+      assert.equal(cacheOf(covered).asksPrograms(mode), true, `${mode}: given up`);
+      assert.equal(cacheOf(covered).programPasses[mode], 200);
+      assert.equal(cacheOf(covered).programMisses[mode], 0);
+    }
   });
 });
 

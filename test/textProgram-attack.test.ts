@@ -14,6 +14,7 @@ import fc from 'fast-check';
 import {compileSchema} from '../src/compile/compile.js';
 import {TextChecker} from '../src/engine/checker.js';
 import {CheckerCache} from '../src/engine/checkerCache.js';
+import {PASSED, type Asked} from '../src/engine/programs.js';
 import {generatesCode} from '../src/engine/programs.js';
 import {compile, defaultLimits} from '../src/index.js';
 import type {CompileOptions, Limits, Validator} from '../src/types.js';
@@ -44,8 +45,8 @@ function sessionVerdict(validator: Validator, text: string): boolean {
 /** The generated code's verdict alone (TextChecker's textPasses), through a checker of its own. */
 function programOf(schema: unknown, options: CompileOptions): (text: string) => boolean {
   const {root} = compileSchema(schema, options);
-  const checker = new TextChecker(root, {...defaultLimits, ...options.limits}, new CheckerCache()) as unknown as {textPasses(text: string): boolean};
-  return (text) => checker.textPasses(text);
+  const checker = new TextChecker(root, {...defaultLimits, ...options.limits}, new CheckerCache()) as unknown as {textPasses(text: string): Asked};
+  return (text) => checker.textPasses(text) === PASSED;
 }
 
 const shown = (text: string): string => {

@@ -10,6 +10,7 @@ import fc from 'fast-check';
 import {describe, it} from 'node:test';
 import {compileSchema} from '../src/compile/compile.js';
 import {CheckerCache} from '../src/engine/checkerCache.js';
+import {ProgramState} from '../src/engine/programs.js';
 import {HeldScalar} from '../src/engine/scalar.js';
 import {Member} from '../src/engine/shape.js';
 import {compile} from '../src/index.js';
@@ -38,7 +39,7 @@ function judgesOf(schema: unknown, options: Options = {}): Judges {
     // A throw is no pass: the checker catches it and reads the value again.
     program: (value) => {
       try {
-        return program(value, held, 0) >= 0;
+        return program(value, held, 0, new ProgramState()) >= 0;
       } catch {
         return false;
       }

@@ -56,7 +56,7 @@ import {
   levelsUp,
   type Target,
 } from './shape.js';
-import {TextState, type TextProgram, type ValueProgram} from './programs.js';
+import {NOT_ASKED, NOT_PASSED, PASSED, ProgramState, TextState, type Asked, type TextProgram, type ValueProgram} from './programs.js';
 import {CheckerCache, MAX_VALUE_DEPTH} from './checkerCache.js';
 
 /**
@@ -150,8 +150,9 @@ export class TextChecker implements TokenSink, RangeSink {
   /** The generated code for the document's values and texts (see program, textProgram); null: none. */
   private rootProgram: ValueProgram | null | undefined = undefined;
   private rootTextProgram: TextProgram | null | undefined = undefined;
-  /** What the text program keeps while it reads a text; made with it. */
+  /** What the programs keep while they judge a document; made with them. */
   private textState: TextState | null = null;
+  private valueState: ProgramState | null = null;
 
   constructor(
     rootNode: SchemaNode,
@@ -244,7 +245,9 @@ export class TextChecker implements TokenSink, RangeSink {
    */
   checkText(text: string): Outcome {
     this.begin(this.root);
-    if (this.textPasses(text)) {
+    const asked = this.cache.asksPrograms('text') ? this.textPasses(text) : NOT_ASKED;
+    if (asked === PASSED) {
+      this.cache.programPasses.text++;
       this.release();
       return PASS;
     }
@@ -255,6 +258,7 @@ export class TextChecker implements TokenSink, RangeSink {
     } finally {
       this.release();
     }
+    if (asked === NOT_PASSED && this.outcome === PASS) this.cache.programMisses.text++;
     return this.outcome;
   }
 
@@ -289,12 +293,14 @@ export class TextChecker implements TokenSink, RangeSink {
   checkValue(value: unknown): Outcome {
     this.begin(this.root);
     try {
-      if (prototypeHasEnumerables()) this.giveUp('input');
       // The generated code's pass is the checker's; anything else, the checker reads again.
-      else if (!(this.program(value) >= 0) && !this.emitValue(value, 0)) this.giveUp('input');
+      const asked = prototypeHasEnumerables() ? NOT_ASKED : this.programPasses(value);
+      if (asked === PASSED) this.cache.programPasses.value++;
+      else if (!this.emitValue(value, 0)) this.giveUp('input');
+      else if (asked === NOT_PASSED && this.outcome === PASS) this.cache.programMisses.value++;
       // A getter of the value's may have given Object.prototype an enumerable property while it
       // was read: `for...in` then listed it as the value's own.
-      else if (prototypeHasEnumerables()) this.giveUp('input');
+      if (prototypeHasEnumerables()) this.giveUp('input');
     } catch {
       this.giveUp('input');
     } finally {
@@ -303,10 +309,11 @@ export class TextChecker implements TokenSink, RangeSink {
     return this.outcome;
   }
 
-  /** The generated code's verdict on `value` (see Program), or -1 where there is none. */
-  private program(value: unknown): number {
+  /** The generated code's verdict on `value` (see ValueProgram); NOT_ASKED where there is none, or it is given up. */
+  private programPasses(value: unknown): Asked {
     if (this.rootProgram === undefined) this.rootProgram = this.programFor('value') as ValueProgram | null;
-    return this.rootProgram === null ? -1 : this.rootProgram(value, this.held, 0);
+    if (this.rootProgram === null || !this.cache.asksPrograms('value')) return NOT_ASKED;
+    return this.rootProgram(value, this.held, 0, (this.valueState ??= new ProgramState())) >= 0 ? PASSED : NOT_PASSED;
   }
 
   /**
@@ -324,14 +331,14 @@ export class TextChecker implements TokenSink, RangeSink {
   }
 
   /**
-   * The generated code's verdict on the whole of `text`: true when it passes, as the scanner would
-   * read it (a leading BOM, whitespace around the value); false where there is none or it does not.
+   * The generated code's verdict on the whole of `text`, as the scanner would read it (a leading
+   * BOM, whitespace around the value): PASSED, NOT_PASSED, or NOT_ASKED where there is none.
    */
-  private textPasses(text: string): boolean {
+  private textPasses(text: string): Asked {
     // A document any value passes is the scanner's alone: it skips it (see checkText).
     if (this.rootTextProgram === undefined) this.rootTextProgram = this.root.free ? null : (this.programFor('text') as TextProgram | null);
     const program = this.rootTextProgram;
-    if (program === null) return false;
+    if (program === null) return NOT_ASKED;
     const state = (this.textState ??= new TextState((this.scanner ??= new TextScanner(this.limits))));
     state.reader.readStrings(text);
     // The programs below the root are written on their first call, in here too.
@@ -340,14 +347,14 @@ export class TextChecker implements TokenSink, RangeSink {
       let c = 0;
       while ((c = text.charCodeAt(i)) === Ch.Space || c === Ch.LF || c === Ch.CR || c === Ch.Tab) i++;
       i = program(text, i, this.held, 0, state);
-      if (i < 0) return false;
+      if (i < 0) return NOT_PASSED;
       while ((c = text.charCodeAt(i)) === Ch.Space || c === Ch.LF || c === Ch.CR || c === Ch.Tab) i++;
-      return i === text.length;
+      return i === text.length ? PASSED : NOT_PASSED;
     } catch (error) {
       // A stack used up by the code's recursion: the checker, which keeps a stack of its own, reads
       // the text again. Anything else was thrown by a custom format or keyword, as the checker
       // would have it thrown (it may not throw a second time).
-      if (error instanceof RangeError && error.message.includes('call stack')) return false;
+      if (error instanceof RangeError && error.message.includes('call stack')) return NOT_PASSED;
       throw error;
     } finally {
       state.release();

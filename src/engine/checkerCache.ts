@@ -23,6 +23,8 @@ const MAX_SHAPES = 4096;
  * limits.maxDepth).
  */
 export const MAX_VALUE_DEPTH = 400;
+/** Documents read twice (see CheckerCache.programMisses) before the programs may be given up. */
+const MAX_MISSES = 64;
 
 /** What checkers of one schema share: the shapes and members built so far (see TextChecker). */
 export class CheckerCache {
@@ -45,6 +47,21 @@ export class CheckerCache {
   /** The generated code of value mode and of whole texts (src/engine/programs.ts): made on first need, null where none may be. */
   private valuePrograms: Programs | null | undefined = undefined;
   private textPrograms: Programs | null | undefined = undefined;
+
+  /**
+   * Documents the programs passed, and those they did not pass that the checker then passed, per
+   * mode: where the code covers too little of a schema (its shapes have `unevaluated*` deep in
+   * them, say), each such document was read twice. Past MAX_MISSES of them, and more than one in
+   * five of those passed, the programs are no longer asked.
+   */
+  readonly programPasses = {value: 0, text: 0};
+  readonly programMisses = {value: 0, text: 0};
+
+  /** Whether the programs of `mode` are still worth asking (see programMisses). */
+  asksPrograms(mode: 'value' | 'text'): boolean {
+    const misses = this.programMisses[mode];
+    return misses < MAX_MISSES || misses * 4 < this.programPasses[mode];
+  }
 
   /** The shape of the containers `member` applies to, built once per distinct set of applications. */
   shapeOf(member: Member): Shape {

@@ -12,9 +12,8 @@
 // Nothing here states what a keyword means: the code is read off the Shape and Member the
 // keywords' outlines and `accepts` built (src/engine/shapeBuilder.ts), as the checker reads them,
 // and does what the checker does with them, rule for rule. Only a pass is trusted. Anything the
-// code does not cover (a shape with `unevaluated*`, `uniqueItems`, `contains` or `propertyNames`,
-// a failure that goes further up than the container around it, more than 32 flags) is left to the
-// checker, and what fails goes to the checker and then the evaluator, which say why. A text
+// code does not cover (a shape with `unevaluated*`, `uniqueItems`, `contains` or `propertyNames`)
+// is left to the checker, and what fails goes to the checker and then the evaluator, which say why. A text
 // program refuses whatever the TextScanner refuses, and may refuse more (a key it cannot tell
 // apart from another): a refusal, too, only sends the document to the checker.
 //
@@ -48,28 +47,50 @@ import {isWithinDoubleRange} from '../json/numbers.js';
 
 /**
  * Judge a value at nesting `depth`: -1 when it is not certain to pass (a failure that reaches the
- * document, or anything the checker would have to give up on), else the flags its failures set in
- * the container around it (word 0; see Target).
+ * document, or anything the checker would have to give up on), else 0. A failure that goes to a
+ * flag of an enclosing container sets it in `state` (see ProgramState).
  */
-export type ValueProgram = (value: unknown, held: HeldScalar, depth: number) => number;
+export type ValueProgram = (value: unknown, held: HeldScalar, depth: number, state: ProgramState) => number;
 
 /**
  * Judge the JSON value that starts at `from` in `text` (no whitespace before it): -1 as for a
  * ValueProgram, or where the text is not a value the TextScanner accepts; else where the value
- * ends, with the flags it set in the container around it in `state.up`.
+ * ends.
  */
 export type TextProgram = (text: string, from: number, held: HeldScalar, depth: number, state: TextState) => number;
 
 type Program = ValueProgram | TextProgram;
+
+/** What the generated code said of a text (TextChecker.textPasses). */
+export const PASSED = 0;
+export const NOT_PASSED = 1;
+export const NOT_ASKED = 2;
+export type Asked = typeof PASSED | typeof NOT_PASSED | typeof NOT_ASKED;
 type Mode = 'value' | 'text';
 
 /**
- * What a text program keeps while it reads one text: the flags a value sets in its container, and
- * per depth the keys of the open object that its code does not list, to refuse a repeated one
- * (RFC 7493 §2.3, as the checker does). They hold slices of the text: `release` drops them.
+ * What a program keeps while it judges one document: the flags of each open container and of the
+ * scalar being judged, by depth, as the checker keeps them (a failure goes to the document or to a
+ * flag some levels up; see Target).
  */
-export class TextState implements RangeSink {
-  up = 0;
+export class ProgramState {
+  readonly flags: Int32Array[] = [];
+
+  /** The flags of the value at `depth`, `words` of them, cleared. */
+  at(depth: number, words: number): Int32Array {
+    let flags = this.flags[depth];
+    if (flags === undefined || flags.length < words) this.flags[depth] = flags = new Int32Array(Math.max(words, 2));
+    else for (let i = 0; i < words; i++) flags[i] = 0;
+    return flags;
+  }
+}
+
+/**
+ * What a text program keeps besides: per depth the keys of the open object that its code does not
+ * list, to refuse a repeated one (RFC 7493 §2.3, as the checker does). They hold slices of the
+ * text: `release` drops them.
+ */
+export class TextState extends ProgramState implements RangeSink {
   private readonly keys: KeySet[] = [];
   private usedLevels = 0;
   /** The keys of the objects in a value skipped (see skip), by their depth in it. */
@@ -79,7 +100,9 @@ export class TextState implements RangeSink {
   constructor(
     /** The TextScanner whose string reader the code calls (stringEnd, escaped). */
     readonly reader: TextScanner,
-  ) {}
+  ) {
+    super();
+  }
 
   /** The key set of the object at `depth`, emptied: its first key the code does not list came. */
   keysAt(depth: number): KeySet {
@@ -96,7 +119,6 @@ export class TextState implements RangeSink {
    * it is JSON within the limits with no key repeated. -1 where the scanner refuses it.
    */
   skip(text: string, from: number, depth: number): number {
-    this.up = 0;
     this.reader.skipValue();
     return this.reader.valueAt(text, from, this, depth);
   }
@@ -317,17 +339,15 @@ class Writer {
   }
 
   /**
-   * What a failure to `target` does, seen from a value at the level of `here` levels below the
-   * one the program returns flags to: -1 at the document, a local flag at the value's own level,
-   * the returned mask one level up; null (not written) past that, or past 32 flags.
+   * What a failure to `target` does, from the code of a value at depth `d`: -1 at the document,
+   * else the flag set, in the value's own flags (`f`) or in those of a container some levels up.
    */
-  private fail(target: Target, here: number): string | null {
+  private fail(target: Target): string {
     if (target === DOCUMENT) return 'return -1;';
-    const up = levelsUp(target) - here;
+    const up = levelsUp(target);
     const flag = flagOf(target);
-    if (up === 0) return `f${flag >> 5} |= ${1 << (flag & 31)};`;
-    if (up === 1 && flag < 32) return `up |= ${1 << flag};`;
-    return null;
+    const flags = up === 0 ? 'f' : `T.flags[d - ${up}]`;
+    return `${flags}[${flag >> 5}] |= ${1 << (flag & 31)};`;
   }
 
   /** The whole program, or null when some part of it is not written (then it never passes). */
@@ -338,7 +358,7 @@ class Writer {
     const scalar = this.containersOnly ? '  return -1;\n' : this.scalar();
     if (scalar === null) return null;
     // The parameters of the functions for containers, and how the program calls them.
-    const parameters = text ? 't, i, H, d, T' : 'v, H, d';
+    const parameters = text ? 't, i, H, d, T' : 'v, H, d, T';
     let objects: string | null;
     let arrays: string | null;
     if (this.member.accepts !== null && !this.containersOnly && !this.member.nodes.some(judgesContainers)) {
@@ -370,7 +390,6 @@ ${arrays}
       return `
 ${helpers}
 return function program(t, i, H, d, T) {
-  let up = 0;
   let kind;
   let end;
   const c = t.charCodeAt(i);
@@ -401,7 +420,6 @@ ${inexact}    kind = ${NUMBER};
     end = i + 4;
   } else return -1;
 ${scalar}
-  T.up = up;
   return end;
 };`;
     }
@@ -410,8 +428,7 @@ const {getPrototypeOf} = Object;
 const objectPrototype = Object.prototype;
 const isArray = Array.isArray;
 ${helpers}
-return function program(x, H, d) {
-  let up = 0;
+return function program(x, H, d, T) {
   let kind;
   switch (typeof x) {
     case 'string':
@@ -434,12 +451,12 @@ return function program(x, H, d) {
         break;
       }
       if (d >= ${depth}) return -1;
-      return isArray(x) ? judgeArray(x, H, d) : judgeObject(x, H, d);
+      return isArray(x) ? judgeArray(x, H, d, T) : judgeObject(x, H, d, T);
     default:
       return -1;
   }
 ${scalar}
-  return up;
+  return 0;
 };`;
   }
 
@@ -452,8 +469,7 @@ ${scalar}
     if (member.accepts !== null) {
       let code = '';
       for (let i = 0; i < member.accepts.length; i++) {
-        const fail = this.fail(member.acceptsTargets[i]!, 0);
-        if (fail === null) return null;
+        const fail = this.fail(member.acceptsTargets[i]!);
         code += `  if (!${this.constant(member.accepts[i])}(${this.constant(member.acceptsKeywords[i])}, kind, H)) { ${fail} }\n`;
       }
       return code;
@@ -461,21 +477,17 @@ ${scalar}
     const shape = this.programs.shape(member);
     if (shape.unsure) return '  return -1;\n';
     const flags = this.flagWords(shape);
-    if (flags === null) return null;
     let code = `  ${flags}\n`;
     for (const target of shape.scalarFails) {
-      const fail = this.fail(target, 0);
-      if (fail === null) return null;
+      const fail = this.fail(target);
       code += `  ${fail}\n`;
     }
     for (let i = 0; i < shape.scalarKinds.length; i++) {
-      const fail = this.fail(shape.scalarKindTargets[i]!, 0);
-      if (fail === null) return null;
+      const fail = this.fail(shape.scalarKindTargets[i]!);
       code += `  if ((${shape.scalarKinds[i]} & kind) === 0) { ${fail} }\n`;
     }
     for (let i = 0; i < shape.scalarAccepts.length; i++) {
-      const fail = this.fail(shape.scalarAcceptsTargets[i]!, 0);
-      if (fail === null) return null;
+      const fail = this.fail(shape.scalarAcceptsTargets[i]!);
       code += `  if (!${this.constant(shape.scalarAccepts[i])}(${this.constant(shape.scalarAcceptsKeywords[i])}, kind, H)) { ${fail} }\n`;
     }
     const decisions = this.decisions(shape, 0, null);
@@ -483,11 +495,9 @@ ${scalar}
     return code + decisions;
   }
 
-  /** `let f0 = 0, ...`: the shape's flags, cleared. */
-  private flagWords(shape: Shape): string | null {
-    if (shape.flagWords === 0) return '';
-    const words = Array.from({length: shape.flagWords}, (_, word) => `f${word} = 0`);
-    return `let ${words.join(', ')};`;
+  /** The flags of the shape's value (`f`), cleared, from the state's stack. */
+  private flagWords(shape: Shape): string {
+    return shape.flagWords === 0 ? '' : `const f = T.at(d, ${shape.flagWords});`;
   }
 
   /**
@@ -496,18 +506,17 @@ ${scalar}
    */
   private decisions(shape: Shape, kind: number, seen: number | null): string | null {
     let code = '';
-    const isSet = (bit: number): string => `(f${bit >> 5} & ${1 << (bit & 31)}) !== 0`;
+    const isSet = (bit: number): string => `(f[${bit >> 5}] & ${1 << (bit & 31)}) !== 0`;
     for (let i = shape.decisions.length - 1; i >= 0; i--) {
       const decision = shape.decisions[i]!;
-      const fail = this.fail(decision.target, 0);
-      if (fail === null) return null;
+      const fail = this.fail(decision.target);
       let failed: string;
       switch (decision.mode) {
         case DECIDE_SOME:
-          failed = decision.masks.map((mask, word) => `(f${word} & ${mask}) === ${mask}`).join(' && ') || 'true';
+          failed = decision.masks.map((mask, word) => `(f[${word}] & ${mask}) === ${mask}`).join(' && ') || 'true';
           break;
         case DECIDE_ONE:
-          failed = `(${decision.masks.map((mask, word) => `bitCount(${mask} & ~f${word})`).join(' + ') || '0'}) !== 1`;
+          failed = `(${decision.masks.map((mask, word) => `bitCount(${mask} & ~f[${word}])`).join(' + ') || '0'}) !== 1`;
           break;
         case DECIDE_NONE:
           failed = `!(${isSet(decision.flag)})`;
@@ -542,26 +551,24 @@ ${scalar}
     const text = this.programs.mode === 'text';
     const {limits} = this.programs.bounds;
     const flags = this.flagWords(shape);
-    if (flags === null) return null;
     const names = namesOf(shape);
     // A switch compares a name with each case in turn: past a few dozen, a map finds it sooner.
     const listed = names.length <= MAX_LISTED_NAMES ? names : [];
     const words = (count: number, letter: string): string => (count > 0 ? `let ${Array.from({length: count}, (_, word) => `${letter}${word} = 0`).join(', ')};` : '');
-    let code = `  let up = 0, count = 0;
+    let code = `  let count = 0;
   ${flags}
   ${words(shape.presenceWords, 's')}
   ${text ? `${words(wordsFor(listed.length), 'k')}\n  let c = 0, keys = null;` : 'const prototype = getPrototypeOf(v);\n  if (prototype !== objectPrototype && prototype !== null) return -1;\n  let members = 0;'}
 `;
     for (const target of shape.objectFails) {
-      const fail = this.fail(target, 0);
-      if (fail === null) return null;
+      const fail = this.fail(target);
       code += `  ${fail}\n`;
     }
     const lookup = this.constant(this.programs.lookup(shape, listed));
     const shapeConstant = this.constant(shape);
     const programs = this.constant(this.programs);
     // The value's arguments: a parsed value, or where it starts in the text.
-    const value = text ? 't, i, H, d + 1, T' : 'x, H, d + 1';
+    const value = text ? 't, i, H, d + 1, T' : 'x, H, d + 1, T';
     let cases = '';
     listed.forEach((name, index) => {
       const bit = shape.presenceBits.get(name);
@@ -584,7 +591,6 @@ ${presenceOf('entry.bit', shape.presenceWords)}          r = (entry.program ?? $
       }
     }
     if (r < 0) return -1;
-    ${merge(shape, text ? 'T.up' : 'r')}
 `;
     if (text) {
       code += `  i++;
@@ -616,8 +622,7 @@ ${dispatch}  }
 `;
     }
     for (let i = 0; i < shape.presenceMasks.length; i++) {
-      const fail = this.fail(shape.presenceTargets[i]!, 0);
-      if (fail === null) return null;
+      const fail = this.fail(shape.presenceTargets[i]!);
       const trigger = shape.presenceTriggers[i]!;
       const all = shape.presenceMasks[i]!.map((mask, word) => `(s${word} & ${mask}) === ${mask}`).join(' && ') || 'true';
       const holds = trigger >= 0 ? `(s${trigger >> 5} & ${1 << (trigger & 31)}) === 0 || (${all})` : all;
@@ -625,13 +630,12 @@ ${dispatch}  }
     }
     const members = text ? 'count' : 'members';
     for (let i = 0; i < shape.propertyTargets.length; i++) {
-      const fail = this.fail(shape.propertyTargets[i]!, 0);
-      if (fail === null) return null;
+      const fail = this.fail(shape.propertyTargets[i]!);
       code += `  if (${members} < ${shape.propertyBounds[2 * i]} || ${members} > ${shape.propertyBounds[2 * i + 1]}) { ${fail} }\n`;
     }
     const decisions = this.decisions(shape, OBJECT, shape.presenceWords);
     if (decisions === null) return null;
-    return code + decisions + (text ? '  T.up = up;\n  return i;' : '  return up;');
+    return code + decisions + (text ? '  return i;' : '  return 0;');
   }
 
   private arrayCode(shape: Shape): string | null {
@@ -640,11 +644,9 @@ ${dispatch}  }
     }
     const text = this.programs.mode === 'text';
     const flags = this.flagWords(shape);
-    if (flags === null) return null;
-    let code = `  let up = 0;\n  ${flags}\n`;
+    let code = `  ${flags}\n`;
     for (const target of shape.arrayFails) {
-      const fail = this.fail(target, 0);
-      if (fail === null) return null;
+      const fail = this.fail(target);
       code += `  ${fail}\n`;
     }
     const item = `${this.constant(this.programs)}.item(${this.constant(shape)}, ${this.constant([])}, length)`;
@@ -657,7 +659,6 @@ ${dispatch}  }
     const r = ${item}(t, i, H, d + 1, T);
     length++;
     if (r < 0) return -1;
-    ${merge(shape, 'T.up')}
     i = r;
 ${nextOrClose(Ch.CloseBracket)}  }
 `;
@@ -665,20 +666,17 @@ ${nextOrClose(Ch.CloseBracket)}  }
       // The length read at each item, as the checker and the evaluator read it: a getter may grow the array.
       code += `  let length = 0;
   for (; length < v.length; length++) {
-    const r = ${item}(v[length], H, d + 1);
-    if (r < 0) return -1;
-    ${merge(shape, 'r')}
+    if (${item}(v[length], H, d + 1, T) < 0) return -1;
   }
 `;
     }
     for (let i = 0; i < shape.itemTargetsOfBounds.length; i++) {
-      const fail = this.fail(shape.itemTargetsOfBounds[i]!, 0);
-      if (fail === null) return null;
+      const fail = this.fail(shape.itemTargetsOfBounds[i]!);
       code += `  if (length < ${shape.itemBounds[2 * i]} || length > ${shape.itemBounds[2 * i + 1]}) { ${fail} }\n`;
     }
     const decisions = this.decisions(shape, ARRAY, null);
     if (decisions === null) return null;
-    return code + decisions + (text ? '  T.up = up;\n  return i;' : '  return up;');
+    return code + decisions + (text ? '  return i;' : '  return 0;');
   }
 }
 
@@ -697,12 +695,6 @@ function nextOrClose(close: number): string {
     i++;
     break;
 `;
-}
-
-/** The flags a member's value set in the container (`mask`), added to the container's own. */
-function merge(shape: Shape, mask: string): string {
-  // With no flags of its own, a container's members can set none: anything else is not ours to trust.
-  return shape.flagWords === 0 ? `if (${mask} !== 0) return -1;` : `f0 |= ${mask};`;
 }
 
 /** Some keyword of `node` has no `accepts`: it is there for objects or arrays (`properties`, `items`...). */
