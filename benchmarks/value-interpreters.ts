@@ -146,10 +146,10 @@ const ajv = new Ajv({allErrors: false, allowMatchingProperties: true}).compile(r
 const ours = compile(recordSchema);
 const interpreter = interpret(recordSchema);
 // The checker alone, as where code may not be generated: the same validator with no programs
-// (CheckerCache.programOf answers null once its programs are null). ajv cannot run in a process
+// (CheckerCache.programOf answers null once its value programs are null). ajv cannot run in a process
 // that refuses code generation, so both are measured here.
 const checkerAlone = compile(recordSchema);
-(checkerAlone as unknown as {parts: {checkerCache: {programs: null}}}).parts.checkerCache.programs = null;
+(checkerAlone as unknown as {parts: {checkerCache: {programs: {value: null}}}}).parts.checkerCache.programs.value = null;
 
 // Sanity: every reader passes every record, and the interpreter fails a bad one.
 for (const value of values) if (!ajv(value) || !ours.validate(value).valid || !checkerAlone.validate(value).valid || !interpreter(value, 0) || !walk(value, 0)) throw new Error('a record did not pass');

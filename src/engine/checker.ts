@@ -48,7 +48,9 @@ import {
   DOCUMENT,
   Member,
   Shape,
+  bitCount,
   clearBits,
+  cleared,
   flagOf,
   fromMember,
   holds,
@@ -79,21 +81,6 @@ export type Outcome = typeof PASS | typeof FAIL | typeof UNSURE;
 function hasAll(words: Int32Array, masks: readonly number[]): boolean {
   for (let word = 0; word < masks.length; word++) if ((words[word]! & masks[word]!) !== masks[word]) return false;
   return true;
-}
-
-/** The word set kept at `level` in `sets`, zeroed over `count` words (grown when too short). */
-function cleared(sets: Int32Array[], level: number, count: number): Int32Array {
-  const words = sets[level];
-  if (words === undefined || words.length < count) return new Int32Array(Math.max(count, 2));
-  for (let i = 0; i < count; i++) words[i] = 0;
-  return words;
-}
-
-/** Bits set in a 32-bit word. */
-function bitCount(mask: number): number {
-  let count = 0;
-  for (let rest = mask; rest !== 0; rest &= rest - 1) count++;
-  return count;
 }
 
 export class TextChecker implements TokenSink, RangeSink {
@@ -503,7 +490,7 @@ export class TextChecker implements TokenSink, RangeSink {
       this.giveUp(this.usable ? 'bounds' : 'schema');
       return false;
     }
-    this.flags[level] = cleared(this.flags, level, shape.flagWords);
+    cleared(this.flags, level, shape.flagWords);
     const {scalarFails, scalarKinds, scalarKindTargets, scalarAccepts, scalarAcceptsKeywords, scalarAcceptsTargets} = shape;
     for (let i = 0; i < scalarFails.length; i++) this.fail(scalarFails[i]!, level);
     for (let i = 0; i < scalarKinds.length; i++) if ((scalarKinds[i]! & kind) === 0) this.fail(scalarKindTargets[i]!, level);
@@ -631,8 +618,8 @@ export class TextChecker implements TokenSink, RangeSink {
       if (level >= this.usedLevels) this.usedLevels = level + 1;
     }
     this.counts[level] = 0;
-    this.seen[level] = cleared(this.seen, level, shape.presenceWords);
-    this.flags[level] = cleared(this.flags, level, shape.flagWords);
+    cleared(this.seen, level, shape.presenceWords);
+    cleared(this.flags, level, shape.flagWords);
     if (kind === OBJECT) {
       if (shape.memberSources.rules.length > 0) this.clearHeld(level);
       (this.memberKeys[level] ??= new MemberKeys()).open(shape);

@@ -9,9 +9,9 @@ import type {SchemaNode} from '../schema/node.js';
 import type {Limits} from '../types.js';
 import {Scope} from './dynamicScope.js';
 import {ScalarPlans} from './scalarPlan.js';
-import {Member, Shape, wordsFor} from './shape.js';
+import {Shape, signatureOf, wordsFor, type Member} from './shape.js';
 import {ShapeBuilder} from './shapeBuilder.js';
-import {Programs, generatesCode, type TextProgram, type ValueProgram} from './programs.js';
+import {Programs, generatesCode, type Mode, type TextProgram, type ValueProgram} from './programs.js';
 
 /** What a kept member costs beside its name's characters (~1,400-1,700 bytes: benchmarks/name-cache-memory.ts). */
 const MEMBER_BYTES = 2048;
@@ -45,8 +45,7 @@ export class CheckerCache {
   readonly documentScope = new Scope(null, null);
   readonly partialScope = new Scope(null, null, true);
   /** The generated code of value mode and of whole texts (src/engine/programs.ts): made on first need, null where none may be. */
-  private valuePrograms: Programs | null | undefined = undefined;
-  private textPrograms: Programs | null | undefined = undefined;
+  private readonly programs: Record<Mode, Programs | null | undefined> = {value: undefined, text: undefined};
 
   /**
    * Documents the programs passed, and those they did not pass that the checker then passed, per
@@ -58,7 +57,7 @@ export class CheckerCache {
   readonly programMisses = {value: 0, text: 0};
 
   /** Whether the programs of `mode` are still worth asking (see programMisses). */
-  asksPrograms(mode: 'value' | 'text'): boolean {
+  asksPrograms(mode: Mode): boolean {
     const misses = this.programMisses[mode];
     return misses < MAX_MISSES || misses * 4 < this.programPasses[mode];
   }
@@ -66,8 +65,7 @@ export class CheckerCache {
   /** The shape of the containers `member` applies to, built once per distinct set of applications. */
   shapeOf(member: Member): Shape {
     const {nodes, targets, scopes} = member;
-    let signature = '';
-    for (let i = 0; i < nodes.length; i++) signature += nodes[i]!.id + ':' + targets[i] + ':' + scopes[i]!.id + ',';
+    const signature = signatureOf(member);
     const {shapes} = this;
     let shape = shapes.get(signature);
     if (shape === undefined) {
@@ -84,18 +82,18 @@ export class CheckerCache {
 
   /** The program that judges parsed values `member` applies to, or null where code may not be generated. */
   valueProgramOf(member: Member, limits: Required<Limits>): ValueProgram | null {
-    if (this.valuePrograms === undefined) this.valuePrograms = this.programs('value', limits);
-    return this.valuePrograms === null ? null : (this.valuePrograms.of(member) as ValueProgram);
+    return this.programOf('value', member, limits) as ValueProgram | null;
   }
 
   /** The program that reads texts of the values `member` applies to, or null where code may not be generated. */
   textProgramOf(member: Member, limits: Required<Limits>): TextProgram | null {
-    if (this.textPrograms === undefined) this.textPrograms = this.programs('text', limits);
-    return this.textPrograms === null ? null : (this.textPrograms.of(member) as TextProgram);
+    return this.programOf('text', member, limits) as TextProgram | null;
   }
 
-  private programs(mode: 'value' | 'text', limits: Required<Limits>): Programs | null {
+  private programOf(mode: Mode, member: Member, limits: Required<Limits>): ValueProgram | TextProgram | null {
+    let programs = this.programs[mode];
     // The code recurses, where the checker keeps a stack of its own: deeper, the checker decides.
-    return generatesCode ? new Programs(mode, (of) => of.shape ?? this.shapeOf(of), this.scalarPlans, this.budget, limits, MAX_VALUE_DEPTH) : null;
+    if (programs === undefined) programs = this.programs[mode] = generatesCode ? new Programs(mode, (of) => of.shape ?? this.shapeOf(of), this.scalarPlans, this.budget, limits, MAX_VALUE_DEPTH) : null;
+    return programs === null ? null : programs.of(member);
   }
 }

@@ -47,3 +47,29 @@ export class KeySet {
     this.fingerprints = null;
   }
 }
+
+/** A KeySet per depth, for the open objects of one document; emptied as each opens, all at its end. */
+export class KeySets {
+  private readonly sets: KeySet[] = [];
+  private usedLevels = 0;
+
+  /** The keys of the object opening at `depth`: none yet. */
+  open(depth: number): KeySet {
+    let keys = this.sets[depth];
+    if (keys === undefined) this.sets[depth] = keys = new KeySet();
+    else keys.clear();
+    if (depth >= this.usedLevels) this.usedLevels = depth + 1;
+    return keys;
+  }
+
+  /** The keys of the open object at `depth` (opened). */
+  at(depth: number): KeySet {
+    return this.sets[depth]!;
+  }
+
+  /** Hold none of the document's keys. */
+  release(): void {
+    for (let depth = 0; depth < this.usedLevels; depth++) this.sets[depth]?.clear();
+    this.usedLevels = 0;
+  }
+}

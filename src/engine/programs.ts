@@ -35,12 +35,15 @@ import {
   Member,
   type Shape,
   type Target,
+  bitCount,
+  cleared,
   flagOf,
   levelsUp,
+  signatureOf,
   wordsFor,
 } from './shape.js';
 import type {ScalarPlans} from './scalarPlan.js';
-import {KeySet} from './keySet.js';
+import {KeySets, type KeySet} from './keySet.js';
 import {Ch} from '../json/tokenizer.js';
 import {decodeString, numberEnd, type RangeSink, type TextScanner} from '../json/scanner.js';
 import {isWithinDoubleRange} from '../json/numbers.js';
@@ -66,7 +69,7 @@ export const PASSED = 0;
 export const NOT_PASSED = 1;
 export const NOT_ASKED = 2;
 export type Asked = typeof PASSED | typeof NOT_PASSED | typeof NOT_ASKED;
-type Mode = 'value' | 'text';
+export type Mode = 'value' | 'text';
 
 /**
  * What a program keeps while it judges one document: the flags of each open container and of the
@@ -78,10 +81,7 @@ export class ProgramState {
 
   /** The flags of the value at `depth`, `words` of them, cleared. */
   at(depth: number, words: number): Int32Array {
-    let flags = this.flags[depth];
-    if (flags === undefined || flags.length < words) this.flags[depth] = flags = new Int32Array(Math.max(words, 2));
-    else for (let i = 0; i < words; i++) flags[i] = 0;
-    return flags;
+    return cleared(this.flags, depth, words);
   }
 }
 
@@ -91,11 +91,9 @@ export class ProgramState {
  * text: `release` drops them.
  */
 export class TextState extends ProgramState implements RangeSink {
-  private readonly keys: KeySet[] = [];
-  private usedLevels = 0;
+  private readonly keys = new KeySets();
   /** The keys of the objects in a value skipped (see skip), by their depth in it. */
-  private readonly skippedKeys: KeySet[] = [];
-  private skippedLevels = 0;
+  private readonly skippedKeys = new KeySets();
 
   constructor(
     /** The TextScanner whose string reader the code calls (stringEnd, escaped). */
@@ -106,11 +104,7 @@ export class TextState extends ProgramState implements RangeSink {
 
   /** The key set of the object at `depth`, emptied: its first key the code does not list came. */
   keysAt(depth: number): KeySet {
-    let keys = this.keys[depth];
-    if (keys === undefined) this.keys[depth] = keys = new KeySet();
-    else keys.clear();
-    if (depth >= this.usedLevels) this.usedLevels = depth + 1;
-    return keys;
+    return this.keys.open(depth);
   }
 
   /**
@@ -124,14 +118,11 @@ export class TextState extends ProgramState implements RangeSink {
   }
 
   openKeys(depth: number): void {
-    let keys = this.skippedKeys[depth];
-    if (keys === undefined) this.skippedKeys[depth] = keys = new KeySet();
-    else keys.clear();
-    if (depth >= this.skippedLevels) this.skippedLevels = depth + 1;
+    this.skippedKeys.open(depth);
   }
 
   addKey(depth: number, key: string): boolean {
-    return this.skippedKeys[depth]!.add(key);
+    return this.skippedKeys.at(depth).add(key);
   }
 
   // A value skipped delivers no token: the scanner calls none of these (TextScanner.skipValue).
@@ -147,10 +138,8 @@ export class TextState extends ProgramState implements RangeSink {
   falseValue(): void {}
 
   release(): void {
-    for (let depth = 0; depth < this.usedLevels; depth++) this.keys[depth]?.clear();
-    for (let depth = 0; depth < this.skippedLevels; depth++) this.skippedKeys[depth]?.clear();
-    this.usedLevels = 0;
-    this.skippedLevels = 0;
+    this.keys.release();
+    this.skippedKeys.release();
     this.reader.forgetText();
   }
 }
@@ -186,11 +175,6 @@ interface NameLookup {
   readonly table: NameTable<Program>;
 }
 
-/** What the generated code is given: constants it refers to by index, and the helpers it calls. */
-interface Constants {
-  readonly values: unknown[];
-}
-
 /** The programs of one schema, by the signature of the member they judge (see Programs.of). */
 export class Programs {
   private readonly bySignature = new Map<string, Program>();
@@ -203,16 +187,14 @@ export class Programs {
     private readonly shapeOf: (member: Member) => Shape,
     private readonly plans: ScalarPlans,
     private readonly budget: NameBudget,
-    private readonly limits: Required<Limits>,
+    readonly limits: Required<Limits>,
     /** How deep a value may nest before the checker (and its bound) takes over: the code recurses. */
-    private readonly maxDepth: number,
+    readonly maxDepth: number,
   ) {}
 
   /** The program for values `member` applies to (made on first need, shared by same members). */
   of(member: Member): Program {
-    let signature = '';
-    const {nodes, targets, scopes} = member;
-    for (let i = 0; i < nodes.length; i++) signature += nodes[i]!.id + ':' + targets[i] + ':' + scopes[i]!.id + ',';
+    const signature = signatureOf(member);
     let program = this.bySignature.get(signature);
     if (program !== undefined) return program;
     if (this.count >= MAX_PROGRAMS) return NEVER_PASSES;
@@ -249,7 +231,7 @@ export class Programs {
     const writer = new Writer(this, member, containersOnly);
     const source = writer.program();
     if (source === null) return NEVER_PASSES;
-    const {values} = writer.constants;
+    const values = writer.constants;
     // Members that differ only in their constants (the same keywords at another property) share
     // one function made from the source: it is compiled once and warms up for all of them, and
     // each of its call sites still sees one keyword's `accepts`.
@@ -272,12 +254,7 @@ export class Programs {
     return program;
   }
 
-  /** The program of a name of the schema's that the code does not list, made on first need. */
-  entry(shape: Shape, entry: NameEntry, name: string, held: HeldScalar): Program {
-    return (entry.program = this.of(this.member(shape, name, held)));
-  }
-
-  /** The program of a name the code lists, made on its first call and kept in `slot`. */
+  /** The program of a name of the schema's, made on its first call and kept in `slot` (a NameEntry too). */
   fill(slot: {program: Program | null}, shape: Shape, name: string, held: HeldScalar): Program {
     return (slot.program = this.of(this.member(shape, name, held)));
   }
@@ -316,15 +293,12 @@ export class Programs {
     }
     return {entries, table: new NameTable<Program>(this.budget)};
   }
-
-  get bounds(): {readonly maxDepth: number; readonly limits: Required<Limits>} {
-    return {maxDepth: this.maxDepth, limits: this.limits};
-  }
 }
 
 /** Writes one program's source: a function per value kind, from the member's shape. */
 class Writer {
-  readonly constants: Constants = {values: []};
+  /** The values the code refers to as C0, C1...: given to the function made from it (Programs.written). */
+  readonly constants: unknown[] = [];
 
   constructor(
     private readonly programs: Programs,
@@ -334,8 +308,8 @@ class Writer {
   ) {}
 
   private constant(value: unknown): string {
-    this.constants.values.push(value);
-    return `C${this.constants.values.length - 1}`;
+    this.constants.push(value);
+    return `C${this.constants.length - 1}`;
   }
 
   /**
@@ -375,10 +349,9 @@ class Writer {
       arrays = this.arrayCode(shape);
     }
     if (objects === null || arrays === null) return null;
-    const {maxDepth, limits} = this.programs.bounds;
+    const {maxDepth, limits} = this.programs;
     const depth = Math.min(limits.maxDepth, maxDepth);
-    const helpers = `${BIT_COUNT}
-function judgeObject(${parameters}) {
+    const helpers = `function judgeObject(${parameters}) {
 ${objects}
 }
 function judgeArray(${parameters}) {
@@ -516,7 +489,7 @@ ${scalar}
           failed = decision.masks.map((mask, word) => `(f[${word}] & ${mask}) === ${mask}`).join(' && ') || 'true';
           break;
         case DECIDE_ONE:
-          failed = `(${decision.masks.map((mask, word) => `bitCount(${mask} & ~f[${word}])`).join(' + ') || '0'}) !== 1`;
+          failed = `(${decision.masks.map((mask, word) => `${this.constant(bitCount)}(${mask} & ~f[${word}])`).join(' + ') || '0'}) !== 1`;
           break;
         case DECIDE_NONE:
           failed = `!(${isSet(decision.flag)})`;
@@ -549,7 +522,7 @@ ${scalar}
       return '  return -1;';
     }
     const text = this.programs.mode === 'text';
-    const {limits} = this.programs.bounds;
+    const {limits} = this.programs;
     const flags = this.flagWords(shape);
     const names = namesOf(shape);
     // A switch compares a name with each case in turn: past a few dozen, a map finds it sooner.
@@ -586,7 +559,7 @@ ${cases}      default: {
 ${text ? `        if (!(keys ??= T.keysAt(d)).add(name)) return -1;\n` : ''}        const entry = ${lookup}.entries.get(name);
         if (entry === undefined) r = ${programs}.named(${shapeConstant}, ${lookup}.table, name, H)(${value});
         else {
-${presenceOf('entry.bit', shape.presenceWords)}          r = (entry.program ?? ${programs}.entry(${shapeConstant}, entry, name, H))(${value});
+${presenceOf('entry.bit', shape.presenceWords)}          r = (entry.program ?? ${programs}.fill(entry, ${shapeConstant}, name, H))(${value});
         }
       }
     }
@@ -699,12 +672,6 @@ function nextOrClose(close: number): string {
 
 /** Some keyword of `node` has no `accepts`: it is there for objects or arrays (`properties`, `items`...). */
 const judgesContainers = (node: SchemaNode): boolean => node.keywords.some((keyword) => keyword.definition.accepts === undefined);
-
-const BIT_COUNT = `function bitCount(mask) {
-  let count = 0;
-  for (let rest = mask; rest !== 0; rest &= rest - 1) count++;
-  return count;
-}`;
 
 /** Code that sets presence bit `bit` (an expression; -1: none) among `words` words s0, s1... */
 function presenceOf(bit: string, words: number): string {

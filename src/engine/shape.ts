@@ -40,6 +40,21 @@ export function clearBits(words: Int32Array, bits: readonly number[]): void {
 /** Words for `bits` bits. */
 export const wordsFor = (bits: number): number => (bits + 31) >> 5;
 
+/** The word set kept at `level` in `sets`, zeroed over `count` words (made, or grown, when too short). */
+export function cleared(sets: Int32Array[], level: number, count: number): Int32Array {
+  let words = sets[level];
+  if (words === undefined || words.length < count) sets[level] = words = new Int32Array(Math.max(count, 2));
+  else for (let i = 0; i < count; i++) words[i] = 0;
+  return words;
+}
+
+/** Bits set in a 32-bit word. */
+export function bitCount(mask: number): number {
+  let count = 0;
+  for (let rest = mask; rest !== 0; rest &= rest - 1) count++;
+  return count;
+}
+
 /** `bits` as masks by word (for rules that test several bits of a set at once). */
 export function masksOf(bits: readonly number[]): number[] {
   const masks: number[] = [];
@@ -190,6 +205,13 @@ export class Member {
 }
 
 const NO_NODES: readonly SchemaNode[] = [];
+
+/** What tells two members apart: their nodes, with the targets and scopes they apply in. Equal members have one shape. */
+export function signatureOf({nodes, targets, scopes}: Member): string {
+  let signature = '';
+  for (let i = 0; i < nodes.length; i++) signature += nodes[i]!.id + ':' + targets[i] + ':' + scopes[i]!.id + ',';
+  return signature;
+}
 
 /** What a key (a name or an index) selects; a name's regular expressions run through `match`. */
 export type Selector<K> = (key: K, match: Matcher) => readonly SchemaNode[] | undefined;
