@@ -8,7 +8,7 @@ import {compile} from '../dist/src/index.js';
 import {Evaluator} from '../dist/src/engine/evaluator.js';
 import {KeyPlans} from '../dist/src/engine/keyPlan.js';
 import {compileSchema} from '../dist/src/compile/compile.js';
-import {Tokenizer} from '../dist/src/json/tokenizer.js';
+import {Tokenizer, defaultLimits} from '../dist/src/json/tokenizer.js';
 import {noopSink as noop, printSummary} from './support.js';
 
 /** Best CPU time per call, in nanoseconds, over a few rounds of `count` calls. */
@@ -64,7 +64,7 @@ report('10 string properties (~150 bytes), per document', [
 
 // 2. The evaluator alone, fed events directly: the fixed cost per event, and the repeated-key check.
 const {root} = compileSchema(true, {});
-const evaluator = new Evaluator(root, false, new KeyPlans());
+const evaluator = new Evaluator(root, false, new KeyPlans(), defaultLimits.maxApplications);
 const keys = Array.from({length: 10}, (_, i) => 'k' + i);
 const input = {position: () => ({offset: 0, line: 1, column: 1}), stop() {}};
 const tenKeys = (fromText: boolean) => () => {

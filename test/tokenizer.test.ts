@@ -467,7 +467,7 @@ const limitError = (pieces: string[], limits: Limits): InputError => {
 };
 
 test('defaultLimits are the documented values', () => {
-  assert.deepEqual(defaultLimits, {maxDepth: 1000, maxStringLength: 16 * 1024 * 1024, maxKeyLength: 65536, maxProperties: 1 << 20, maxNumberLength: 4096, maxUniqueItems: 1 << 23, maxAssembledValues: 1 << 23, inexactNumbers: 'allow'});
+  assert.deepEqual(defaultLimits, {maxDepth: 1000, maxStringLength: 16 * 1024 * 1024, maxKeyLength: 65536, maxProperties: 1 << 20, maxNumberLength: 4096, maxUniqueItems: 1 << 23, maxAssembledValues: 1 << 23, maxApplications: 32, inexactNumbers: 'allow'});
 });
 
 test('limit.depth: the container opened beyond maxDepth', () => {

@@ -563,7 +563,7 @@ export class Amender implements TokenSink {
   /** `'failing'`: the member `name` begins; its judges are the subschemas it must pass to stay. */
   private beginJudging(name: string, nodes: readonly SchemaNode[]): void {
     const judges = nodes.map((node): Judge => {
-      const evaluator = new Evaluator(node, false, this.plans.keyPlans, this.match);
+      const evaluator = new Evaluator(node, false, this.plans.keyPlans, this.limits.maxApplications, this.match);
       evaluator.reset(null, this.fromText);
       // ajv judges it as a composite rule: amended, but without defaults.
       const amender = new Amender(this.plans, this.limits, this.match).begin(evaluator, null, this.fromText, this.plans.of([node], true));

@@ -32,6 +32,9 @@ export interface InputSource {
   stop(): void;
 }
 
+/** Applications every document may make beyond maxApplications per value: a small document under a large schema. */
+const APPLICATION_ALLOWANCE = 128;
+
 export class Evaluator extends HeldScalar implements TokenSink, RunHost {
   readonly allErrors: boolean;
   root!: Run;
@@ -61,12 +64,17 @@ export class Evaluator extends HeldScalar implements TokenSink, RunHost {
   private fromText = false;
   /** The document is certainly invalid and only the first error is wanted: feed no more events. */
   stopped = false;
+  /** Subschemas applied to this document so far, and the values begun in it (see applying). */
+  private applications = 0;
+  private values = 0;
 
   constructor(
     private readonly node: SchemaNode,
     allErrors: boolean,
     /** The validator's key plans, shared by its evaluators (src/engine/keyPlan.ts). */
     readonly keyPlans: KeyPlans,
+    /** Limits.maxApplications: the subschemas one document may apply, per value in it. */
+    private readonly maxApplications: number,
     /** How the document runs its patterns (src/engine/patterns.ts). */
     match?: Matcher,
     /** The verdict carries the root run's annotations (CompileOptions.annotations). */
@@ -90,6 +98,8 @@ export class Evaluator extends HeldScalar implements TokenSink, RunHost {
     this.fromText = fromText;
     this.stopped = false;
     this.depth = 0;
+    this.applications = 0;
+    this.values = 0;
     clear(this.reports);
     this.reporting = false;
     this.releaseScalar();
@@ -157,6 +167,18 @@ export class Evaluator extends HeldScalar implements TokenSink, RunHost {
     return pointer;
   }
 
+  /**
+   * A subschema is applied at instance depth `depth` (a run, or a leaf deferred to the scalar
+   * check). Two subschemas that reach the same recursive one apply it twice at the next level,
+   * and so on down: the work doubles at every level of the document, as the memory for the runs
+   * that wait on its keys. Past maxApplications per value (Limits), the document is refused
+   * with a limit error at this position, rather than judged in exponential time and memory.
+   */
+  applying(depth: number): void {
+    if (++this.applications <= this.maxApplications * (this.values + APPLICATION_ALLOWANCE)) return;
+    throw this.limitError('limit.applications', `More than maxApplications (${this.maxApplications}) subschema applications per value of the document`, depth);
+  }
+
   limitError(code: string, message: string, depth: number): InputError {
     return this.inputError('limit', code, message, depth);
   }
@@ -178,6 +200,7 @@ export class Evaluator extends HeldScalar implements TokenSink, RunHost {
    * The run reports to `parent` through `keyword` like any other.
    */
   applyToString(parent: Run, node: SchemaNode, keyword: CompiledKeyword, text: string, viaPath: string): void {
+    this.applying(parent.depth + 1);
     const run = new Run(this, node, parent, keyword, 0, viaPath, parent.depth + 1, false);
     if (node.bool !== undefined) {
       run.decideBoolean();
@@ -194,6 +217,7 @@ export class Evaluator extends HeldScalar implements TokenSink, RunHost {
 
   /** Remember a leaf application to the member value of the container at `depth` (see Frame). */
   deferLeaf(depth: number, node: SchemaNode, parent: Run, via: CompiledKeyword, slot: number, viaPath: string): void {
+    this.applying(depth + 1);
     const frame = this.frames[depth];
     const leaves = (frame.leaves ??= new DeferredLeaves());
     const i = frame.leafCount++;
@@ -280,7 +304,7 @@ export class Evaluator extends HeldScalar implements TokenSink, RunHost {
     const leaves = frame.leaves!;
     for (let i = 0; i < count; i++) {
       const parent = leaves.parents[i];
-      if (!parent.settled) parent.startMember(leaves.nodes[i], leaves.vias[i], leaves.slots[i], leaves.paths[i]);
+      if (!parent.settled) parent.startDeferredMember(leaves.nodes[i], leaves.vias[i], leaves.slots[i], leaves.paths[i]);
     }
   }
 
@@ -479,6 +503,7 @@ export class Evaluator extends HeldScalar implements TokenSink, RunHost {
   }
 
   private deliverScalar(kind: Kind): void {
+    this.values++;
     this.deliverScalarTo(this.incoming(), kind);
     if (this.depth > 0) {
       const frame = this.frames[this.depth - 1];
@@ -507,6 +532,7 @@ export class Evaluator extends HeldScalar implements TokenSink, RunHost {
   }
 
   private startContainer(kind: Kind): void {
+    this.values++;
     const start = this.incoming();
     if (this.depth > 0) {
       const parentFrame = this.frames[this.depth - 1];

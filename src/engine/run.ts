@@ -26,6 +26,8 @@ export interface RunHost extends Instance {
   rootSettled(root: Run): void;
   /** Remember a leaf application to the member value of the container at `depth`. */
   deferLeaf(depth: number, node: SchemaNode, parent: Run, via: CompiledKeyword, slot: number, viaPath: string): void;
+  /** A subschema is applied at instance depth `depth`: counted against Limits.maxApplications (throws past it). */
+  applying(depth: number): void;
 }
 
 /** Indices of array items evaluated at one location (2020-12 core §11.2 annotations). */
@@ -197,6 +199,7 @@ export class Run implements KeywordRun {
 
   /** Apply `node` at this same instance location (in-place applicators). Only from `begin`. */
   applyInPlace(node: SchemaNode, keyword: CompiledKeyword, slot: number, viaPath: string): Run {
+    this.evaluator.applying(this.depth);
     const sub = new Run(this.evaluator, node, this, keyword, slot, viaPath, this.depth, true);
     if (sub.decideBoolean()) return sub;
     sub.next = this.firstSub;
@@ -219,6 +222,12 @@ export class Run implements KeywordRun {
   }
 
   startMember(node: SchemaNode, keyword: CompiledKeyword, slot: number, viaPath: string): void {
+    this.evaluator.applying(this.depth + 1);
+    this.startDeferredMember(node, keyword, slot, viaPath);
+  }
+
+  /** startMember for a leaf the evaluator deferred (Evaluator.deferLeaf), counted as it was deferred. */
+  startDeferredMember(node: SchemaNode, keyword: CompiledKeyword, slot: number, viaPath: string): void {
     const child = new Run(this.evaluator, node, this, keyword, slot, viaPath, this.depth + 1, false);
     if (child.decideBoolean()) return;
     child.next = this.firstChild;

@@ -36,6 +36,13 @@ import {
 
 /** In-place applications deeper than this (a `$ref` cycle that never descends): the evaluator decides. */
 const MAX_IN_PLACE = 200;
+/**
+ * Applications in one shape, at most. References that fan out (`d0: {allOf: [{$ref: d1}, {$ref:
+ * d1}]}`, and so on) double them at each step, as two subschemas reaching the same recursive one
+ * do from one level of the document to the next: past this the evaluator decides, and it counts
+ * its applications (Limits.maxApplications).
+ */
+const MAX_APPLICATIONS = 4096;
 
 /** A keyword that judges containers (a hook other than `scalar`). */
 function judgesContainers(definition: KeywordDefinition): boolean {
@@ -48,6 +55,7 @@ export class ShapeBuilder implements Outline {
   /** The dynamic scope of the node being applied (its own resource entered); set by apply before any outline call. */
   private scope!: Scope;
   private depth = 0;
+  private applications = 0;
   /** The conditions under which the application being added counts (see holds). */
   private condition: number[] = [];
   /** Where the node being applied starts in `condition` and in the decisions. */
@@ -77,7 +85,7 @@ export class ShapeBuilder implements Outline {
     // An unsure shape is left to the evaluator: building on would only cost (a cycle whose nodes
     // have two branches each doubles at every level).
     if (shape.unsure) return;
-    if (this.depth >= MAX_IN_PLACE) {
+    if (this.depth >= MAX_IN_PLACE || ++this.applications > MAX_APPLICATIONS) {
       shape.unsure = true;
       return;
     }

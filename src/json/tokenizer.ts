@@ -19,6 +19,7 @@ export const defaultLimits: Required<Limits> = {
   maxNumberLength: 4096,
   maxUniqueItems: 1 << 23,
   maxAssembledValues: 1 << 23,
+  maxApplications: 32,
   inexactNumbers: 'allow'
 };
 

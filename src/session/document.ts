@@ -68,7 +68,7 @@ export class Document implements Session {
   private complete = false;
 
   constructor(private readonly parts: CompiledParts) {
-    this.evaluator = new Evaluator(parts.root, parts.allErrors, parts.keyPlans, this.patterns.test, parts.annotations);
+    this.evaluator = new Evaluator(parts.root, parts.allErrors, parts.keyPlans, parts.limits.maxApplications, this.patterns.test, parts.annotations);
   }
 
   private checkerOf(): TextChecker {

@@ -183,6 +183,27 @@ const amendingAccounts = mount(
 );
 const compiledOrders = mount(compile(orderSchema));
 
+/**
+ * Two subschemas that reach the same recursive one: a tree whose nodes are told apart by `kind`,
+ * and a list of lists under two `anyOf` branches. A document that puts `children` before `kind`,
+ * or a list of lists that fails at its bottom, doubles the applications at each level: 20 levels
+ * took seconds and then the heap (the process died) before Limits.maxApplications.
+ */
+const branchingTree = mount({
+  $defs: {
+    node: {
+      oneOf: ['group', 'list'].map((kind) => ({type: 'object', required: ['kind'], properties: {kind: {const: kind}, children: {type: 'array', items: {$ref: '#/$defs/node'}}}})),
+    },
+  },
+  $ref: '#/$defs/node',
+});
+const branchingLists = mount({anyOf: [{type: 'array', items: {$ref: '#'}}, {type: 'array', items: {$ref: '#'}, maxItems: 5}]});
+const treeWithKindLast = (depth: number): string => {
+  let text = '{"kind":"group"}';
+  for (let level = 0; level < depth; level++) text = `{"children":[${text}],"kind":"group"}`;
+  return text;
+};
+
 /** Not schemas: a schema is JSON (an object or a boolean), and a validator is what `compile` makes. */
 const notSchemas = [
   {shown: 'a function', value: () => true},
@@ -433,6 +454,11 @@ export const CASES: readonly Case[] = [
       {mount: mount({}, {bodyRoom: 4 * MiB}), body: whole('{"a":'.repeat(20_000) + '1' + '}'.repeat(20_000)), expect: refused('limit')},
       {mount: mount({}, {bodyRoom: 4 * MiB}), body: whole(`{"${'k'.repeat(70_000)}":1}`), expect: refused('limit')},
       {mount: mount({}, {bodyRoom: 4 * MiB}), body: whole('{"fine":true}'), expect: accepted('{"fine":true}')},
+      // Applications that double at each level of the document: refused past maxApplications.
+      {mount: branchingTree, body: whole(treeWithKindLast(24)), expect: refused('limit')},
+      {mount: branchingTree, body: bytewise(treeWithKindLast(24)), expect: refused('limit')},
+      {mount: branchingLists, body: whole(`${'['.repeat(40)}"x"${']'.repeat(40)}`), expect: refused('limit')},
+      {mount: branchingTree, body: whole(treeWithKindLast(3)), expect: accepted(treeWithKindLast(3))},
     ],
   },
   {

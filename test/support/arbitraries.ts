@@ -290,7 +290,9 @@ const smallLimitsArbitrary: fc.Arbitrary<Required<Limits>> = fc.record({
   maxUniqueItems: fc.integer({min: 2, max: 8}),
   // 'reject' refuses a number that a double cannot hold exactly (100000000000000000001 in the pools).
   inexactNumbers: fc.constantFrom<'allow' | 'reject'>('allow', 'allow', 'reject'),
-}).map((limits) => ({...limits, maxAssembledValues: defaultLimits.maxAssembledValues}));
+  // maxApplications at its default: the fast verdict does not count applications (a document it
+  // passes is not refused by the count), so a bound small enough to cross would part the modes.
+}).map((limits) => ({...limits, maxAssembledValues: defaultLimits.maxAssembledValues, maxApplications: defaultLimits.maxApplications}));
 
 /** A schema with the options it is compiled with, and the limits in force. */
 export interface SchemaCase {

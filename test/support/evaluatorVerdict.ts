@@ -15,8 +15,8 @@ type Options = Parameters<typeof compileSchema>[1];
  */
 export function eventsVerdictOf(schema: unknown, options: Options = {}): (value: unknown) => boolean {
   const {root} = compileSchema(schema, options);
-  const evaluator = new Evaluator(root, false, new KeyPlans());
   const limits = {...defaultLimits, ...options.limits};
+  const evaluator = new Evaluator(root, false, new KeyPlans(), limits.maxApplications);
   return (value) => {
     evaluator.reset(null);
     try {
