@@ -159,10 +159,17 @@ export class Evaluator extends HeldScalar implements TokenSink, RunHost {
 
   /** JSON pointer of the instance location at `depth`. */
   pointer(depth: number): string {
-    let pointer = '';
-    for (let i = 0; i < depth && i < this.depth; i++) {
+    // Each open container keeps the pointer of its current member once made, from its parent's
+    // (see Run.location): one join per container, where the errors of a deep document each cost a
+    // walk of every level.
+    let from = Math.min(depth, this.depth);
+    const to = from;
+    while (from > 0 && this.frames[from - 1].path === null) from--;
+    let pointer = from === 0 ? '' : this.frames[from - 1].path!;
+    for (let i = from; i < to; i++) {
       const frame = this.frames[i];
       pointer += '/' + (frame.kind === OBJECT ? escapePointerToken(frame.key) : String(frame.index));
+      frame.path = pointer;
     }
     return pointer;
   }
@@ -419,6 +426,7 @@ export class Evaluator extends HeldScalar implements TokenSink, RunHost {
     if (this.assemblies.length > 0) this.assemblies.key(key);
     const frame = this.frames[this.depth - 1];
     frame.key = key;
+    frame.path = null;
     // A parsed value cannot repeat a key: only text needs the check.
     if (this.fromText && !frame.keys!.add(key)) throw this.inputError('syntax', 'syntax.duplicateKey', `Duplicate key "${key}" in one object (RFC 7493 §2.3)`, this.depth);
     frame.count++;
@@ -486,6 +494,7 @@ export class Evaluator extends HeldScalar implements TokenSink, RunHost {
   private announce(frame: Frame): void {
     const index = frame.count++;
     frame.index = index;
+    frame.path = null;
     const stack = this.stack;
     for (let i = frame.start; i < frame.end; i++) {
       const run = stack[i];
@@ -549,6 +558,7 @@ export class Evaluator extends HeldScalar implements TokenSink, RunHost {
     frame.announced = false;
     frame.leafCount = 0;
     frame.key = '';
+    frame.path = null;
     if (kind === OBJECT && this.fromText) {
       if (frame.keys === null) frame.keys = new KeySet();
       else frame.keys.clear();

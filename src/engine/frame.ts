@@ -52,6 +52,8 @@ export class Frame {
   end = 0;
   key = '';
   index = -1;
+  /** The JSON pointer of the current member (`key` or `index`), once asked (Evaluator.pointer); null when it changes. */
+  path: string | null = null;
   count = 0;
   /** The item that starts next was announced already (Evaluator.announceItem). */
   announced = false;
@@ -79,6 +81,7 @@ export class Frame {
     this.end = 0;
     this.key = '';
     this.index = -1;
+    this.path = null;
     this.count = 0;
     this.announced = false;
     this.keys?.clear();

@@ -4,6 +4,7 @@
 // a run sees the evaluator only through RunHost, what it asks of it.
 
 import {escapePointerToken} from '../json/pointer.js';
+import {truncate} from './arrays.js';
 import {IGNORED, classifyName, keyPlanAt, type KeyPlans} from './keyPlan.js';
 import {ARRAY, OBJECT, type CompiledKeyword, type EvaluatedItems as ItemAnnotations, type Instance, type Kind, type Matcher, type Run as KeywordRun, type SchemaNode} from '../schema/node.js';
 import type {AnnotationUnit, OutputUnit} from '../types.js';
@@ -85,6 +86,9 @@ const COLLECTS_ITEMS = 8;
 /** `errors` is another run's array too: it is copied before anything is added (Run.ownErrors). */
 const SHARED_ERRORS = 16;
 
+/** The runs whose location() is being made, innermost first (reused: location() calls nothing that reenters). */
+const unlocated: Run[] = [];
+
 export class Run implements KeywordRun {
   kind: Kind | 0 = 0;
   settled = false;
@@ -107,6 +111,8 @@ export class Run implements KeywordRun {
   private next: Run | null = null;
   private inPlaceDepth: number;
   private flags: number;
+  /** location(), once asked: the parent's with this run's segment after it (see location). */
+  private path: string | null = null;
 
   constructor(
     readonly evaluator: RunHost,
@@ -176,13 +182,25 @@ export class Run implements KeywordRun {
     this.next = null;
     this.inPlaceDepth = 0;
     this.flags = Run.flagsOf(node, parent, via, slot, false);
+    this.path = null;
   }
 
   /** Keyword location of this run's node through the evaluation path (`$ref`s included). */
   location(): string {
+    if (this.path !== null) return this.path;
+    // Each run keeps its location once made, as its parent's string joined with its own segment:
+    // the errors of a deep document (an `anyOf` failing at every level) then cost one join each,
+    // where a walk up the chain cost one string as long as the document is deep, for every error.
     // A loop, not recursion: the chain is as long as the instance is deep.
-    let path = '';
-    for (let run: Run | null = this; run !== null; run = run.parent) path = run.viaPath + path;
+    let run: Run | null = this;
+    for (; run !== null && run.path === null; run = run.parent) unlocated.push(run);
+    let path = run === null ? '' : run.path!;
+    for (let i = unlocated.length - 1; i >= 0; i--) {
+      const each = unlocated[i]!;
+      path += each.viaPath;
+      each.path = path;
+    }
+    truncate(unlocated, 0);
     return path;
   }
 
