@@ -31,11 +31,11 @@ export interface Limits {
   maxAssembledValues?: number;
   /**
    * Most subschema applications per value of one document (default 32): judging a document of n
-   * values applies at most `maxApplications × (n + 128)` subschemas. Two subschemas that both
-   * reach the same recursive one (`oneOf` branches whose `items` or `properties` lead back to it)
-   * double the applications at each level of the document: past the bound the document is a
-   * `limit.applications` error, where it would have taken time and memory exponential in its
-   * depth. The official suite, the 2020-12 meta-schema and the examples use at most 10 per value.
+   * values applies at most `maxApplications × (n + 128)` subschemas, and at most
+   * `maxApplications × 128` to any one value. Two subschemas that both reach the same recursive
+   * one (`oneOf` branches whose `items` or `properties` lead back to it) double the applications
+   * at each level of the document: past the bound the document is a `limit.applications` error,
+   * where it would have taken time and memory exponential in its depth. The official suite, the 2020-12 meta-schema and the examples use at most 10 per value.
    * The evaluator counts them: a document the fast verdict passes is not counted, and the fast
    * verdict leaves to the evaluator a location where one subschema is applied more than 8 times.
    */

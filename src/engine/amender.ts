@@ -24,7 +24,7 @@ import {
 } from '../schema/node.js';
 import type {Limits, TokenSink} from '../types.js';
 import {copyName} from './nameCache.js';
-import {Evaluator, type InputSource} from './evaluator.js';
+import {Evaluator, type ApplicationCount, type InputSource} from './evaluator.js';
 import type {KeyPlans} from './keyPlan.js';
 import {KeySet} from './keySet.js';
 import {HeldScalar} from './scalar.js';
@@ -412,6 +412,10 @@ export class Amender implements TokenSink {
     private readonly limits: Required<Limits>,
     /** The document's way to run a regular expression on a name (src/engine/patterns.ts). */
     private readonly match: Matcher,
+    /** The document's count of applications (Limits.maxApplications), which its judges count into. */
+    private readonly applications: ApplicationCount,
+    /** This amender is a judge's: the values its judges are given were counted by an outer one. */
+    private readonly nested: boolean,
   ) {
     this.next = plans.root;
   }
@@ -563,10 +567,10 @@ export class Amender implements TokenSink {
   /** `'failing'`: the member `name` begins; its judges are the subschemas it must pass to stay. */
   private beginJudging(name: string, nodes: readonly SchemaNode[]): void {
     const judges = nodes.map((node): Judge => {
-      const evaluator = new Evaluator(node, false, this.plans.keyPlans, this.limits.maxApplications, this.match);
+      const evaluator = new Evaluator(node, false, this.plans.keyPlans, this.applications, this.nested ? 'nested judge' : 'judge', this.match);
       evaluator.reset(null, this.fromText);
       // ajv judges it as a composite rule: amended, but without defaults.
-      const amender = new Amender(this.plans, this.limits, this.match).begin(evaluator, null, this.fromText, this.plans.of([node], true));
+      const amender = new Amender(this.plans, this.limits, this.match, this.applications, true).begin(evaluator, null, this.fromText, this.plans.of([node], true));
       return {amender, evaluator};
     });
     this.judging = {name, judges, held: new Recording(), depth: 0};

@@ -32,8 +32,30 @@ export interface InputSource {
   stop(): void;
 }
 
-/** Applications every document may make beyond maxApplications per value: a small document under a large schema. */
+/**
+ * Applications every document may make beyond maxApplications per value (a small document under a
+ * large schema), and the most one value may have (its location's own applications).
+ */
 const APPLICATION_ALLOWANCE = 128;
+
+/**
+ * The subschemas applied to one document, and its values, against Limits.maxApplications. One per
+ * document, shared by every evaluator that judges some of it: the amender's judges (src/engine/amender.ts)
+ * judge members again, a nested judge the members of those, and each must count.
+ */
+export class ApplicationCount {
+  applied = 0;
+  values = 0;
+  constructor(readonly max: number) {}
+}
+
+/**
+ * What an evaluator does with its ApplicationCount: the document's own counts the values and
+ * begins the count with each document; a judge counts the values it is given (each is given to one
+ * judge at the outermost level, and to the document's evaluator once, so a value counts at most
+ * twice); a nested judge counts applications only, since the values it is given were counted.
+ */
+export type Counting = 'document' | 'judge' | 'nested judge';
 
 export class Evaluator extends HeldScalar implements TokenSink, RunHost {
   readonly allErrors: boolean;
@@ -64,17 +86,17 @@ export class Evaluator extends HeldScalar implements TokenSink, RunHost {
   private fromText = false;
   /** The document is certainly invalid and only the first error is wanted: feed no more events. */
   stopped = false;
-  /** Subschemas applied to this document so far, and the values begun in it (see applying). */
-  private applications = 0;
-  private values = 0;
+  /** Applications made for the value now at each depth, since it was announced (see applying). */
+  private readonly appliedAt: number[] = [0];
 
   constructor(
     private readonly node: SchemaNode,
     allErrors: boolean,
     /** The validator's key plans, shared by its evaluators (src/engine/keyPlan.ts). */
     readonly keyPlans: KeyPlans,
-    /** Limits.maxApplications: the subschemas one document may apply, per value in it. */
-    private readonly maxApplications: number,
+    /** The document's count against Limits.maxApplications, and this evaluator's part in it. */
+    private readonly applications: ApplicationCount,
+    private readonly counting: Counting,
     /** How the document runs its patterns (src/engine/patterns.ts). */
     match?: Matcher,
     /** The verdict carries the root run's annotations (CompileOptions.annotations). */
@@ -98,8 +120,11 @@ export class Evaluator extends HeldScalar implements TokenSink, RunHost {
     this.fromText = fromText;
     this.stopped = false;
     this.depth = 0;
-    this.applications = 0;
-    this.values = 0;
+    if (this.counting === 'document') {
+      this.applications.applied = 0;
+      this.applications.values = 0;
+    }
+    this.appliedAt[0] = 0;
     clear(this.reports);
     this.reporting = false;
     this.releaseScalar();
@@ -178,12 +203,21 @@ export class Evaluator extends HeldScalar implements TokenSink, RunHost {
    * A subschema is applied at instance depth `depth` (a run, or a leaf deferred to the scalar
    * check). Two subschemas that reach the same recursive one apply it twice at the next level,
    * and so on down: the work doubles at every level of the document, as the memory for the runs
-   * that wait on its keys. Past maxApplications per value (Limits), the document is refused
-   * with a limit error at this position, rather than judged in exponential time and memory.
+   * that wait on its keys. Past maxApplications per value of the document, or past the allowance
+   * at one value (however many values elsewhere paid for it), the document is refused with a limit
+   * error at this position, rather than judged in exponential time and memory.
    */
   applying(depth: number): void {
-    if (++this.applications <= this.maxApplications * (this.values + APPLICATION_ALLOWANCE)) return;
-    throw this.limitError('limit.applications', `More than maxApplications (${this.maxApplications}) subschema applications per value of the document`, depth);
+    const count = this.applications;
+    const here = (this.appliedAt[depth] ?? 0) + 1;
+    this.appliedAt[depth] = here;
+    if (++count.applied <= count.max * (count.values + APPLICATION_ALLOWANCE) && here <= count.max * APPLICATION_ALLOWANCE) return;
+    throw this.limitError('limit.applications', `More than maxApplications (${count.max}) subschema applications per value of the document, or ${count.max * APPLICATION_ALLOWANCE} at one value`, depth);
+  }
+
+  /** A value begins: it counts towards the document's applications unless it was counted already. */
+  private counted(): void {
+    if (this.counting !== 'nested judge') this.applications.values++;
   }
 
   limitError(code: string, message: string, depth: number): InputError {
@@ -353,6 +387,8 @@ export class Evaluator extends HeldScalar implements TokenSink, RunHost {
 
   /** The value of the key just delivered passed every subschema pendingMember named: nothing to do. */
   skipMember(): void {
+    // A value judged apart is a value of the document all the same: its applications were counted.
+    this.counted();
     const frame = this.frames[this.depth - 1];
     truncate(this.stack, frame.end);
     frame.leafCount = 0;
@@ -427,6 +463,7 @@ export class Evaluator extends HeldScalar implements TokenSink, RunHost {
     const frame = this.frames[this.depth - 1];
     frame.key = key;
     frame.path = null;
+    this.appliedAt[this.depth] = 0;
     // A parsed value cannot repeat a key: only text needs the check.
     if (this.fromText && !frame.keys!.add(key)) throw this.inputError('syntax', 'syntax.duplicateKey', `Duplicate key "${key}" in one object (RFC 7493 §2.3)`, this.depth);
     frame.count++;
@@ -495,6 +532,7 @@ export class Evaluator extends HeldScalar implements TokenSink, RunHost {
     const index = frame.count++;
     frame.index = index;
     frame.path = null;
+    this.appliedAt[this.depth] = 0;
     const stack = this.stack;
     for (let i = frame.start; i < frame.end; i++) {
       const run = stack[i];
@@ -512,7 +550,7 @@ export class Evaluator extends HeldScalar implements TokenSink, RunHost {
   }
 
   private deliverScalar(kind: Kind): void {
-    this.values++;
+    this.counted();
     this.deliverScalarTo(this.incoming(), kind);
     if (this.depth > 0) {
       const frame = this.frames[this.depth - 1];
@@ -541,7 +579,7 @@ export class Evaluator extends HeldScalar implements TokenSink, RunHost {
   }
 
   private startContainer(kind: Kind): void {
-    this.values++;
+    this.counted();
     const start = this.incoming();
     if (this.depth > 0) {
       const parentFrame = this.frames[this.depth - 1];

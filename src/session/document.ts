@@ -8,7 +8,7 @@
 import {Assembler, TeeSink} from '../json/assembler.js';
 import {InputError, NO_POSITION, inputErrorUnit} from '../output/errors.js';
 import {Amender, type AmendPlans} from '../engine/amender.js';
-import {Evaluator} from '../engine/evaluator.js';
+import {ApplicationCount, Evaluator} from '../engine/evaluator.js';
 import type {KeyPlans} from '../engine/keyPlan.js';
 import {PASS, TextChecker} from '../engine/checker.js';
 import type {CheckerCache} from '../engine/checkerCache.js';
@@ -47,6 +47,8 @@ const DECODE_SLICE = 8192;
 export class Document implements Session {
   /** Runs, frames and the scalar being delivered; reset as each document begins. */
   readonly evaluator: Evaluator;
+  /** The subschemas this document applies, whichever evaluator applies them (the amender's judges too). */
+  private readonly applications: ApplicationCount;
   /**
    * The patterns' verdicts found in this document: what the checker found, the evaluator recalls
    * rather than runs again (src/engine/patterns.ts). Cleared as each document begins and ends.
@@ -68,7 +70,8 @@ export class Document implements Session {
   private complete = false;
 
   constructor(private readonly parts: CompiledParts) {
-    this.evaluator = new Evaluator(parts.root, parts.allErrors, parts.keyPlans, parts.limits.maxApplications, this.patterns.test, parts.annotations);
+    this.applications = new ApplicationCount(parts.limits.maxApplications);
+    this.evaluator = new Evaluator(parts.root, parts.allErrors, parts.keyPlans, this.applications, 'document', this.patterns.test, parts.annotations);
   }
 
   private checkerOf(): TextChecker {
@@ -76,7 +79,7 @@ export class Document implements Session {
   }
 
   private amenderOf(plans: AmendPlans): Amender {
-    return (this.amender ??= new Amender(plans, this.parts.limits, this.patterns.run));
+    return (this.amender ??= new Amender(plans, this.parts.limits, this.patterns.run, this.applications, false));
   }
 
   /** What the checker's tokenizer feeds under the value options: the amender, then `checker` (and `also`). */
