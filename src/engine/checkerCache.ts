@@ -23,26 +23,6 @@ const MAX_SHAPES = 4096;
  * limits.maxDepth).
  */
 export const MAX_VALUE_DEPTH = 400;
-/**
- * How often one subschema may be applied at one location, by as many ways to reach it, for the
- * checker to take the location on. Two subschemas that reach the same recursive one double its
- * applications at each level of the document (see Evaluator.applying), and the shapes and
- * programs written from them double too: past this, the location's shape is unsure and the
- * evaluator, which counts its applications, decides. The official suite has at most 2.
- */
-const MAX_REPEATS = 8;
-
-/** Whether some node of `nodes` is there more than MAX_REPEATS times. */
-function repeatsTooOften(nodes: readonly SchemaNode[]): boolean {
-  if (nodes.length <= MAX_REPEATS) return false;
-  const counts = new Map<SchemaNode, number>();
-  for (const node of nodes) {
-    const count = (counts.get(node) ?? 0) + 1;
-    if (count > MAX_REPEATS) return true;
-    counts.set(node, count);
-  }
-  return false;
-}
 /** Documents read twice (see CheckerCache.programMisses) before the programs may be given up. */
 const MAX_MISSES = 64;
 
@@ -91,8 +71,7 @@ export class CheckerCache {
     if (shape === undefined) {
       shape = new Shape(this.budget);
       const builder = new ShapeBuilder(shape, () => (this.usable = false));
-      if (repeatsTooOften(nodes)) shape.unsure = true;
-      else for (let i = 0; i < nodes.length; i++) builder.apply(nodes[i]!, targets[i]!, scopes[i]!);
+      for (let i = 0; i < nodes.length; i++) builder.apply(nodes[i]!, targets[i]!, scopes[i]!);
       shape.flagWords = wordsFor(shape.flags);
       shape.extras = shape.distinctTargets.length > 0 || shape.tallyBits.length > 0 || shape.memberSources.rules.length > 0 || shape.itemSources.rules.length > 0;
       shape.presenceWords = wordsFor(shape.presenceBits.size);

@@ -36,13 +36,17 @@ import {
 
 /** In-place applications deeper than this (a `$ref` cycle that never descends): the evaluator decides. */
 const MAX_IN_PLACE = 200;
-/**
- * Applications in one shape, at most. References that fan out (`d0: {allOf: [{$ref: d1}, {$ref:
- * d1}]}`, and so on) double them at each step, as two subschemas reaching the same recursive one
- * do from one level of the document to the next: past this the evaluator decides, and it counts
- * its applications (Limits.maxApplications).
- */
+/** Applications in one shape, at most: past this the evaluator decides. */
 const MAX_APPLICATIONS = 4096;
+/**
+ * How often one subschema may be applied in one shape. Two subschemas that reach the same
+ * recursive one apply it twice at the next level of the document (as members of the shape), and
+ * references that fan out (`d0: {allOf: [{$ref: d1}, {$ref: d1}]}`, …) twice at the next step (in
+ * place): either way its applications, and the shapes and programs made of them, double. Past
+ * this the evaluator decides, and it counts its applications (Limits.maxApplications, see
+ * Evaluator.applying). The official suite repeats a node at most twice.
+ */
+const MAX_REPEATS = 8;
 
 /** A keyword that judges containers (a hook other than `scalar`). */
 function judgesContainers(definition: KeywordDefinition): boolean {
@@ -56,6 +60,8 @@ export class ShapeBuilder implements Outline {
   private scope!: Scope;
   private depth = 0;
   private applications = 0;
+  /** How often each node was applied in this shape (see MAX_REPEATS). */
+  private readonly repeats = new Map<SchemaNode, number>();
   /** The conditions under which the application being added counts (see holds). */
   private condition: number[] = [];
   /** Where the node being applied starts in `condition` and in the decisions. */
@@ -85,7 +91,9 @@ export class ShapeBuilder implements Outline {
     // An unsure shape is left to the evaluator: building on would only cost (a cycle whose nodes
     // have two branches each doubles at every level).
     if (shape.unsure) return;
-    if (this.depth >= MAX_IN_PLACE || ++this.applications > MAX_APPLICATIONS) {
+    const repeats = (this.repeats.get(node) ?? 0) + 1;
+    this.repeats.set(node, repeats);
+    if (this.depth >= MAX_IN_PLACE || ++this.applications > MAX_APPLICATIONS || repeats > MAX_REPEATS) {
       shape.unsure = true;
       return;
     }
