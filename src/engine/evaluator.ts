@@ -462,8 +462,7 @@ export class Evaluator extends HeldScalar implements TokenSink, RunHost {
     if (this.assemblies.length > 0) this.assemblies.key(key);
     const frame = this.frames[this.depth - 1];
     frame.key = key;
-    frame.path = null;
-    this.appliedAt[this.depth] = 0;
+    this.memberBegins(frame);
     // A parsed value cannot repeat a key: only text needs the check.
     if (this.fromText && !frame.keys!.add(key)) throw this.inputError('syntax', 'syntax.duplicateKey', `Duplicate key "${key}" in one object (RFC 7493 §2.3)`, this.depth);
     frame.count++;
@@ -527,12 +526,20 @@ export class Evaluator extends HeldScalar implements TokenSink, RunHost {
     return frame.end;
   }
 
+  /**
+   * The innermost container `frame` moved on to a new member: the pointer made for the last one,
+   * and the applications counted for its value, are not the new one's.
+   */
+  private memberBegins(frame: Frame): void {
+    frame.path = null;
+    this.appliedAt[this.depth] = 0;
+  }
+
   /** A new item of the array `frame`: its runs' item hooks. */
   private announce(frame: Frame): void {
     const index = frame.count++;
     frame.index = index;
-    frame.path = null;
-    this.appliedAt[this.depth] = 0;
+    this.memberBegins(frame);
     const stack = this.stack;
     for (let i = frame.start; i < frame.end; i++) {
       const run = stack[i];
