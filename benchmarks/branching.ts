@@ -7,20 +7,8 @@
 
 import {Ajv2020} from 'ajv/dist/2020.js';
 import {compile, type Result, type Validator} from '../dist/src/index.js';
+import {branchingLists, branchingTree, nestedLists, treeWithKindLast} from '../test/support/branching.js';
 
-/** A tree whose node is a `oneOf` of kinds: `children` before `kind` keeps both kinds open. */
-const tree = {
-  $defs: {node: {oneOf: ['group', 'list'].map((kind) => ({type: 'object', required: ['kind'], properties: {kind: {const: kind}, children: {type: 'array', items: {$ref: '#/$defs/node'}}}}))}},
-  $ref: '#/$defs/node',
-};
-const treeText = (depth: number): string => {
-  let text = '{"kind":"group"}';
-  for (let level = 0; level < depth; level++) text = `{"children":[${text}],"kind":"group"}`;
-  return text;
-};
-/** Lists of lists under two `anyOf` branches that both recurse; the bottom fails both. */
-const lists = {anyOf: [{type: 'array', items: {$ref: '#'}}, {type: 'array', items: {$ref: '#'}, maxItems: 5}]};
-const listsText = (depth: number): string => `${'['.repeat(depth)}"x"${']'.repeat(depth)}`;
 /** References that fan out: `depth` steps of `allOf: [{$ref: next}, {$ref: next}]`. */
 const fanOut = (depth: number): object => {
   const defs: Record<string, object> = {};
@@ -57,8 +45,8 @@ const AJV_MAX_DEPTH = 16;
 console.log('| case | levels | bytes | validate | validateText | a session | ajv |');
 console.log('|---|---:|---:|---|---|---|---|');
 const cases: [string, object, (depth: number) => string, number[]][] = [
-  ['tree, kind last', tree, treeText, [8, 12, 16, 24, 64]],
-  ['lists, failing at the bottom', lists, listsText, [8, 12, 16, 20, 64]],
+  ['tree, kind last', branchingTree, treeWithKindLast, [8, 12, 16, 24, 64]],
+  ['lists, failing at the bottom', branchingLists, nestedLists, [8, 12, 16, 20, 64]],
   ...[8, 12, 16, 24].map((depth): [string, object, (depth: number) => string, number[]] => [`references fanning out ${depth} steps`, fanOut(depth), () => '{}', [depth]]),
 ];
 for (const [name, schema, textOf, depths] of cases) {

@@ -7,10 +7,9 @@ import assert from 'node:assert/strict';
 import {describe, it} from 'node:test';
 import {compile} from '../src/index.js';
 import type {CompileOptions, Result, Validator} from '../src/types.js';
-import {byteChunks, feed} from './support/chunks.js';
 import {largeSchema} from './support/largeSchema.js';
+import {branchingTree, judges, taggedTree, treeWithKindLast} from './support/branching.js';
 
-const bytesOf = (text: string) => new TextEncoder().encode(text);
 /** The first error's code (an input error's) or keyword; 'valid' for a pass. */
 const verdictOf = (result: Result): string => (result.valid ? 'valid' : String(result.errors[0]?.params?.['code'] ?? result.errors[0]?.keyword));
 /** Text in string chunks of `size` code units, to a session. */
@@ -19,14 +18,6 @@ function inStrings(validator: Validator, text: string, size: number): Result {
   for (let at = 0; at < text.length; at += size) session.write(text.slice(at, at + size));
   return session.end();
 }
-/** Every way in: a parsed value, a whole text, bytes with the value, and a session whole or a byte at a time. */
-const judges: Record<string, (validator: Validator, text: string) => Result> = {
-  validate: (validator, text) => validator.validate(JSON.parse(text)),
-  validateText: (validator, text) => validator.validateText(text),
-  parseText: (validator, text) => validator.parseText(bytesOf(text)),
-  'a session, whole': (validator, text) => feed(validator, [text]),
-  'a session, a byte at a time': (validator, text) => feed(validator, byteChunks(bytesOf(text))),
-};
 const modes = Object.entries(judges);
 
 const REF = {$ref: '#'};
@@ -36,17 +27,9 @@ const nestedObjects = (depth: number, leaf: string): string => {
   return text;
 };
 const nestedArrays = (depth: number, leaf: string): string => `${'['.repeat(depth)}${leaf}${']'.repeat(depth)}`;
-/**
- * A node that is one of `kinds`, told apart by the member `tag`, its children under `list`: the tree
- * of the decision record, and rich text.
- */
-function taggedTree(tag: string, list: string, kinds: readonly string[], more: {properties?: object; additionalProperties?: false} = {}): object {
-  const kind = (name: string) => ({type: 'object', required: [tag], properties: {[tag]: {const: name}, [list]: {type: 'array', items: {$ref: '#/$defs/node'}}, ...more.properties}, ...(more.additionalProperties === false ? {additionalProperties: false} : {})});
-  return {$defs: {node: {oneOf: kinds.map(kind)}}, $ref: '#/$defs/node'};
-}
 /** `kind` last keeps both kinds open at every level. */
-const tree = taggedTree('kind', 'children', ['group', 'list']);
-const kindLast = (depth: number): string => (depth === 0 ? '{"kind":"group"}' : `{"children":[${kindLast(depth - 1)}],"kind":"group"}`);
+const tree = branchingTree;
+const kindLast = treeWithKindLast;
 /** Levels of `children` in an instance location. */
 const treeLevels = (pointer: string): number => pointer.split('/children/').length - 1;
 

@@ -7,6 +7,7 @@ import {describe, it} from 'node:test';
 import {compile} from '../src/index.js';
 import type {Result, Validator} from '../src/types.js';
 import {byteChunks, feed} from './support/chunks.js';
+import {branchingLists, branchingTree, judges, nestedLists, treeWithKindLast} from './support/branching.js';
 
 const schema = {
   type: 'object',
@@ -114,29 +115,13 @@ describe('parseText does not throw when JSON.parse refuses what the checker pass
 // as it is, took 6 s and 760 MB at 16 levels and killed the process at 18 (in every mode, the
 // evaluator's runs and the checker's shapes alike). Now Limits.maxApplications bounds the work.
 describe('applications that double at each level of the document are refused with limit.applications', () => {
-  const tree = {
-    $defs: {node: {oneOf: ['group', 'list'].map((kind) => ({type: 'object', required: ['kind'], properties: {kind: {const: kind}, children: {type: 'array', items: {$ref: '#/$defs/node'}}}}))}},
-    $ref: '#/$defs/node',
-  };
-  const lists = {anyOf: [{type: 'array', items: {$ref: '#'}}, {type: 'array', items: {$ref: '#'}, maxItems: 5}]};
-  const kindLast = (depth: number): string => {
-    let text = '{"kind":"group"}';
-    for (let level = 0; level < depth; level++) text = `{"children":[${text}],"kind":"group"}`;
-    return text;
-  };
+  const [tree, lists, kindLast] = [branchingTree, branchingLists, treeWithKindLast];
   const kindFirst = (depth: number): string => {
     let text = '{"kind":"group"}';
     for (let level = 0; level < depth; level++) text = `{"kind":"list","children":[${text},{"kind":"group"}]}`;
     return text;
   };
-  const nestedLists = (depth: number): string => `${'['.repeat(depth)}"x"${']'.repeat(depth)}`;
-  const modes: [string, (validator: Validator, text: string) => Result][] = [
-    ['validate', (validator, text) => validator.validate(JSON.parse(text))],
-    ['validateText', (validator, text) => validator.validateText(text)],
-    ['parseText', (validator, text) => validator.parseText(bytesOf(text))],
-    ['a session, whole', (validator, text) => feed(validator, [text])],
-    ['a session, a byte at a time', (validator, text) => feed(validator, byteChunks(bytesOf(text)))],
-  ];
+  const modes = Object.entries(judges);
   const codes = (result: Result) => result.errors.map((unit) => unit.params?.code ?? unit.keyword);
 
   for (const [name, judge] of modes) {
@@ -176,11 +161,7 @@ describe('applications that double at each level of the document are refused wit
 // What is kept must be what a walk would make, whatever member the container has moved on to.
 describe('error locations made once per run and per member are those of a walk', () => {
   const recursive = {type: ['object', 'array', 'integer'], additionalProperties: {$ref: '#'}, items: {$ref: '#'}};
-  const modes: [string, (validator: Validator, text: string) => Result][] = [
-    ['validate', (validator, text) => validator.validate(JSON.parse(text))],
-    ['validateText', (validator, text) => validator.validateText(text)],
-    ['a session, a byte at a time', (validator, text) => feed(validator, byteChunks(bytesOf(text)))],
-  ];
+  const modes = Object.entries(judges);
   const locations = (result: Result) => result.errors.map((unit) => [unit.instanceLocation, unit.keywordLocation]);
 
   for (const [name, judge] of modes) {

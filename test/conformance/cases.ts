@@ -9,6 +9,7 @@ import Ajv from 'ajv';
 
 import {compile} from '../../src/index.js';
 import {accountSchema, itemSchema, KiB, MiB, orderSchema, uploadSchema} from '../support/http.js';
+import {branchingLists, branchingTree, nestedLists, treeWithKindLast} from '../support/branching.js';
 import {
   bytesOf,
   bytewise,
@@ -189,20 +190,8 @@ const compiledOrders = mount(compile(orderSchema));
  * or a list of lists that fails at its bottom, doubles the applications at each level: 20 levels
  * took seconds and then the heap (the process died) before Limits.maxApplications.
  */
-const branchingTree = mount({
-  $defs: {
-    node: {
-      oneOf: ['group', 'list'].map((kind) => ({type: 'object', required: ['kind'], properties: {kind: {const: kind}, children: {type: 'array', items: {$ref: '#/$defs/node'}}}})),
-    },
-  },
-  $ref: '#/$defs/node',
-});
-const branchingLists = mount({anyOf: [{type: 'array', items: {$ref: '#'}}, {type: 'array', items: {$ref: '#'}, maxItems: 5}]});
-const treeWithKindLast = (depth: number): string => {
-  let text = '{"kind":"group"}';
-  for (let level = 0; level < depth; level++) text = `{"children":[${text}],"kind":"group"}`;
-  return text;
-};
+const branchingTreeMount = mount(branchingTree);
+const branchingListsMount = mount(branchingLists);
 
 /** Not schemas: a schema is JSON (an object or a boolean), and a validator is what `compile` makes. */
 const notSchemas = [
@@ -455,10 +444,10 @@ export const CASES: readonly Case[] = [
       {mount: mount({}, {bodyRoom: 4 * MiB}), body: whole(`{"${'k'.repeat(70_000)}":1}`), expect: refused('limit')},
       {mount: mount({}, {bodyRoom: 4 * MiB}), body: whole('{"fine":true}'), expect: accepted('{"fine":true}')},
       // Applications that double at each level of the document: refused past maxApplications.
-      {mount: branchingTree, body: whole(treeWithKindLast(24)), expect: refused('limit')},
-      {mount: branchingTree, body: bytewise(treeWithKindLast(24)), expect: refused('limit')},
-      {mount: branchingLists, body: whole(`${'['.repeat(40)}"x"${']'.repeat(40)}`), expect: refused('limit')},
-      {mount: branchingTree, body: whole(treeWithKindLast(3)), expect: accepted(treeWithKindLast(3))},
+      {mount: branchingTreeMount, body: whole(treeWithKindLast(24)), expect: refused('limit')},
+      {mount: branchingTreeMount, body: bytewise(treeWithKindLast(24)), expect: refused('limit')},
+      {mount: branchingListsMount, body: whole(nestedLists(40)), expect: refused('limit')},
+      {mount: branchingTreeMount, body: whole(treeWithKindLast(3)), expect: accepted(treeWithKindLast(3))},
     ],
   },
   {
