@@ -158,6 +158,28 @@ const scannerPerRecord = (records: string[]): number => {
   return scanned;
 };
 
+// How the scanner finds where a text's plain string characters end (src/json/scanner.ts,
+// PLAIN_RUN): a search for the first special character, or one sticky greedy run of the others.
+const SPECIAL_SEARCH = /[\\\x00-\x1f]/g;
+const PLAIN_RUN = /[^\\\x00-\x1f]*/y;
+const searchPerRecord = (records: string[]): number => {
+  let plain = 0;
+  for (const record of records) {
+    SPECIAL_SEARCH.lastIndex = 0;
+    plain += SPECIAL_SEARCH.test(record) ? SPECIAL_SEARCH.lastIndex - 1 : record.length;
+  }
+  return plain;
+};
+const runPerRecord = (records: string[]): number => {
+  let plain = 0;
+  for (const record of records) {
+    PLAIN_RUN.lastIndex = 0;
+    PLAIN_RUN.test(record);
+    plain += PLAIN_RUN.lastIndex;
+  }
+  return plain;
+};
+
 const parsePerRecord = (records: string[]): number => {
   let parsed = 0;
   for (const record of records) if (JSON.parse(record) !== null) parsed++;
@@ -228,6 +250,8 @@ add('(i) NDJSON 100k records', 'stream-json jsonParser, per record', ndjson, () 
 add('(i) NDJSON 100k records', 'ours, per record', ndjson, () => oursPerRecord(records));
 add('(i) NDJSON 100k records', 'JSON.parse, per record', ndjson, () => parsePerRecord(records));
 add('(i) NDJSON 100k records', 'our scanner (whole texts), per record', ndjson, () => scannerPerRecord(records));
+add('(i) NDJSON 100k records', 'plain run: a search for the first special character, per record', ndjson, () => searchPerRecord(records));
+add('(i) NDJSON 100k records', 'plain run: one sticky run, per record', ndjson, () => runPerRecord(records));
 addChunked('(ii) object with 200k keys', makeBigObject(200_000));
 addChunked('(iii) string-heavy', makeStrings(10_000));
 addChunked('(iv) number-heavy', makeNumbers(60_000));
@@ -272,9 +296,12 @@ for (const c of cases.filter(x => x.workload.startsWith('(i)') && x.contender.in
 const named = (contender: string, workload = '(i) NDJSON 100k records'): Case => cases.find((x) => x.workload === workload && x.contender === contender)!;
 const scannerRatio = mbps(named('our scanner (whole texts), per record')) / mbps(named('JSON.parse, per record'));
 console.log(`our scanner per record / JSON.parse per record: ${scannerRatio.toFixed(2)}x`);
+const plainRunRatio = mbps(named('plain run: one sticky run, per record')) / mbps(named('plain run: a search for the first special character, per record'));
+console.log(`plain run, a sticky run / a search (the scanner uses the run): ${plainRunRatio.toFixed(2)}x`);
 printSummary([
   {workload: 'NDJSON records, the Tokenizer per record', ratio: mbps(ndjsonOurs) / mbps(named('stream-json jsonParser, per record')), versus: 'stream-json jsonParser'},
   {workload: 'NDJSON records, the scanner of whole texts per record', ratio: scannerRatio, versus: 'JSON.parse'},
+  {workload: 'NDJSON records, where plain string characters end: a sticky run', ratio: plainRunRatio, versus: 'a search for the first special character'},
   ...workloads.slice(1).map((workload) => ({
     workload: `${workload.slice(workload.indexOf(' ') + 1)}, the Tokenizer, 64 KiB chunks`,
     ratio: mbps(named('ours, 64 KiB', workload)) / mbps(named('stream-json jsonParser, 64 KiB', workload)),

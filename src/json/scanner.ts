@@ -49,10 +49,12 @@ const ARRAY = -1;
 const REFUSED = -1;
 
 /**
- * The characters a string may hold only escaped or not at all (RFC 8259 §7): the backslash and
- * U+0000–U+001F. Where the text has none of them, a string ends at the next quote.
+ * A run of characters that a string may hold as they are (RFC 8259 §7): all but the backslash and
+ * U+0000–U+001F. Where the text has none of those, a string ends at the next quote. Matched
+ * sticky, as one greedy run: V8 runs that 1.3 to 1.7 times as fast as a search for the first
+ * special character, which tries a match at every position (benchmarks/tokenizer.ts, "plain run").
  */
-const SPECIAL = /[\\\x00-\x1f]/g;
+const PLAIN_RUN = /[^\\\x00-\x1f]*/y;
 /** A run of string characters that need no attention (as in the Tokenizer). */
 const STRING_RUN = /[^"\\\x00-\x1f]*/y;
 /** RFC 8259 §6, matched at the number's first character. */
@@ -91,9 +93,9 @@ export class TextScanner {
   /** Property count of each open object, ARRAY for each open array, by depth. */
   private readonly stack: number[] = [];
   /**
-   * The text from `plainFrom` to `plainUntil` holds no SPECIAL character: a string in between ends
-   * at its next quote. Strings only move forward, so each part of the text is searched for SPECIAL
-   * characters at most once.
+   * The text from `plainFrom` to `plainUntil` holds no special character (see PLAIN_RUN): a string
+   * in between ends at its next quote. Strings only move forward, so each part of the text is
+   * searched for special characters at most once.
    */
   private plainFrom = 0;
   private plainUntil = 0;
@@ -171,7 +173,7 @@ export class TextScanner {
    */
   valueAt(text: string, from: number, sink: RangeSink, depth: number): number {
     this.stopped = false;
-    // What was found of the text's SPECIAL characters holds for later values of the same text.
+    // What was found of the text's special characters holds for later values of the same text.
     if (text !== this.plainText) {
       this.plainText = text;
       this.plainUntil = 0;
@@ -314,9 +316,10 @@ export class TextScanner {
     if (end < 0) return REFUSED;
     if (end - from > max) return REFUSED;
     if (end >= this.plainUntil || from < this.plainFrom) {
-      SPECIAL.lastIndex = from;
+      PLAIN_RUN.lastIndex = from;
+      PLAIN_RUN.test(text);
       this.plainFrom = from;
-      this.plainUntil = SPECIAL.test(text) ? SPECIAL.lastIndex - 1 : text.length;
+      this.plainUntil = PLAIN_RUN.lastIndex;
       if (end >= this.plainUntil) return this.escapedStringEnd(text, from, max);
     }
     this.escaped = false;
