@@ -204,6 +204,23 @@ describe('whole texts: code generated from the shapes', () => {
     assert.equal(strict('[1e300]'), true);
   });
 
+  it('finds each listed name among names of its length, and no unlisted one', () => {
+    // Names of one length that differ at one place, at another, or nowhere but their last
+    // character; the empty name; names past Latin-1 (nameIndex in src/engine/programs.ts).
+    const names = ['ab', 'ba', 'aa', 'abc', 'abd', 'xbd', 'axd', '', 'é', 'e', '\ud83d\ude00', 'ab\u00e9', 'zzzzzzzzzy', 'zzzzzzzzzz'];
+    const schema = {properties: Object.fromEntries(names.map((name, index) => [name, {const: index}])), additionalProperties: false};
+    const judge = textProgramFor(schema);
+    names.forEach((name, index) => {
+      assert.equal(judge(`{${JSON.stringify(name)}: ${index}}`), true, name);
+      assert.equal(judge(`{${JSON.stringify(name)}: ${index + 1}}`), false, name);
+      // The same name escaped: decoded, it is the listed one.
+      const escaped = `"${[...name].map((char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')}"`;
+      if (name.length === 1) assert.equal(judge(`{${escaped}: ${index}}`), true, escaped);
+    });
+    for (const unlisted of ['ac', 'bb', 'abe', 'xbc', 'zzzzzzzzzx', 'f', 'AB', 'ab ']) assert.equal(judge(`{${JSON.stringify(unlisted)}: 0}`), false, unlisted);
+    assert.equal(judge(JSON.stringify(Object.fromEntries(names.map((name, index) => [name, index])))), true);
+  });
+
   it('writes property names as text, never as code', () => {
     const names = ['"', '\\', '`', '${process.exit(9)}', '*/', '\u2028', '\ud800', 'constructor', '__proto__', ''];
     const schema = {properties: Object.fromEntries(names.map((name) => [name, {type: 'integer'}])), required: names, additionalProperties: false};

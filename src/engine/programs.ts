@@ -551,10 +551,10 @@ ${scalar}
       // Written on first call, as every other program: writing them all now would recurse as deep
       // as the schema nests, and through its cycles.
       const slot = this.constant({program: null});
-      cases += `      case ${JSON.stringify(name)}: ${repeated}${presence}r = (${slot}.program ?? ${programs}.fill(${slot}, ${shapeConstant}, ${JSON.stringify(name)}, H))(${value}); break;\n`;
+      cases += `      case ${text ? index : JSON.stringify(name)}: ${repeated}${presence}r = (${slot}.program ?? ${programs}.fill(${slot}, ${shapeConstant}, ${JSON.stringify(name)}, H))(${value}); break;\n`;
     });
     const dispatch = `    let r;
-    switch (name) {
+${text ? nameIndex(listed) : ''}    switch (${text ? 'n' : 'name'}) {
 ${cases}      default: {
 ${text ? `        if (!(keys ??= T.keysAt(d)).add(name)) return -1;\n` : ''}        const entry = ${lookup}.entries.get(name);
         if (entry === undefined) r = ${programs}.named(${shapeConstant}, ${lookup}.table, name, H)(${value});
@@ -678,6 +678,42 @@ function presenceOf(bit: string, words: number): string {
   if (words === 0) return '';
   const cases = Array.from({length: words}, (_, word) => `case ${word}: s${word} |= 1 << (${bit} & 31); break; `).join('');
   return `          if (${bit} >= 0) switch (${bit} >> 5) { ${cases}}\n`;
+}
+
+/**
+ * Text programs: the index in `names` of the key `name`, in `n` (-1 for none), found by its length,
+ * then by a character that tells names of one length apart, then by one comparison. A key sliced
+ * from the text is not an interned string, so a switch on it compared it with each name in turn.
+ * Keys of a parsed value (value mode) are interned: a switch on them compares pointers.
+ */
+function nameIndex(names: readonly string[]): string {
+  const byLength = new Map<number, number[]>();
+  names.forEach((name, index) => byLength.set(name.length, [...(byLength.get(name.length) ?? []), index]));
+  const compare = (indexes: readonly number[]): string =>
+    indexes.map((index) => `if (name === ${JSON.stringify(names[index])}) n = ${index};`).join(' else ');
+  let code = '    let n = -1;\n    switch (name.length) {\n';
+  for (const [length, indexes] of byLength) {
+    if (indexes.length === 1) {
+      code += `      case ${length}: ${compare(indexes)} break;\n`;
+      continue;
+    }
+    // The position where the names of this length differ most.
+    let position = 0;
+    let most = 0;
+    for (let at = 0; at < length; at++) {
+      const distinct = new Set(indexes.map((index) => names[index]!.charCodeAt(at))).size;
+      if (distinct > most) [position, most] = [at, distinct];
+    }
+    const byCode = new Map<number, number[]>();
+    for (const index of indexes) {
+      const code = names[index]!.charCodeAt(position);
+      byCode.set(code, [...(byCode.get(code) ?? []), index]);
+    }
+    code += `      case ${length}: switch (name.charCodeAt(${position})) {\n`;
+    for (const [charCode, group] of byCode) code += `        case ${charCode}: ${compare(group)} break;\n`;
+    code += '      } break;\n';
+  }
+  return `${code}    }\n`;
 }
 
 /** The property names of objects of `shape` the schema knows: those with a presence bit, and those its keywords name (Sources.names). */
