@@ -6,6 +6,7 @@ import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import {TextScanner, decodeString, type RangeSink} from '../src/json/scanner.js';
+import {numberEnd} from '../src/json/numbers.js';
 import {Tokenizer, defaultLimits} from '../src/json/tokenizer.js';
 import type {Limits, TokenSink} from '../src/types.js';
 import {drafts, suiteFiles} from './support/suite.js';
@@ -174,6 +175,29 @@ test('property: on mutated JSON texts the scanner accepts only what the Tokenize
     }),
     property(3000),
   );
+});
+
+test('property: numberEnd ends a number where RFC 8259 §6 does, on digits, signs, points and exponents in any order', () => {
+  // The grammar as one regular expression, matched at the number's first character.
+  const grammar = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?/y;
+  const expected = (text: string, from: number): number => {
+    grammar.lastIndex = from;
+    return grammar.test(text) ? grammar.lastIndex : -1;
+  };
+  const characters = fc.constantFrom('0', '1', '5', '9', '-', '+', '.', 'e', 'E', 'x', ' ', ',');
+  fc.assert(
+    fc.property(fc.array(characters, {maxLength: 12}), fc.nat(3), (pieces, prefix) => {
+      const text = 'a'.repeat(prefix) + pieces.join('');
+      const c = text.charCodeAt(prefix);
+      // The scanner calls it only at a digit or a minus sign.
+      if (!(c === 0x2d || (c >= 0x30 && c <= 0x39))) return;
+      assert.equal(numberEnd(text, prefix, c), expected(text, prefix), JSON.stringify(text));
+    }),
+    property(5000),
+  );
+  for (const [text, end] of [['0', 1], ['-0', 2], ['01', 1], ['1.', 1], ['1.5', 3], ['1e', 1], ['1e+', 1], ['1e+5', 4], ['-1.25E-07x', 9], ['-', -1], ['-.5', -1], ['0.0e0', 5]] as const) {
+    assert.equal(numberEnd(text, 0, text.charCodeAt(0)), end, text);
+  }
 });
 
 test('stop() from a sink call ends the scan there, as a verdict', () => {

@@ -45,8 +45,8 @@ import {
 import type {ScalarPlans} from './scalarPlan.js';
 import {KeySets, type KeySet} from './keySet.js';
 import {Ch} from '../json/tokenizer.js';
-import {decodeString, numberEnd, type RangeSink, type TextScanner} from '../json/scanner.js';
-import {isWithinDoubleRange} from '../json/numbers.js';
+import {decodeString, type RangeSink, type TextScanner} from '../json/scanner.js';
+import {isWithinDoubleRange, numberEnd} from '../json/numbers.js';
 
 /**
  * Judge a value at nesting `depth`: -1 when it is not certain to pass (a failure that reaches the

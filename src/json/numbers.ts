@@ -1,5 +1,5 @@
-// Exact arithmetic on JSON number text. Numbers arrive as their literal text; `integer`,
-// `multipleOf`, comparisons and equality are decided on the decimal value, so 1e400,
+// Where JSON number text ends, and exact arithmetic on it. Numbers arrive as their literal text;
+// `integer`, `multipleOf`, comparisons and equality are decided on the decimal value, so 1e400,
 // 12345678901234567890 and 1.0 are judged as written, not as the nearest double.
 
 /** A finite decimal: (-1)^negative × coefficient × 10^exponent, coefficient without leading zeros. */
@@ -26,6 +26,40 @@ export function parseDecimal(text: string): Decimal | undefined {
   }
   if (coefficient === '') return {negative: false, coefficient: '0', exponent: 0};
   return {negative: match[1] === '-', coefficient, exponent};
+}
+
+/**
+ * Where the number starting at `i` with `c` ends (RFC 8259 §6: its grammar, not what may follow
+ * it), or -1. Read digit by digit: a regular expression's call costs more than the few digits of
+ * most numbers. A fraction or exponent with no digit is not part of the number, which then ends
+ * before its `.` or `e` (what follows the number, for the caller's grammar to refuse).
+ */
+export function numberEnd(text: string, i: number, c: number): number {
+  let end = c === 45 /* - */ ? i + 1 : i;
+  c = text.charCodeAt(end);
+  if (c > 48 /* 0 */ && c <= 57 /* 9 */) end = digitsEnd(text, end + 1);
+  else if (c === 48 /* 0 */) end++;
+  else return -1;
+  c = text.charCodeAt(end);
+  if (c === 46 /* . */ && isDigit(text.charCodeAt(end + 1))) {
+    end = digitsEnd(text, end + 2);
+    c = text.charCodeAt(end);
+  }
+  if (c !== 101 /* e */ && c !== 69 /* E */) return end;
+  let digits = end + 1;
+  c = text.charCodeAt(digits);
+  if (c === 43 /* + */ || c === 45 /* - */) c = text.charCodeAt(++digits);
+  return isDigit(c) ? digitsEnd(text, digits + 1) : end;
+}
+
+function isDigit(c: number): boolean {
+  return c >= 48 /* 0 */ && c <= 57 /* 9 */;
+}
+
+/** Where the digits from `i` end. */
+function digitsEnd(text: string, i: number): number {
+  while (isDigit(text.charCodeAt(i))) i++;
+  return i;
 }
 
 /**

@@ -11,7 +11,7 @@
 // what is wrong and where. Test: test/scanner.test.ts (against the Tokenizer).
 
 import type {Limits} from '../types.js';
-import {isWithinDoubleRange} from './numbers.js';
+import {isWithinDoubleRange, numberEnd} from './numbers.js';
 import {Ch} from './tokenizer.js';
 
 /** What a scan delivers: the Tokenizer's tokens, with strings, keys and numbers as ranges of the text. */
@@ -57,8 +57,6 @@ const REFUSED = -1;
 const PLAIN_RUN = /[^\\\x00-\x1f]*/y;
 /** A run of string characters that need no attention (as in the Tokenizer). */
 const STRING_RUN = /[^"\\\x00-\x1f]*/y;
-/** RFC 8259 §6, matched at the number's first character. */
-const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?/y;
 /** The characters after '\' of RFC 8259 §7's short escapes: " \ / b f n r t. */
 const SHORT_ESCAPE = /["\\/bfnrt]/;
 const FOUR_HEX = /[0-9a-fA-F]{4}/y;
@@ -66,25 +64,6 @@ const FOUR_HEX = /[0-9a-fA-F]{4}/y;
 /** The value of a string or key delivered with `escaped`: the scan checked its escapes already. */
 export function decodeString(text: string, from: number, to: number): string {
   return JSON.parse(text.slice(from - 1, to + 1)) as string;
-}
-
-/**
- * Where the number starting at `i` with `c` ends (its grammar, not what may follow it), or
- * REFUSED. Integers, most numbers in documents, are read without the regular expression, whose
- * call costs more than a few digits.
- */
-export function numberEnd(text: string, i: number, c: number): number {
-  let end = c === Ch.Minus ? i + 1 : i;
-  c = text.charCodeAt(end);
-  if (c > Ch.Zero && c <= Ch.Nine) {
-    do c = text.charCodeAt(++end);
-    while (c >= Ch.Zero && c <= Ch.Nine);
-  } else if (c === Ch.Zero) c = text.charCodeAt(++end);
-  else return REFUSED;
-  if (c !== Ch.Dot && c !== Ch.LowerE && c !== Ch.UpperE) return end;
-  NUMBER.lastIndex = i;
-  NUMBER.test(text);
-  return NUMBER.lastIndex;
 }
 
 export class TextScanner {
