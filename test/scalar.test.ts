@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import {test} from 'node:test';
 import fc from 'fast-check';
 import {HeldScalar} from '../src/engine/scalar.js';
-import {isIntegerText} from '../src/json/numbers.js';
+import {compareTiedNumberText, isIntegerText, numberTextsEqual, parseDecimal} from '../src/json/numbers.js';
 import {property} from './support/property.js';
 
 const digits = (min: number, max: number) => fc.array(fc.integer({min: 0, max: 9}), {minLength: min, maxLength: max}).map((list) => list.join(''));
@@ -37,5 +37,30 @@ test('a number held as a range reads as Number() of its text, and is an integer 
   for (const text of ['999999999999999', '-99999999999999', '0.1', '0.3', '-0', '-0.0', '9007199254740993', '0.00000000000001', '1.00000000000001', '123456789012.345']) {
     held.holdRange(text, 0, text.length, false);
     assert.ok(Object.is(held.number(), Number(text)), text);
+  }
+});
+
+test('a number tied with a limit in its double compares as its exact decimal does, short texts without reading it', () => {
+  // HeldScalar.numberShort: a text of at most 15 digits has the value of its double's shortest decimal.
+  const held = new HeldScalar();
+  const sign = (order: number): number => (order > 0 ? 1 : order < 0 ? -1 : 0);
+  const judge = (text: string, limit: number): void => {
+    const decimal = parseDecimal(String(limit));
+    held.holdRange(text, 0, text.length, false);
+    const order = Number(text) === limit ? compareTiedNumberText(text, decimal) : Number(text) - limit;
+    assert.equal(sign(held.compareNumber(limit, decimal)), sign(order), `${text} against ${limit}`);
+    held.holdRange(text, 0, text.length, false);
+    assert.equal(held.numberEquals(limit), Number(text) === limit && numberTextsEqual(text, String(limit)), `${text} equals ${limit}`);
+  };
+  fc.assert(
+    fc.property(numberText, numberText, (text, other) => {
+      if (!Number.isFinite(Number(text)) || !Number.isFinite(Number(other))) return;
+      judge(text, Number(text));
+      judge(text, Number(other));
+    }),
+    property(2000),
+  );
+  for (const [text, limit] of [['0.1', 0.1], ['0.10', 0.1], ['1.50', 1.5], ['-0', 0], ['0.30000000000000004', 0.30000000000000004], ['0.3', 0.30000000000000004], ['0.1000000000000000000001', 0.1], ['9007199254740993', 9007199254740992], ['100000000000000', 1e14]] as const) {
+    judge(text, limit);
   }
 });

@@ -57,6 +57,12 @@ export class HeldScalar implements Scalar {
   private numberTextPending = false;
   /** The number came as a double (value mode), not as text: it is exactly that double. */
   private numberFromDouble = false;
+  /**
+   * The number's text has at most 15 digits and no exponent (readShortNumber read it): no other
+   * decimal of at most 15 digits has its double (IEEE 754's 15-digit round trip), so where that
+   * double ties with a limit's, the limit's shortest decimal (`String`) has the text's value too.
+   */
+  private numberShort = false;
 
   constructor(
     /** How the document runs its patterns (src/engine/patterns.ts). */
@@ -141,13 +147,13 @@ export class HeldScalar implements Scalar {
    */
   numberEquals(other: number): boolean {
     if (this.number() !== other) return false;
-    return this.numberFromDouble || numberTextsEqual(this.text, String(other));
+    return this.numberFromDouble || this.numberShort || numberTextsEqual(this.text, String(other));
   }
 
   compareNumber(limit: number, limitDecimal: Decimal | undefined): number {
     const number = this.number();
     if (number !== limit) return number < limit ? -1 : 1;
-    return this.numberFromDouble ? 0 : compareTiedNumberText(this.text, limitDecimal);
+    return this.numberFromDouble || this.numberShort ? 0 : compareTiedNumberText(this.text, limitDecimal);
   }
 
   isInteger(): boolean {
@@ -161,7 +167,8 @@ export class HeldScalar implements Scalar {
   number(): number {
     if (!this.numberParsed) {
       this.parsedNumber = this.to >= 0 && this.to - this.from <= MAX_EXACT_DIGITS ? readShortNumber(this.source, this.from, this.to) : NaN;
-      if (this.parsedNumber !== this.parsedNumber) this.parsedNumber = Number(this.text);
+      this.numberShort = this.parsedNumber === this.parsedNumber;
+      if (!this.numberShort) this.parsedNumber = Number(this.text);
       this.numberParsed = true;
     }
     return this.parsedNumber;

@@ -1,0 +1,53 @@
+// validateText on number-heavy texts against JSON.parse + ajv, in the same run: where the reading
+// of number text and the bounds on it cost most. Run: `node --import tsx benchmarks/numbers.ts`.
+//
+// 1. The 1 KB order body of the HTTP benchmarks: prices with fractions under `minimum`.
+// 2. Counts of which half are 0 under `minimum: 0`: a number tied with its limit in its double is
+//    settled without its exact decimal when its text is short (HeldScalar.numberShort).
+// 3. Random doubles of up to 17 digits and small exponents: the longest numbers JSON.stringify
+//    writes, read digit by digit (numberEnd in src/json/numbers.ts).
+
+import {Ajv} from 'ajv';
+import {compile} from '../dist/src/index.js';
+import {bestAlternating, orderSchema, printTable, smallBody, type Row} from './support.js';
+
+const ajv = new Ajv({allErrors: false});
+
+/** `count` validateText calls of `text` against as many JSON.parse + ajv, best of alternating rounds. */
+function row(name: string, schema: object, text: string, count: number): Row {
+  const ours = compile(schema);
+  const theirs = ajv.compile(schema);
+  if (!ours.validateText(text).valid || !theirs(JSON.parse(text))) throw new Error(`${name}: the text should be valid`);
+  const times = bestAlternating(
+    () => {
+      let valid = 0;
+      for (let i = 0; i < count; i++) if (ours.validateText(text).valid) valid++;
+      return valid;
+    },
+    () => {
+      let valid = 0;
+      for (let i = 0; i < count; i++) if (theirs(JSON.parse(text))) valid++;
+      return valid;
+    },
+  );
+  return {name, ...times, bytes: Buffer.byteLength(text) * count};
+}
+
+// Deterministic doubles: a small PRNG (mulberry32), so every run reads the same text.
+let seed = 0x5eed;
+const random = (): number => {
+  seed = (seed + 0x6d2b79f5) | 0;
+  let t = seed;
+  t = Math.imul(t ^ (t >>> 15), t | 1);
+  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+};
+
+const counts = JSON.stringify(Array.from({length: 200}, (_, index) => (index % 2 === 0 ? 0 : index)));
+const doubles = JSON.stringify(Array.from({length: 200}, (_, index) => (index % 3 === 0 ? Math.floor(random() * 1e6) : index % 3 === 1 ? (random() - 0.5) * 1e4 : random() * 1e-5)));
+
+printTable('validateText vs JSON.parse + ajv', [
+  row('the 1 KB order body (prices with fractions)', orderSchema, smallBody().toString(), 20_000),
+  row('200 counts, half of them 0, under minimum: 0', {type: 'array', items: {type: 'integer', minimum: 0}}, counts, 20_000),
+  row('200 random doubles of up to 17 digits', {type: 'array', items: {type: 'number'}}, doubles, 10_000),
+]);
