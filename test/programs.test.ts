@@ -221,6 +221,41 @@ describe('whole texts: code generated from the shapes', () => {
     assert.equal(judge(JSON.stringify(Object.fromEntries(names.map((name, index) => [name, index])))), true);
   });
 
+  it('judges a value after its discriminator against the branches left: if/then and oneOf, in either order', () => {
+    // Programs.live: once `kind` has failed an `if`, or `t` a oneOf branch, the subschemas that fail
+    // only to that flag are not applied to `v` or `w`. A wrong pruning passes an invalid text here.
+    const schema = {
+      allOf: [
+        {if: {properties: {kind: {const: 'a'}}}, then: {properties: {v: {type: 'string'}}}},
+        {if: {properties: {kind: {const: 'b'}}}, then: {properties: {v: {type: 'number'}}}},
+      ],
+      oneOf: [
+        {properties: {t: {const: 1}, w: {type: 'string'}}},
+        {properties: {t: {const: 2}, w: {type: 'number'}}},
+      ],
+    };
+    const judge = textProgramFor(schema);
+    const value = programFor(schema);
+    // The verdict written out: the validator's own would come from this same code.
+    const validity = (kind: string, v: unknown, t: number, w: unknown): boolean =>
+      (kind !== 'a' || typeof v === 'string') && (kind !== 'b' || typeof v === 'number') && (t === 1 && typeof w === 'string') !== (t === 2 && typeof w === 'number');
+    const members = [['kind', ['a', 'b', 'c']], ['v', ['x', 1]], ['t', [1, 2]], ['w', ['s', 5]]] as const;
+    let valid = 0;
+    const orders = [[0, 1, 2, 3], [1, 0, 3, 2], [3, 2, 1, 0]];
+    for (const kind of members[0][1]) for (const v of members[1][1]) for (const t of members[2][1]) for (const w of members[3][1]) {
+      const values = [kind, v, t, w];
+      for (const order of orders) {
+        const document = Object.fromEntries(order.map((index) => [members[index]![0], values[index]]));
+        const text = JSON.stringify(document);
+        const expected = validity(kind, v, t, w);
+        assert.equal(judge(text), expected, text);
+        assert.equal(passes(value, document), expected, text);
+        if (expected) valid++;
+      }
+    }
+    assert.ok(valid > 0 && valid < 72, `${valid} of 72 valid`);
+  });
+
   it('writes property names as text, never as code', () => {
     const names = ['"', '\\', '`', '${process.exit(9)}', '*/', '\u2028', '\ud800', 'constructor', '__proto__', ''];
     const schema = {properties: Object.fromEntries(names.map((name) => [name, {type: 'integer'}])), required: names, additionalProperties: false};

@@ -169,6 +169,22 @@ interface NameEntry {
   program: Program | null;
 }
 
+/**
+ * A property name the code lists: its member and program, made on its first call, and the programs
+ * for its member without the subschemas whose failures no longer matter (see Programs.live).
+ */
+class MemberSlot {
+  program: Program | null = null;
+  member: Member | null = null;
+  /** The flags (word 0 of the object's) that some subschema of the member fails to: -1 until known. */
+  relevant = -1;
+  /** By the flags of `relevant` that no longer matter; at most MAX_PRUNED of them. */
+  pruned: Map<number, Program> | null = null;
+}
+
+/** Programs kept per listed name for the flags that no longer matter: past this, the whole member's. */
+const MAX_PRUNED = 16;
+
 /** Programs for the property names a program's code does not list: the schema's, then the documents'. */
 interface NameLookup {
   readonly entries: Map<string, NameEntry>;
@@ -255,8 +271,38 @@ export class Programs {
   }
 
   /** The program of a name of the schema's, made on its first call and kept in `slot` (a NameEntry too). */
-  fill(slot: {program: Program | null}, shape: Shape, name: string, held: HeldScalar): Program {
-    return (slot.program = this.of(this.member(shape, name, held)));
+  fill(slot: {program: Program | null; member?: Member | null}, shape: Shape, name: string, held: HeldScalar): Program {
+    return (slot.program = this.of(this.memberOf(slot, shape, name, held)));
+  }
+
+  /**
+   * The program for listed name `name` in objects of `shape`, while the flags in `dead` (word 0 of
+   * the object's) no longer matter: a failure that goes to one changes no verdict. A flag is set
+   * only by a failure and is never cleared in the shapes code is written for (no `unevaluated*`,
+   * no `contains`), so a flag already set is one; so is the flag of an `if`'s `then` once the `if`
+   * has failed (see deadFlags). The subschemas that fail only to those are not applied: once a
+   * discriminator has failed all but one `if` or `oneOf` branch, the value that follows is judged
+   * against the one left, not against every branch.
+   */
+  live(slot: MemberSlot, shape: Shape, name: string, held: HeldScalar, dead: number): Program {
+    const member = this.memberOf(slot, shape, name, held);
+    if (slot.relevant < 0) slot.relevant = member.targets.reduce((flags, target) => flags | flagBit(target), 0);
+    const key = dead & slot.relevant;
+    const whole = (): Program => slot.program ?? this.fill(slot, shape, name, held);
+    if (key === 0) return whole();
+    const pruned = (slot.pruned ??= new Map());
+    let program = pruned.get(key);
+    if (program !== undefined) return program;
+    if (pruned.size >= MAX_PRUNED) return whole();
+    const kept = member.nodes.map((_, index) => index).filter((index) => (flagBit(member.targets[index]!) & key) === 0);
+    const pick = <T>(list: readonly T[]): T[] => kept.map((index) => list[index]!);
+    program = this.of(new Member(member.presence, pick(member.nodes), pick(member.targets), pick(member.scopes), this.plans));
+    pruned.set(key, program);
+    return program;
+  }
+
+  private memberOf(slot: {member?: Member | null}, shape: Shape, name: string, held: HeldScalar): Member {
+    return (slot.member ??= this.member(shape, name, held));
   }
 
   /** Program for item `index` in arrays of `shape`. */
@@ -542,6 +588,7 @@ ${scalar}
     const programs = this.constant(this.programs);
     // The value's arguments: a parsed value, or where it starts in the text.
     const value = text ? 't, i, H, d + 1, T' : 'x, H, d + 1, T';
+    const dead = listed.length > 0 ? deadFlags(shape) : null;
     let cases = '';
     listed.forEach((name, index) => {
       const bit = shape.presenceBits.get(name);
@@ -550,11 +597,14 @@ ${scalar}
       const presence = bit !== undefined ? `s${bit >> 5} |= ${1 << (bit & 31)}; ` : '';
       // Written on first call, as every other program: writing them all now would recurse as deep
       // as the schema nests, and through its cycles.
-      const slot = this.constant({program: null});
-      cases += `      case ${text ? index : JSON.stringify(name)}: ${repeated}${presence}r = (${slot}.program ?? ${programs}.fill(${slot}, ${shapeConstant}, ${JSON.stringify(name)}, H))(${value}); break;\n`;
+      const slot = this.constant(new MemberSlot());
+      const literal = JSON.stringify(name);
+      const whole = `(${slot}.program ?? ${programs}.fill(${slot}, ${shapeConstant}, ${literal}, H))`;
+      const program = dead === null ? whole : `(dead === 0 ? ${whole} : ${programs}.live(${slot}, ${shapeConstant}, ${literal}, H, dead))`;
+      cases += `      case ${text ? index : literal}: ${repeated}${presence}r = ${program}(${value}); break;\n`;
     });
     const dispatch = `    let r;
-${text ? nameIndex(listed) : ''}    switch (${text ? 'n' : 'name'}) {
+${dead === null ? '' : `    const dead = ${dead};\n`}${text ? nameIndex(listed) : ''}    switch (${text ? 'n' : 'name'}) {
 ${cases}      default: {
 ${text ? `        if (!(keys ??= T.keysAt(d)).add(name)) return -1;\n` : ''}        const entry = ${lookup}.entries.get(name);
         if (entry === undefined) r = ${programs}.named(${shapeConstant}, ${lookup}.table, name, H)(${value});
@@ -714,6 +764,35 @@ function nameIndex(names: readonly string[]): string {
     code += '      } break;\n';
   }
   return `${code}    }\n`;
+}
+
+/** A member's target as a bit of word 0 of the enclosing object's flags, or 0 (the document, another word, another level). */
+function flagBit(target: Target): number {
+  return target !== DOCUMENT && levelsUp(target) === 1 && flagOf(target) < 32 ? 1 << flagOf(target) : 0;
+}
+
+/**
+ * The flags of word 0 of `shape`'s objects that no longer matter, as an expression on `f` (see
+ * Programs.live), or null where the shape has none to read: those set, and the flag of each `if`'s
+ * `then` once the `if` has failed, where no other decision reads it.
+ */
+function deadFlags(shape: Shape): string | null {
+  if (shape.flagWords === 0) return null;
+  const readers = new Map<number, number>();
+  const read = (flag: number): void => void readers.set(flag, (readers.get(flag) ?? 0) + 1);
+  for (const decision of shape.decisions) {
+    decision.masks.forEach((mask, word) => {
+      for (let bit = 0; bit < 32; bit++) if ((mask & (1 << bit)) !== 0) read(word * 32 + bit);
+    });
+    for (const flag of [decision.flag, decision.thenFlag, decision.elseFlag]) if (flag >= 0) read(flag);
+  }
+  let code = 'f[0]';
+  for (const decision of shape.decisions) {
+    const {flag, thenFlag} = decision;
+    if (decision.mode !== DECIDE_IF || flag >= 32 || thenFlag < 0 || thenFlag >= 32 || readers.get(thenFlag) !== 1) continue;
+    code += ` | ((f[0] & ${1 << flag}) !== 0 ? ${1 << thenFlag} : 0)`;
+  }
+  return code;
 }
 
 /** The property names of objects of `shape` the schema knows: those with a presence bit, and those its keywords name (Sources.names). */
