@@ -454,7 +454,8 @@ export class TextChecker implements TokenSink, RangeSink {
     return member;
   }
 
-  private memberAt(shape: Shape, index: number): Member {
+  private memberAt(shape: Shape, item: number): Member {
+    const index = shape.itemSources.alike(item);
     const known = shape.items[index];
     if (known !== undefined) return known;
     const member = shape.itemSources.select(index, -1, this.cache.scalarPlans, this.held.match);

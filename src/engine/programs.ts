@@ -305,8 +305,9 @@ export class Programs {
     return (slot.member ??= this.member(shape, name, held));
   }
 
-  /** Program for item `index` in arrays of `shape`. */
-  item(shape: Shape, items: Program[], index: number): Program {
+  /** Program for item `item` in arrays of `shape`. */
+  item(shape: Shape, items: Program[], item: number): Program {
+    const index = shape.itemSources.alike(item);
     const known = items[index];
     if (known !== undefined) return known;
     const program = this.of(shape.itemSources.select(index, -1, this.plans, runEachTime));

@@ -232,13 +232,25 @@ export class Sources<K> {
   readonly ruleFlags: number[] = [];
   /** The names some source selects by name (Outline.members): a hint for code written per name. */
   readonly names = new Set<string>();
+  /** Items: from this index on, every source selects alike (Outline.items). */
+  private alikeFrom = 0;
 
-  add(selector: Selector<K>, target: Target, scope: Scope, condition: readonly number[], evaluation: Evaluation): void {
+  /** `alikeFrom` (items): from this index on, `selector` selects the same at every index. */
+  add(selector: Selector<K>, target: Target, scope: Scope, condition: readonly number[], evaluation: Evaluation, alikeFrom = Infinity): void {
+    this.alikeFrom = Math.max(this.alikeFrom, alikeFrom);
     this.selectors.push(selector);
     this.targets.push(target);
     this.scopes.push(scope);
     this.conditions.push(condition);
     this.evaluation.push(evaluation);
+  }
+
+  /**
+   * Items: an index whose member is the member of item `index`, the same for every index past
+   * those the sources tell apart. A long array then needs one member, not one per item.
+   */
+  alike(index: number): number {
+    return index < this.alikeFrom ? index : this.alikeFrom;
   }
 
   /** The member `key` selects (`presence`: its presence bit, or -1). */

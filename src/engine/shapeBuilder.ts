@@ -225,8 +225,8 @@ export class ShapeBuilder implements Outline {
     this.shape.propertyTargets.push(this.target);
   }
 
-  items(nodesAt: (index: number) => readonly SchemaNode[] | undefined, annotates = true): void {
-    this.shape.itemSources.add(nodesAt, fromMember(this.target), this.scope, this.condition.slice(), annotates ? EVALUATES : EVALUATES_NOTHING);
+  items(nodesAt: (index: number) => readonly SchemaNode[] | undefined, annotates = true, alikeFrom = Infinity): void {
+    this.shape.itemSources.add(nodesAt, fromMember(this.target), this.scope, this.condition.slice(), annotates ? EVALUATES : EVALUATES_NOTHING, alikeFrom);
   }
 
   unevaluatedItems(node: SchemaNode): void {
@@ -246,7 +246,7 @@ export class ShapeBuilder implements Outline {
     const {shape} = this;
     const flag = shape.newFlag();
     const nodes = [node];
-    shape.itemSources.add(() => nodes, fromMember(flagHere(flag)), this.scope, this.condition.slice(), annotates ? EVALUATES_MATCHES : EVALUATES_NOTHING);
+    shape.itemSources.add(() => nodes, fromMember(flagHere(flag)), this.scope, this.condition.slice(), annotates ? EVALUATES_MATCHES : EVALUATES_NOTHING, 0);
     shape.tallyBits.push(flag);
     shape.tallyBounds.push(min, max);
     shape.tallyTargets.push(this.target);

@@ -46,6 +46,7 @@ export const prefixItems = itemApplicator<Positional>({
   subschemas: 'schemaArray',
   compile: (value, context) => compilePositional(value, context, 'prefixItems'),
   select: selectPositional,
+  selectsAlikeFrom: (positional) => positional.length,
 });
 
 /** 2020-12 `items`: one schema for every item after `prefixItems`. */
@@ -54,6 +55,7 @@ export const items = itemApplicator<Rest>({
   subschemas: 'schema',
   compile: (value, context) => compileRest(value, context, 'items', positionalLength(context.schema.prefixItems)),
   select: selectRest,
+  selectsAlikeFrom: ({from}) => from,
   refuse: refuseRest,
 });
 
@@ -84,6 +86,7 @@ export const legacyItems = itemApplicator<Tuple | Rest>({
   subschemas: 'schemaOrSchemaArray',
   compile: (value, context) => (Array.isArray(value) ? compileTuple(value, context) : compileRest(value, context, 'items', 0)),
   select: (schemas, index) => ('from' in schemas ? selectRest(schemas, index) : selectPositional(schemas.positional, index)),
+  selectsAlikeFrom: (schemas) => ('from' in schemas ? schemas.from : schemas.positional.length),
   amend: amendTuple,
   // A schema that is `false` fails every item, as its run does: no separate refusal (the message
   // of `additionalItems` would be wrong here).
@@ -95,5 +98,6 @@ export const additionalItems = itemApplicator<Rest>({
   subschemas: 'schema',
   compile: (value, context) => (Array.isArray(context.schema.items) ? compileRest(value, context, 'additionalItems', context.schema.items.length) : (expectSchema(value, context), undefined)),
   select: selectRest,
+  selectsAlikeFrom: ({from}) => from,
   refuse: refuseRest,
 });

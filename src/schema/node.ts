@@ -283,9 +283,10 @@ export interface Outline {
   propertyCount(min: number, max: number): void;
   /**
    * The subschemas that apply to the item at `index` (none: undefined). `annotates` (default
-   * true): the items selected count as evaluated for `unevaluatedItems`.
+   * true): the items selected count as evaluated for `unevaluatedItems`. `alikeFrom`: from this
+   * index on, `nodesAt` selects the same subschemas at every index (default: none is known to).
    */
-  items(nodesAt: (index: number) => readonly SchemaNode[] | undefined, annotates?: boolean): void;
+  items(nodesAt: (index: number) => readonly SchemaNode[] | undefined, annotates?: boolean, alikeFrom?: number): void;
   /** An array has from `min` to `max` items. */
   itemCount(min: number, max: number): void;
   /** No two items are equal (uniqueItems). */

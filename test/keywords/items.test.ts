@@ -4,6 +4,8 @@
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
 import {amended, invalid, onlyError, refusalByte, schemaError, summary, valid} from './check.js';
+import {compile} from '../../src/index.js';
+import {judges} from '../support/branching.js';
 
 const legacyDrafts = ['draft4', 'draft6', 'draft7', 'draft2019-09'] as const;
 
@@ -146,4 +148,65 @@ describe('items under useDefaults', () => {
   test('2020-12 prefixItems gives no defaults, as in ajv', () => {
     assert.deepEqual(amended({prefixItems: [{default: 1}]}, '[]', {useDefaults: true}).value, []);
   });
+});
+
+describe('long arrays: one member for the items past those the keywords tell apart (Sources.alike)', () => {
+  // Past 256 items the checker and the code keep no member per index, and selected one afresh
+  // for each item. The index from which every keyword selects alike stands for the rest; these
+  // keywords tell items apart up to 300 and 400, past that bound.
+  const integers = (count: number): number[] => Array.from({length: count}, (_, index) => index);
+  const cases: {name: string; schema: object; texts: [string, boolean][]}[] = [
+    {
+      name: 'prefixItems of 300, then items',
+      schema: {prefixItems: integers(300).map(() => ({type: 'integer'})), items: {type: 'string'}},
+      texts: [
+        [JSON.stringify([...integers(300), ...integers(300).map(String)]), true],
+        [JSON.stringify([...integers(299), 'x', ...integers(300).map(String)]), false],
+        [JSON.stringify([...integers(300), 300, ...integers(299).map(String)]), false],
+        [JSON.stringify([...integers(300), ...integers(299).map(String), 599]), false],
+        // Judged as an item of the prefix, item 300 would pass: only its own member fails it.
+        [JSON.stringify(integers(301)), false],
+      ],
+    },
+    {
+      name: 'draft 4 items as an array of 300, then additionalItems',
+      schema: {$schema: 'http://json-schema.org/draft-04/schema#', items: integers(300).map(() => ({type: 'integer'})), additionalItems: {type: 'string'}},
+      texts: [
+        [JSON.stringify([...integers(300), 'a', 'b']), true],
+        [JSON.stringify([...integers(257), 'x', ...integers(42)]), false],
+        [JSON.stringify([...integers(300), 'a', 1]), false],
+        [JSON.stringify(integers(301)), false],
+      ],
+    },
+    {
+      name: 'a const array of 400',
+      schema: {const: integers(400)},
+      texts: [
+        [JSON.stringify(integers(400)), true],
+        [JSON.stringify([...integers(399), 0]), false],
+        [JSON.stringify(integers(401)), false],
+        [JSON.stringify(integers(400).map(() => 0)), false],
+      ],
+    },
+    {
+      name: 'contains with maxContains, each item judged',
+      schema: {items: {type: 'string'}, contains: {const: 'x'}, maxContains: 1},
+      texts: [
+        [JSON.stringify([...integers(500).map(String), 'x']), true],
+        [JSON.stringify(['x', ...integers(500).map(String), 'x']), false],
+        [JSON.stringify([...integers(500).map(String), 7]), false],
+      ],
+    },
+  ];
+  for (const {name, schema, texts} of cases) {
+    test(name, () => {
+      const validator = compile(schema);
+      for (const [text, expected] of texts) {
+        // Twice: the second time the members kept from the first are used.
+        for (let round = 0; round < 2; round++) {
+          for (const [way, judge] of Object.entries(judges)) assert.equal(judge(validator, text).valid, expected, `${way}, ${text.slice(0, 40)}…`);
+        }
+      }
+    });
+  }
 });

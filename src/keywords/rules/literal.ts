@@ -196,7 +196,7 @@ const arrayLiteral: KeywordDefinition<ArrayLiteral> = {
     const {literal, nodes} = keyword.value;
     outline.kinds(ARRAY);
     // Matching a literal evaluates nothing (enum and const keep no annotations).
-    outline.items((index) => (index < literal.length ? [nodes.of(literal[index])] : nodes.rejecting), false);
+    outline.items((index) => (index < literal.length ? [nodes.of(literal[index])] : nodes.rejecting), false, literal.length);
     outline.itemCount(literal.length, literal.length);
   },
   item(run, keyword, index) {

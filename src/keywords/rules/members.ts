@@ -62,6 +62,8 @@ interface PropertyRule<V> extends MemberRule<V, string> {
 interface ItemRule<V> extends MemberRule<V, number> {
   /** The subschemas for the item at `index` (undefined or empty: the keyword ignores it). */
   select(value: V, index: number): readonly Selected[] | undefined;
+  /** From this index on, `select` selects the same at every index (Outline.items). */
+  selectsAlikeFrom(value: V): number;
 }
 
 /**
@@ -130,7 +132,7 @@ export function itemApplicator<V>(rule: ItemRule<V>): KeywordDefinition<V> {
     compile: rule.compile,
     amend: amendOf(rule),
     outline(keyword, outline) {
-      outline.items((index) => nodesOf(select(keyword.value, index)));
+      outline.items((index) => nodesOf(select(keyword.value, index)), true, rule.selectsAlikeFrom(keyword.value));
     },
     item(run, keyword, index) {
       const selected = select(keyword.value, index);
