@@ -6,6 +6,8 @@
 //    settled without its exact decimal when its text is short (HeldScalar.numberShort).
 // 3. Random doubles of up to 17 digits and small exponents: the longest numbers JSON.stringify
 //    writes, read digit by digit (numberEnd in src/json/numbers.ts).
+// 4. An embedding of 1,536 numbers: past 256 items, one member stands for every item alike
+//    (Sources.alike in src/engine/shape.ts).
 
 import {Ajv} from 'ajv';
 import {compile} from '../dist/src/index.js';
@@ -44,10 +46,12 @@ const random = (): number => {
 };
 
 const counts = JSON.stringify(Array.from({length: 200}, (_, index) => (index % 2 === 0 ? 0 : index)));
+const embedding = JSON.stringify({model: 'text-embedding-3-small', embedding: Array.from({length: 1536}, () => Math.round((random() - 0.5) * 2e6) / 1e6)});
 const doubles = JSON.stringify(Array.from({length: 200}, (_, index) => (index % 3 === 0 ? Math.floor(random() * 1e6) : index % 3 === 1 ? (random() - 0.5) * 1e4 : random() * 1e-5)));
 
 printTable('validateText vs JSON.parse + ajv', [
   row('the 1 KB order body (prices with fractions)', orderSchema, smallBody().toString(), 20_000),
   row('200 counts, half of them 0, under minimum: 0', {type: 'array', items: {type: 'integer', minimum: 0}}, counts, 20_000),
   row('200 random doubles of up to 17 digits', {type: 'array', items: {type: 'number'}}, doubles, 10_000),
+  row('an embedding of 1,536 numbers', {type: 'object', required: ['embedding'], properties: {model: {type: 'string'}, embedding: {type: 'array', items: {type: 'number'}}}}, embedding, 2_000),
 ]);

@@ -673,7 +673,11 @@ ${dispatch}  }
       const fail = this.fail(target);
       code += `  ${fail}\n`;
     }
-    const item = `${this.constant(this.programs)}.item(${this.constant(shape)}, ${this.constant([])}, length)`;
+    const itemAt = (index: string): string => `${this.constant(this.programs)}.item(${this.constant(shape)}, ${this.constant([])}, ${index})`;
+    // Past the items the keywords tell apart, one program judges every item: asked for once.
+    const {alikeFrom} = shape.itemSources;
+    const item = alikeFrom === Infinity ? itemAt('length') : `(length < ${alikeFrom} ? ${itemAt('length')} : (alike ??= ${itemAt(String(alikeFrom))}))`;
+    code += '  let alike = null;\n';
     if (text) {
       code += `  let length = 0, c = 0;
   i++;

@@ -232,8 +232,8 @@ export class Sources<K> {
   readonly ruleFlags: number[] = [];
   /** The names some source selects by name (Outline.members): a hint for code written per name. */
   readonly names = new Set<string>();
-  /** Items: from this index on, every source selects alike (Outline.items). */
-  private alikeFrom = 0;
+  /** Items: from this index on, every source selects alike (Outline.items; Infinity: none is known to). */
+  alikeFrom = 0;
 
   /** `alikeFrom` (items): from this index on, `selector` selects the same at every index. */
   add(selector: Selector<K>, target: Target, scope: Scope, condition: readonly number[], evaluation: Evaluation, alikeFrom = Infinity): void {
