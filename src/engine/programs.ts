@@ -176,7 +176,7 @@ interface NameEntry {
 class MemberSlot {
   program: Program | null = null;
   member: Member | null = null;
-  /** The flags (word 0 of the object's) that some subschema of the member fails to: -1 until known. */
+  /** The flags (word 0 of the object's) that some subschema of the member fails to: -1 (all) until known. */
   relevant = -1;
   /** By the flags of `relevant` that no longer matter; at most MAX_PRUNED of them. */
   pruned: Map<number, Program> | null = null;
@@ -286,14 +286,12 @@ export class Programs {
    */
   live(slot: MemberSlot, shape: Shape, name: string, held: HeldScalar, dead: number): Program {
     const member = this.memberOf(slot, shape, name, held);
-    if (slot.relevant < 0) slot.relevant = member.targets.reduce((flags, target) => flags | flagBit(target), 0);
+    if (slot.relevant === -1) slot.relevant = member.targets.reduce((flags, target) => flags | flagBit(target), 0);
     const key = dead & slot.relevant;
-    const whole = (): Program => slot.program ?? this.fill(slot, shape, name, held);
-    if (key === 0) return whole();
     const pruned = (slot.pruned ??= new Map());
-    let program = pruned.get(key);
+    let program = key === 0 ? undefined : pruned.get(key);
     if (program !== undefined) return program;
-    if (pruned.size >= MAX_PRUNED) return whole();
+    if (key === 0 || pruned.size >= MAX_PRUNED) return slot.program ?? this.fill(slot, shape, name, held);
     const kept = member.nodes.map((_, index) => index).filter((index) => (flagBit(member.targets[index]!) & key) === 0);
     const pick = <T>(list: readonly T[]): T[] => kept.map((index) => list[index]!);
     program = this.of(new Member(member.presence, pick(member.nodes), pick(member.targets), pick(member.scopes), this.plans));
@@ -601,7 +599,9 @@ ${scalar}
       const slot = this.constant(new MemberSlot());
       const literal = JSON.stringify(name);
       const whole = `(${slot}.program ?? ${programs}.fill(${slot}, ${shapeConstant}, ${literal}, H))`;
-      const program = dead === null ? whole : `(dead === 0 ? ${whole} : ${programs}.live(${slot}, ${shapeConstant}, ${literal}, H, dead))`;
+      // `relevant` is -1 until the first call with a flag set has worked it out: a member none of
+      // whose subschemas fails to a flag of word 0 then costs one test.
+      const program = dead === null ? whole : `((dead & ${slot}.relevant) === 0 ? ${whole} : ${programs}.live(${slot}, ${shapeConstant}, ${literal}, H, dead))`;
       cases += `      case ${text ? index : literal}: ${repeated}${presence}r = ${program}(${value}); break;\n`;
     });
     const dispatch = `    let r;
