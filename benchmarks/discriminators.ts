@@ -10,19 +10,12 @@ import {readFileSync} from 'node:fs';
 import {Ajv2020} from 'ajv/dist/2020.js';
 import {compile} from '../dist/src/index.js';
 import {EVENT_SCHEMA_FILE, eventLine} from './cli-support.js';
-import {bestAlternating, printTable, type Row} from './support.js';
+import {bestAlternating, printTable, seededRandom, type Row} from './support.js';
 
 const ajv = new Ajv2020({allErrors: false, strict: false, validateFormats: false});
 
-// Deterministic coordinates: a small PRNG (mulberry32), so every run reads the same text.
-let seed = 0x5eed;
-const random = (): number => {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = seed;
-  t = Math.imul(t ^ (t >>> 15), t | 1);
-  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
+// Deterministic coordinates, so every run reads the same text.
+const random = seededRandom();
 
 const position = {type: 'array', minItems: 2, maxItems: 3, items: {type: 'number'}};
 const ring = {type: 'array', minItems: 4, items: position};

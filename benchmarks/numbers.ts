@@ -11,7 +11,7 @@
 
 import {Ajv} from 'ajv';
 import {compile} from '../dist/src/index.js';
-import {bestAlternating, orderSchema, printTable, smallBody, type Row} from './support.js';
+import {bestAlternating, orderSchema, printTable, seededRandom, smallBody, type Row} from './support.js';
 
 const ajv = new Ajv({allErrors: false});
 
@@ -35,15 +35,8 @@ function row(name: string, schema: object, text: string, count: number): Row {
   return {name, ...times, bytes: Buffer.byteLength(text) * count};
 }
 
-// Deterministic doubles: a small PRNG (mulberry32), so every run reads the same text.
-let seed = 0x5eed;
-const random = (): number => {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = seed;
-  t = Math.imul(t ^ (t >>> 15), t | 1);
-  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
+// Deterministic doubles, so every run reads the same text.
+const random = seededRandom();
 
 const counts = JSON.stringify(Array.from({length: 200}, (_, index) => (index % 2 === 0 ? 0 : index)));
 const embedding = JSON.stringify({model: 'text-embedding-3-small', embedding: Array.from({length: 1536}, () => Math.round((random() - 0.5) * 2e6) / 1e6)});

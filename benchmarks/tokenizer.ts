@@ -10,7 +10,7 @@ import {none} from 'stream-chain/defs.js';
 import {Tokenizer, defaultLimits} from '../src/json/tokenizer.js';
 import {TextScanner, type RangeSink} from '../src/json/scanner.js';
 import type {TokenSink} from '../src/types.js';
-import {printSummary} from './support.js';
+import {printSummary, seededRandom} from './support.js';
 
 /** stream-json stages are flushed by calling them with `none`, which their declared input type omits. */
 type Stage = (chunk: string | typeof none) => unknown;
@@ -18,15 +18,8 @@ const flushableParser = (options: Parameters<typeof jsonParser>[0]): Stage => js
 
 const rounds = Number(process.argv[2] ?? 7);
 
-// Deterministic inputs: a small PRNG (mulberry32), so every run measures the same bytes.
-let seed = 0x5eed;
-const random = (): number => {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = seed;
-  t = Math.imul(t ^ (t >>> 15), t | 1);
-  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
+// Deterministic inputs, so every run measures the same bytes.
+const random = seededRandom();
 const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
 const word = (n: number): string => {
   let s = '';
