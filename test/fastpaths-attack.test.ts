@@ -243,6 +243,20 @@ describe('Programs.live: a member judged without the subschemas of flags that no
     ]);
   });
 
+  test('a flag of the object two levels up is not a flag of the object in between', () => {
+    // `inner` fails to the root's first oneOf branch; `outer`'s own oneOf sets its flag of the same
+    // number when `t` is 2. Only the root's flags decide which of inner's subschemas still matter.
+    const schema = {
+      type: 'object',
+      properties: {outer: {oneOf: [{properties: {t: {const: 1}}}, {properties: {t: {const: 2}}}]}},
+      oneOf: [{properties: {kind: {const: 'a'}, outer: {properties: {inner: {type: 'integer'}}}}}, {properties: {kind: {const: 'b'}}, required: ['none']}],
+    };
+    const judge = new Judge(schema);
+    judge.as('{"kind":"a","outer":{"t":2,"inner":1}}', true);
+    judge.as('{"kind":"a","outer":{"t":2,"inner":"x"}}', false);
+    judge.as('{"kind":"a","outer":{"t":1,"inner":"x"}}', false);
+  });
+
   test('a repeated key after its discriminator is refused', () => {
     const judge = new Judge(geometry);
     judge.as('{"type":"point","coordinates":[1],"coordinates":[[1]]}', false);
@@ -272,27 +286,42 @@ describe('Programs.live: a member judged without the subschemas of flags that no
 describe('Sources.alike: one member for the items past those the keywords tell apart', () => {
   const list = (length: number, at: (index: number) => unknown): unknown[] => Array.from({length}, (_, index) => at(index));
 
-  test('prefixItems longer than the items kept per shape, with items after them', () => {
-    const schema = {prefixItems: list(300, (index) => (index % 2 === 0 ? {type: 'integer'} : {type: 'string'})), items: {type: 'boolean'}};
-    const valid = (length: number) => list(length, (index) => (index >= 300 ? true : index % 2 === 0 ? index : 's'));
-    const judge = new Judge(schema);
-    for (const length of [255, 256, 257, 299, 300, 301, 600]) judge.as(JSON.stringify(valid(length)), true);
-    for (const at of [256, 257, 298, 299, 300, 301, 599]) {
-      const invalid = valid(600);
-      invalid[at] = at < 300 && at % 2 === 0 ? 's' : 1;
-      judge.as(JSON.stringify(invalid), false);
+  // Items alternate between two subschemas. A document that gives every item from `k` on what item
+  // `k` wants is invalid, and passes where the items from `k` are taken as alike. Each keyword
+  // alone too: one that selects alike from later hides the others.
+  const alternating = (length: number): object[] => list(length, (index) => (index % 2 === 0 ? {type: 'integer'} : {type: 'string'}));
+  const alternatingItems = (length: number, from: number, rest: unknown): unknown[] => list(length, (index) => (index >= from ? rest : index % 2 === 0 ? index : 's'));
+  /** Every item from `at` on as item `at`. */
+  const alikeFrom = (items: readonly unknown[], at: number): unknown[] => items.map((item, index) => (index < at ? item : items[at]));
+  /** The item at `at` as its neighbour wants it (a mistake a member of the wrong index lets pass). */
+  const misplaced = (items: readonly unknown[], at: number, refused: unknown): unknown[] => items.map((item, index) => (index !== at ? item : refused === undefined ? items[at - 1] : refused));
+
+  test('prefixItems longer than the items kept per shape, alone and with items after them', () => {
+    for (const [schema, rest, refused] of [
+      [{prefixItems: alternating(300)}, null, undefined],
+      [{prefixItems: alternating(300), items: {type: 'boolean'}}, true, 1],
+    ] as const) {
+      const judge = new Judge(schema);
+      for (const length of [255, 256, 257, 299, 300, 301, 600]) judge.as(JSON.stringify(alternatingItems(length, 300, rest)), true);
+      const items = alternatingItems(600, 300, rest);
+      for (const at of [0, 1, 255, 256, 257, 258, 298]) judge.as(JSON.stringify(alikeFrom(items, at)), false);
+      for (const at of [256, 257, 258, 298, 299]) judge.as(JSON.stringify(misplaced(items, at, undefined)), false);
+      if (refused !== undefined) for (const at of [300, 301, 599]) judge.as(JSON.stringify(misplaced(items, at, refused)), false);
     }
   });
 
-  test('draft 2019-09 items arrays with additionalItems, and draft 4', () => {
+  test('draft 2019-09 and draft 4 items arrays, alone and with additionalItems', () => {
     for (const $schema of ['https://json-schema.org/draft/2019-09/schema', 'http://json-schema.org/draft-04/schema#']) {
-      const judge = new Judge({$schema, items: list(280, () => ({type: 'integer'})), additionalItems: {type: 'string'}});
-      const valid = list(500, (index) => (index < 280 ? index : 's'));
-      judge.as(JSON.stringify(valid), true);
-      for (const at of [270, 279, 280, 281, 499]) {
-        const invalid = [...valid];
-        invalid[at] = at < 280 ? 's' : 1;
-        judge.as(JSON.stringify(invalid), false);
+      for (const [more, rest, refused] of [
+        [{}, null, undefined],
+        [{additionalItems: {type: 'boolean'}}, true, 1],
+      ] as const) {
+        const judge = new Judge({$schema, items: alternating(280), ...more});
+        const items = alternatingItems(500, 280, rest);
+        judge.as(JSON.stringify(items), true);
+        for (const at of [0, 255, 256, 257, 278]) judge.as(JSON.stringify(alikeFrom(items, at)), false);
+        for (const at of [257, 270, 279]) judge.as(JSON.stringify(misplaced(items, at, undefined)), false);
+        if (refused !== undefined) for (const at of [280, 281, 499]) judge.as(JSON.stringify(misplaced(items, at, refused)), false);
       }
     }
   });
@@ -303,12 +332,14 @@ describe('Sources.alike: one member for the items past those the keywords tell a
     judge.as(JSON.stringify(literal), true);
     judge.as(JSON.stringify([...literal, 0]), false);
     judge.as(JSON.stringify(literal.slice(0, 299)), false);
-    for (const at of [257, 299]) judge.as(JSON.stringify(literal.map((item, index) => (index === at ? 9 : item))), false);
+    for (const at of [0, 255, 256, 257, 298]) judge.as(JSON.stringify(alikeFrom(literal, at)), false);
+    for (const at of [256, 257, 258, 299]) judge.as(JSON.stringify(misplaced(literal, at, undefined)), false);
     const other = list(290, () => 1);
     const either = new Judge({enum: [literal, other]});
     either.as(JSON.stringify(other), true);
     either.as(JSON.stringify([...other, 1]), false);
     either.as(JSON.stringify(literal.slice(0, 290)), false);
+    for (const at of [256, 257]) either.as(JSON.stringify(alikeFrom(literal, at)), false);
   });
 
   test('contains beside prefixItems, and long arrays in branches and under unevaluatedItems', () => {
@@ -421,6 +452,11 @@ describe('HeldScalar.numberShort: a short number tied with a bound', () => {
       [{const: 123456789012.345}, '123456789012.345', true],
       [{const: 123456789012.345}, '123456789012.3450', true],
       [{maximum: 1e15}, '999999999999999', true],
+      // 16 digits: past the 15-digit round trip, two texts share a double.
+      [{maximum: 9007199254740992}, '9007199254740993', false],
+      [{const: 9007199254740992}, '9007199254740993', false],
+      [{exclusiveMinimum: 9007199254740992}, '9007199254740993', true],
+      [{enum: [1e16]}, '10000000000000001', false],
       [{exclusiveMaximum: 999999999999999}, '999999999999999', false],
     ];
     for (const [inner, number, expected] of cases) {
@@ -455,7 +491,7 @@ describe('HeldScalar.numberShort: a short number tied with a bound', () => {
 
 describe('nameIndex: a listed key found by its length', () => {
   test('names of one length, escaped keys, and names beyond ASCII', () => {
-    const names = ['', 'a', 'b', 'ab', 'ba', 'aa', 'abc', 'abd', 'bbc', 'acb', '\u2028', '\ud800', '\udc00', '😀', '😁', 'é', 'e\u0301', '"', '\\', '\n', '\u0000'];
+    const names = ['', 'a', 'b', 'ab', 'ba', 'aa', 'abc', 'abd', 'bbc', 'acb', 'abcdefg', '\u2028', '\ud800', '\udc00', '😀', '😁', 'é', 'e\u0301', '"', '\\', '\n', '\u0000'];
     const properties = Object.fromEntries(names.map((name, index) => [name, {const: index}]));
     const judge = new Judge({type: 'object', properties, additionalProperties: false});
     const escaped = (name: string): string => `"${Array.from({length: name.length}, (_, at) => `\\u${name.charCodeAt(at).toString(16).padStart(4, '0')}`).join('')}"`;
@@ -468,7 +504,10 @@ describe('nameIndex: a listed key found by its length', () => {
         }
       }
     });
-    for (const key of ['"ac"', '"abe"', '"ca"', '"\\u00e8"', '"x"', '"\\ud801"', '"\\ud83d\\ude02"', '"\\u0000\\u0000"']) judge.as(`{${key}:1}`, false);
+    // A key no name has, of a length some name has: refused whatever value it has.
+    for (const key of ['"ac"', '"abe"', '"ca"', '"abcdefh"', '"\\u00e8"', '"x"', '"\\ud801"', '"\\ud83d\\ude02"', '"\\u0000\\u0000"']) {
+      names.forEach((_, value) => judge.as(`{${key}:${value}}`, false));
+    }
   });
 });
 
