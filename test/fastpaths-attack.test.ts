@@ -289,7 +289,7 @@ describe('Sources.alike: one member for the items past those the keywords tell a
   // Items alternate between two subschemas. A document that gives every item from `k` on what item
   // `k` wants is invalid, and passes where the items from `k` are taken as alike. Each keyword
   // alone too: one that selects alike from later hides the others.
-  const alternating = (length: number): object[] => list(length, (index) => (index % 2 === 0 ? {type: 'integer'} : {type: 'string'}));
+  const alternating = (length: number): unknown[] => list(length, (index) => (index % 2 === 0 ? {type: 'integer'} : {type: 'string'}));
   const alternatingItems = (length: number, from: number, rest: unknown): unknown[] => list(length, (index) => (index >= from ? rest : index % 2 === 0 ? index : 's'));
   /** Every item from `at` on as item `at`. */
   const alikeFrom = (items: readonly unknown[], at: number): unknown[] => items.map((item, index) => (index < at ? item : items[at]));
