@@ -176,8 +176,9 @@ interface NameEntry {
 class MemberSlot {
   program: Program | null = null;
   member: Member | null = null;
-  /** The flags (word 0 of the object's) that some subschema of the member fails to: -1 (all) until known. */
+  /** The flags (word 0 of the object's) that some subschema of the member fails to: all until known. */
   relevant = -1;
+  relevantKnown = false;
   /** By the flags of `relevant` that no longer matter; at most MAX_PRUNED of them. */
   pruned: Map<number, Program> | null = null;
 }
@@ -286,7 +287,10 @@ export class Programs {
    */
   live(slot: MemberSlot, shape: Shape, name: string, held: HeldScalar, dead: number): Program {
     const member = this.memberOf(slot, shape, name, held);
-    if (slot.relevant === -1) slot.relevant = member.targets.reduce((flags, target) => flags | flagBit(target), 0);
+    if (!slot.relevantKnown) {
+      slot.relevant = member.targets.reduce((flags, target) => flags | flagBit(target), 0);
+      slot.relevantKnown = true;
+    }
     const key = dead & slot.relevant;
     const pruned = (slot.pruned ??= new Map());
     let program = key === 0 ? undefined : pruned.get(key);
