@@ -158,6 +158,12 @@ export class HeldScalar implements Scalar {
 
   isInteger(): boolean {
     if (this.numberTextPending) return Number.isInteger(this.parsedNumber);
+    // A short number's double is whole exactly when its text is: a fraction of at most 15 digits
+    // lies farther from an integer than the double's rounding. The one reading serves a bound too.
+    if (this.to >= 0 && this.to - this.from <= MAX_EXACT_DIGITS) {
+      const value = this.number();
+      if (this.numberShort) return Number.isInteger(value);
+    }
     // Most integers are plain digits: read in the text they came in, without making their own.
     if (this.to >= 0 && isPlainIntegerAt(this.source, this.from, this.to)) return true;
     return isIntegerText(this.text);
