@@ -479,7 +479,7 @@ export class Amender implements TokenSink {
 
   stringValue(value: string): void {
     if (this.intercept(Op.String, value)) return;
-    this.held.holdScalar(STRING, value);
+    this.held.holdString(value);
     this.arriveScalar(STRING, undefined);
   }
 
@@ -505,13 +505,13 @@ export class Amender implements TokenSink {
 
   trueValue(): void {
     if (this.intercept(Op.True, '')) return;
-    this.held.holdScalar(BOOLEAN, true);
+    this.held.holdBoolean(true);
     this.arriveScalar(BOOLEAN, undefined);
   }
 
   falseValue(): void {
     if (this.intercept(Op.False, '')) return;
-    this.held.holdScalar(BOOLEAN, false);
+    this.held.holdBoolean(false);
     this.arriveScalar(BOOLEAN, undefined);
   }
 
@@ -668,14 +668,14 @@ export class Amender implements TokenSink {
   private hold(value: Exclude<Coerced, undefined | typeof WRAP_IN_ARRAY>): Kind {
     if (value === null) return NULL;
     if (typeof value === 'string') {
-      this.held.holdScalar(STRING, value);
+      this.held.holdString(value);
       return STRING;
     }
     if (typeof value === 'number') {
-      this.held.holdScalar(NUMBER, value);
+      this.held.holdDouble(value);
       return NUMBER;
     }
-    this.held.holdScalar(BOOLEAN, value);
+    this.held.holdBoolean(value);
     return BOOLEAN;
   }
 

@@ -361,7 +361,7 @@ export class TextChecker implements TokenSink, RangeSink {
         return true;
       case 'number':
         if (!Number.isFinite(value)) return false;
-        this.held.holdScalar(NUMBER, value);
+        this.held.holdDouble(value);
         this.scalar(NUMBER);
         return true;
       case 'boolean':
@@ -812,7 +812,7 @@ export class TextChecker implements TokenSink, RangeSink {
       clearBits(this.flags[level]!, ruleFlags);
     }
     if (shape.keyNameNodes.length === 0 || member.nameAccepted) return;
-    this.held.holdScalar(STRING, key);
+    this.held.holdString(key);
     // As the value of a member would be: one level below the object, whose flags its failures set.
     const keyNames = shape.keyNamesMember ?? this.keyNamesMemberOf(shape);
     const passed = this.judgeScalar(keyNames, STRING, level + 1);
@@ -854,7 +854,7 @@ export class TextChecker implements TokenSink, RangeSink {
   }
 
   stringValue(value: string): void {
-    this.held.holdScalar(STRING, value);
+    this.held.holdString(value);
     this.scalar(STRING);
   }
 
@@ -868,12 +868,12 @@ export class TextChecker implements TokenSink, RangeSink {
   }
 
   trueValue(): void {
-    this.held.holdScalar(BOOLEAN, true);
+    this.held.holdBoolean(true);
     this.scalar(BOOLEAN);
   }
 
   falseValue(): void {
-    this.held.holdScalar(BOOLEAN, false);
+    this.held.holdBoolean(false);
     this.scalar(BOOLEAN);
   }
 }

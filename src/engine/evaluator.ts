@@ -488,7 +488,7 @@ export class Evaluator extends HeldScalar implements TokenSink, RunHost {
   /** Value mode: a number as a double (its text is made only if asked for, see numberText). */
   numberValueOf(value: number): void {
     if (this.assemblies.length > 0) this.assemblies.scalar(value);
-    this.holdScalar(NUMBER, value);
+    this.holdDouble(value);
     this.deliverScalar(NUMBER);
   }
 

@@ -431,11 +431,11 @@ ${inexact}    kind = ${NUMBER};
     H.holdRange(t, i, end, false);
   } else if (c === ${Ch.LowerT} && t.startsWith('true', i)) {
     kind = ${BOOLEAN};
-    H.holdScalar(kind, true);
+    H.holdBoolean(true);
     end = i + 4;
   } else if (c === ${Ch.LowerF} && t.startsWith('false', i)) {
     kind = ${BOOLEAN};
-    H.holdScalar(kind, false);
+    H.holdBoolean(false);
     end = i + 5;
   } else if (c === ${Ch.LowerN} && t.startsWith('null', i)) {
     kind = ${NULL};
@@ -456,16 +456,16 @@ return function program(x, H, d, T) {
     case 'string':
       if (x.length > ${limits.maxStringLength}) return -1;
       kind = ${STRING};
-      H.holdScalar(kind, x);
+      H.holdString(x);
       break;
     case 'number':
       if (!Number.isFinite(x)) return -1;
       kind = ${NUMBER};
-      H.holdScalar(kind, x);
+      H.holdDouble(x);
       break;
     case 'boolean':
       kind = ${BOOLEAN};
-      H.holdScalar(kind, x);
+      H.holdBoolean(x);
       break;
     case 'object':
       if (x === null) {

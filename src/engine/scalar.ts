@@ -3,7 +3,7 @@
 // the evaluator is one (it extends HeldScalar), the text checker has its own.
 
 import {compareTiedNumberText, isIntegerText, isPlainIntegerAt, numberTextsEqual, type Decimal} from '../json/numbers.js';
-import {BOOLEAN, NUMBER, STRING, type Kind, type Matcher, type Scalar} from '../schema/node.js';
+import type {Matcher, Scalar} from '../schema/node.js';
 import {decodeString} from '../json/scanner.js';
 
 /** Each pattern run as asked: an engine used on its own, outside a document. */
@@ -104,15 +104,25 @@ export class HeldScalar implements Scalar {
     return this.match(pattern, this.text);
   }
 
-  /** Hold a string, a boolean, or (value mode) a number as a double. */
-  holdScalar(kind: Kind, value: unknown): void {
-    if (kind === STRING) this.text = value as string;
-    else if (kind === NUMBER) {
-      this.parsedNumber = value as number;
-      this.numberParsed = true;
-      this.numberTextPending = true;
-      this.numberFromDouble = true;
-    } else if (kind === BOOLEAN) this.booleanValue = value as boolean;
+  // One method per kind of scalar: a caller knows which it holds, and V8 inlines these where a
+  // method taking the kind did not inline (value mode's arrays of numbers ran 1.5x slower).
+
+  /** Hold a string. */
+  holdString(value: string): void {
+    this.text = value;
+  }
+
+  /** Hold a number as a double (value mode). */
+  holdDouble(value: number): void {
+    this.parsedNumber = value;
+    this.numberParsed = true;
+    this.numberTextPending = true;
+    this.numberFromDouble = true;
+  }
+
+  /** Hold a boolean. */
+  holdBoolean(value: boolean): void {
+    this.booleanValue = value;
   }
 
   /** Hold a number as its JSON text. */
