@@ -52,7 +52,8 @@ export function numberEnd(text: string, i: number, c: number): number {
   return isDigit(c) ? digitsEnd(text, digits + 1) : end;
 }
 
-function isDigit(c: number): boolean {
+/** An ASCII digit's code. */
+export function isDigit(c: number): boolean {
   return c >= 48 /* 0 */ && c <= 57 /* 9 */;
 }
 

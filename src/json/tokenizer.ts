@@ -9,7 +9,7 @@
 
 import type {Limits, TokenSink} from '../types.js';
 import {InputError, type InputPosition} from '../output/errors.js';
-import {isWithinDoubleRange} from './numbers.js';
+import {isDigit, isWithinDoubleRange} from './numbers.js';
 
 export const defaultLimits: Required<Limits> = {
   maxDepth: 1000,
@@ -113,8 +113,6 @@ const hexValue = (c: number): number => {
   if (c >= 97 && c <= 102) return c - 87;
   return -1;
 };
-
-const isDigit = (c: number): boolean => c >= Ch.Zero && c <= Ch.Nine;
 
 const isHighSurrogate = (c: number): boolean => c >= 0xd800 && c <= 0xdbff;
 const isLowSurrogate = (c: number): boolean => c >= 0xdc00 && c <= 0xdfff;
