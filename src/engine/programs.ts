@@ -292,10 +292,10 @@ export class Programs {
       slot.relevantKnown = true;
     }
     const key = dead & slot.relevant;
-    const pruned = (slot.pruned ??= new Map());
-    let program = key === 0 ? undefined : pruned.get(key);
+    const pruned = key === 0 ? null : (slot.pruned ??= new Map());
+    let program = pruned?.get(key);
     if (program !== undefined) return program;
-    if (key === 0 || pruned.size >= MAX_PRUNED) return slot.program ?? this.fill(slot, shape, name, held);
+    if (pruned === null || pruned.size >= MAX_PRUNED) return slot.program ?? this.fill(slot, shape, name, held);
     const kept = member.nodes.map((_, index) => index).filter((index) => (flagBit(member.targets[index]!) & key) === 0);
     const pick = <T>(list: readonly T[]): T[] => kept.map((index) => list[index]!);
     program = this.of(new Member(member.presence, pick(member.nodes), pick(member.targets), pick(member.scopes), this.plans));
@@ -680,8 +680,11 @@ ${dispatch}  }
     const itemAt = (index: string): string => `${this.constant(this.programs)}.item(${this.constant(shape)}, ${this.constant([])}, ${index})`;
     // Past the items the keywords tell apart, one program judges every item: asked for once.
     const {alikeFrom} = shape.itemSources;
-    const item = alikeFrom === Infinity ? itemAt('length') : `(length < ${alikeFrom} ? ${itemAt('length')} : (alike ??= ${itemAt(String(alikeFrom))}))`;
-    code += '  let alike = null;\n';
+    let item = itemAt('length');
+    if (alikeFrom !== Infinity) {
+      item = `(length < ${alikeFrom} ? ${item} : (alike ??= ${itemAt(String(alikeFrom))}))`;
+      code += '  let alike = null;\n';
+    }
     if (text) {
       code += `  let length = 0, c = 0;
   i++;
