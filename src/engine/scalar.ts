@@ -170,7 +170,7 @@ export class HeldScalar implements Scalar {
     if (this.numberTextPending) return Number.isInteger(this.parsedNumber);
     // A short number's double is whole exactly when its text is: a fraction of at most 15 digits
     // lies farther from an integer than the double's rounding. The one reading serves a bound too.
-    if (this.to >= 0 && this.to - this.from <= MAX_EXACT_DIGITS) {
+    if (this.heldShort()) {
       const value = this.number();
       if (this.numberShort) return Number.isInteger(value);
     }
@@ -179,10 +179,15 @@ export class HeldScalar implements Scalar {
     return isIntegerText(this.text);
   }
 
+  /** A number held as a range of at most MAX_EXACT_DIGITS characters: readShortNumber may read it. */
+  private heldShort(): boolean {
+    return this.to >= 0 && this.to - this.from <= MAX_EXACT_DIGITS;
+  }
+
   /** Parsed once per value, on first use. */
   number(): number {
     if (!this.numberParsed) {
-      this.parsedNumber = this.to >= 0 && this.to - this.from <= MAX_EXACT_DIGITS ? readShortNumber(this.source, this.from, this.to) : NaN;
+      this.parsedNumber = this.heldShort() ? readShortNumber(this.source, this.from, this.to) : NaN;
       this.numberShort = this.parsedNumber === this.parsedNumber;
       if (!this.numberShort) this.parsedNumber = Number(this.text);
       this.numberParsed = true;
