@@ -371,9 +371,9 @@ export interface Validator<Output = unknown, Input = Output> extends StandardSch
   validateText(text: string | Uint8Array): Result<Output>;
   /**
    * `validateText`'s verdict and errors, and on success the value `JSON.parse` gives the text
-   * (`Result.value`): for callers that want the document anyway, such as body parsers. A valid
-   * document is parsed once and checked in value mode, after a syntax pass has made sure the text
-   * and its value say the same thing (no repeated key, no number JSON.parse rounds).
+   * (`Result.value`): for callers that want the document anyway, such as body parsers. The text is
+   * judged as `validateText` judges it (a repeated key refused, each number as written), and a
+   * valid one is then parsed once. Under value options the value is the amended one.
    */
   parseText(text: string | Uint8Array): ValueResult<Output>;
   /** Streaming mode, incremental; `end()` gives the value when asked to `parse`. */
