@@ -5,6 +5,7 @@
 
 import {escapePointerToken} from '../json/pointer.js';
 import {truncate} from './arrays.js';
+import {ErrorList} from './errorList.js';
 import {IGNORED, classifyName, keyPlanAt, type KeyPlans} from './keyPlan.js';
 import {ARRAY, OBJECT, type CompiledKeyword, type EvaluatedItems as ItemAnnotations, type Instance, type Kind, type Matcher, type Run as KeywordRun, type SchemaNode} from '../schema/node.js';
 import type {AnnotationUnit, OutputUnit} from '../types.js';
@@ -83,7 +84,7 @@ const LIMITED = 1;
 const QUIET = 2;
 const COLLECTS_PROPERTIES = 4;
 const COLLECTS_ITEMS = 8;
-/** `errors` is another run's array too: it is copied before anything is added (Run.ownErrors). */
+/** `errors` is another run's list too, or part of one: nothing is added to it (Run.ownErrors). */
 const SHARED_ERRORS = 16;
 
 /** The runs whose location() is being made, innermost first (reused: location() calls nothing that reenters). */
@@ -93,7 +94,7 @@ export class Run implements KeywordRun {
   kind: Kind | 0 = 0;
   settled = false;
   failed = false;
-  errors: OutputUnit[] | null = null;
+  errors: ErrorList | null = null;
   /** Per-keyword state, by keyword index, for keywords that remember something. */
   states: unknown[] | null = null;
   /** Names of the properties evaluated here, when someone needs them (`unevaluatedProperties`). */
@@ -305,7 +306,7 @@ export class Run implements KeywordRun {
       params: {code: 'limit.recursion'},
     };
     this.evaluator.stamp(unit);
-    this.errors = [unit];
+    this.errors = ErrorList.of([unit]);
     this.flags = (this.flags & ~SHARED_ERRORS) | LIMITED;
     this.failed = true;
     this.settle();
@@ -330,27 +331,27 @@ export class Run implements KeywordRun {
   }
 
   /**
-   * Add a settled subschema run's errors to this run's. The first are shared, not copied: a
-   * failure deep in a document travels up as many runs as it is deep.
+   * Add a settled subschema run's errors to this run's, never copied (src/engine/errorList.ts):
+   * the first are this run's list too, later ones a part of it. Neither run adds to a list the
+   * other holds.
    */
   private adoptErrors(child: Run): void {
     const errors = child.errors;
     if (errors === null) return;
+    child.flags |= SHARED_ERRORS;
     if (this.errors === null) {
       this.errors = errors;
       this.flags |= SHARED_ERRORS;
-      child.flags |= SHARED_ERRORS;
       return;
     }
-    const own = this.ownErrors();
-    for (let i = 0; i < errors.length; i++) own.push(errors[i]);
+    this.ownErrors().append(errors);
   }
 
-  /** This run's errors, as an array of its own to add to. */
-  private ownErrors(): OutputUnit[] {
-    if (this.errors === null) return (this.errors = []);
+  /** This run's errors, as a list of its own to add to. */
+  private ownErrors(): ErrorList {
+    if (this.errors === null) return (this.errors = new ErrorList());
     if ((this.flags & SHARED_ERRORS) !== 0) {
-      this.errors = this.errors.slice();
+      this.errors = ErrorList.after(this.errors);
       this.flags &= ~SHARED_ERRORS;
     }
     return this.errors;
@@ -358,7 +359,7 @@ export class Run implements KeywordRun {
 
   private recordError(keyword: CompiledKeyword, message: string, params?: Record<string, unknown>, memberLocation?: string): void {
     if (this.quiet) return;
-    this.ownErrors().push(this.errorUnit(keyword, message, params, memberLocation));
+    this.ownErrors().add(this.errorUnit(keyword, message, params, memberLocation));
   }
 
   instanceLocation(): string {
@@ -444,7 +445,9 @@ export class Run implements KeywordRun {
   /** The node's keywords restate the errors it is about to report (KeywordDefinition.restate). */
   private restate(): void {
     const keywords = this.node.restate;
-    for (let i = 0; i < keywords.length; i++) this.errors = keywords[i].definition.restate!(this, keywords[i], this.errors!);
+    let errors = this.errors!.units();
+    for (let i = 0; i < keywords.length; i++) errors = keywords[i].definition.restate!(this, keywords[i], errors);
+    this.errors = ErrorList.of(errors);
     this.flags &= ~SHARED_ERRORS;
   }
 

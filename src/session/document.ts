@@ -330,7 +330,7 @@ export class Document implements Session {
 
 /** The verdict of the evaluator, with the input error that ended the document, if any. */
 export function verdict(evaluator: Evaluator, inputError: InputError | undefined): Result {
-  const errors = evaluator.root.failed && evaluator.root.errors !== null ? evaluator.root.errors.slice() : [];
+  const errors = evaluator.root.failed && evaluator.root.errors !== null ? evaluator.root.errors.units() : [];
   if (inputError !== undefined) errors.push(inputErrorUnit(inputError));
   const result: Result = {valid: errors.length === 0 && !evaluator.root.failed, errors};
   // A failed document has no annotations (2020-12 core §7.7.1.2).
