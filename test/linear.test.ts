@@ -204,3 +204,41 @@ for (const [nesting, schema, nested] of deepFailures) test(`an anyOf failing at 
   }
   for (const [way, [shallow, deep]] of writes) assert.ok(deep! <= 4 * 1.25 * shallow!, `${way}: ${deep} array elements written for 399 levels, ${shallow} for 100`);
 });
+
+/** Calls of `Map.prototype.get` while `work` runs. */
+function mapReads(work: () => void): number {
+  const {get} = Map.prototype;
+  let reads = 0;
+  Map.prototype.get = function (this: Map<unknown, unknown>, key: unknown) {
+    reads++;
+    return get.call(this, key);
+  };
+  try {
+    work();
+  } finally {
+    Map.prototype.get = get;
+  }
+  return reads;
+}
+
+// The 2020-12 meta-schema applies each subschema through `$dynamicRef: "#meta"`, which looks for
+// the outermost resource of the dynamic scope with that anchor. Reading the scope off the chain of
+// runs looked up the anchor once per run above: 322,018 map reads for a schema nested 400 deep,
+// 15 times those for 100 levels; 2,819 now, 2.9 times (src/engine/run.ts, dynamicScope).
+test('a $dynamicRef at every level of a deep document finds its anchor in work linear in the depth', () => {
+  const meta = compile({$ref: 'https://json-schema.org/draft/2020-12/schema'});
+  const nested = (depth: number): string => `${'{"not":'.repeat(depth)}{"type":1}${'}'.repeat(depth)}`;
+  const ways: [string, (text: string) => Result][] = [
+    ['validateText', (text) => meta.validateText(text)],
+    ['validate', (text) => meta.validate(JSON.parse(text))],
+    ['a session', (text) => {
+      const session = meta.session();
+      session.write(text);
+      return session.end();
+    }],
+  ];
+  for (const [way, judge] of ways) {
+    const reads = [100, 400].map((depth) => mapReads(() => assert.equal(judge(nested(depth)).valid, false, way)));
+    assert.ok(reads[1]! <= 4 * 1.25 * reads[0]!, `${way}: ${reads[1]} map reads for 400 levels, ${reads[0]} for 100`);
+  }
+});

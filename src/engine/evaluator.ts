@@ -9,6 +9,7 @@ import {InputError, NO_POSITION, type InputPosition} from '../output/errors.js';
 import {Hash, addToHash, hashScalar, hashValue, startHash} from './fingerprint.js';
 import {type KeyPlans} from './keyPlan.js';
 import {KeySet} from './keySet.js';
+import {Scope} from './dynamicScope.js';
 import {HeldScalar} from './scalar.js';
 import {clear, truncate} from './arrays.js';
 import {FALSE_KEYWORD, Run, type RunHost} from './run.js';
@@ -59,6 +60,8 @@ export type Counting = 'document' | 'judge' | 'nested judge';
 
 export class Evaluator extends HeldScalar implements TokenSink, RunHost {
   readonly allErrors: boolean;
+  /** Interned scopes depend on the schema alone: kept from one document to the next. */
+  readonly rootScope = new Scope(null, null);
   root!: Run;
   /**
    * The runs of the open containers, outermost first (a frame's own are stack[frame.start,

@@ -5,9 +5,10 @@
 
 import {escapePointerToken} from '../json/pointer.js';
 import {truncate} from './arrays.js';
+import {Scope} from './dynamicScope.js';
 import {ErrorList} from './errorList.js';
 import {IGNORED, classifyName, keyPlanAt, type KeyPlans} from './keyPlan.js';
-import {ARRAY, OBJECT, type CompiledKeyword, type EvaluatedItems as ItemAnnotations, type Instance, type Kind, type Matcher, type Run as KeywordRun, type SchemaNode} from '../schema/node.js';
+import {ARRAY, OBJECT, type CompiledKeyword, type EvaluatedItems as ItemAnnotations, type Instance, type Kind, type Matcher, type Resource, type Run as KeywordRun, type SchemaNode} from '../schema/node.js';
 import type {AnnotationUnit, OutputUnit} from '../types.js';
 
 /** What a run asks of the evaluator that delivers its events (src/engine/evaluator.ts). */
@@ -21,6 +22,8 @@ export interface RunHost extends Instance {
   readonly match: Matcher;
   /** JSON pointer of the instance location at `depth`. */
   pointer(depth: number): string;
+  /** The dynamic scope of the document's root run, before it enters its node's resource. */
+  readonly rootScope: Scope;
   /** Place an error unit where the input is now. */
   stamp(unit: OutputUnit): void;
   /** A run settled: its parent keyword hears of it. */
@@ -89,6 +92,8 @@ const SHARED_ERRORS = 16;
 
 /** The runs whose location() is being made, innermost first (reused: location() calls nothing that reenters). */
 const unlocated: Run[] = [];
+/** The same for dynamicScope(). */
+const unscoped: Run[] = [];
 
 export class Run implements KeywordRun {
   kind: Kind | 0 = 0;
@@ -114,6 +119,8 @@ export class Run implements KeywordRun {
   private flags: number;
   /** location(), once asked: the parent's with this run's segment after it (see location). */
   private path: string | null = null;
+  /** dynamicScope(), once asked: the parent's, this run's resource entered (see dynamicScope). */
+  private scope: Scope | null = null;
 
   constructor(
     readonly evaluator: RunHost,
@@ -184,6 +191,7 @@ export class Run implements KeywordRun {
     this.inPlaceDepth = 0;
     this.flags = Run.flagsOf(node, parent, via, slot, false);
     this.path = null;
+    this.scope = null;
   }
 
   /** Keyword location of this run's node through the evaluation path (`$ref`s included). */
@@ -360,6 +368,29 @@ export class Run implements KeywordRun {
   private recordError(keyword: CompiledKeyword, message: string, params?: Record<string, unknown>, memberLocation?: string): void {
     if (this.quiet) return;
     this.ownErrors().add(this.errorUnit(keyword, message, params, memberLocation));
+  }
+
+  /**
+   * Kept once made, as the parent's scope with this run's resource entered, the scopes interned
+   * (src/engine/dynamicScope.ts): a `$dynamicRef` at every level of a deep document read the whole
+   * chain of runs above it, work quadratic in the depth.
+   */
+  dynamicScope(): Iterable<Resource> {
+    return this.scopeHere().resources();
+  }
+
+  private scopeHere(): Scope {
+    if (this.scope !== null) return this.scope;
+    // A loop, not recursion: the chain is as long as the instance is deep.
+    let run: Run | null = this;
+    for (; run !== null && run.scope === null; run = run.parent) unscoped.push(run);
+    let scope = run === null ? this.evaluator.rootScope : run.scope!;
+    for (let i = unscoped.length - 1; i >= 0; i--) {
+      const each = unscoped[i]!;
+      scope = each.scope = scope.enter(each.node.resource);
+    }
+    truncate(unscoped, 0);
+    return scope;
   }
 
   instanceLocation(): string {

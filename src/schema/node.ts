@@ -543,6 +543,12 @@ export interface Run {
   /** JSON pointer of the value at this run's location. */
   instanceLocation(): string;
   /**
+   * The schema resources of the dynamic scope this run applies its node in, innermost first, each
+   * once, where it was first entered: all that `$dynamicRef` and `$recursiveRef` read (the
+   * outermost with the anchor wins).
+   */
+  dynamicScope(): Iterable<Resource>;
+  /**
    * An error of `keyword` at this run's location (or at its member `memberLocation`), placed where
    * the input is now, without failing the run: for `restate`.
    */

@@ -4,18 +4,13 @@
 // become the keyword's; the checker applies it in place (`all`), or, for a target that depends
 // on the dynamic scope, asks for it with the scope of each application (`dynamic`).
 
-import type {KeywordContext, KeywordDefinition, Resource, Run, SchemaNode} from '../../schema/node.js';
+import type {KeywordContext, KeywordDefinition, Resource, SchemaNode} from '../../schema/node.js';
 import {requireSubschema} from './branches.js';
 
 /** A reference keyword's value: a URI reference, resolved against the current base to a node. */
 export function compileReference(value: unknown, context: KeywordContext): SchemaNode {
   if (typeof value !== 'string') throw context.fail('must be a string (a URI reference)');
   return context.reference(value);
-}
-
-/** The resources of a run's dynamic scope, innermost first: read off the chain of runs that led here. */
-function* runScope(run: Run): Generator<Resource> {
-  for (let scope: Run | null = run; scope !== null; scope = scope.parent) yield scope.node.resource;
 }
 
 interface ReferenceRule<V> {
@@ -39,7 +34,7 @@ export function referenceApplicator<V>(rule: ReferenceRule<V>): KeywordDefinitio
       else outline.dynamic((scope) => target(keyword.value, scope));
     },
     begin(run, keyword) {
-      const node = target === undefined ? (keyword.value as SchemaNode) : target(keyword.value, runScope(run));
+      const node = target === undefined ? (keyword.value as SchemaNode) : target(keyword.value, run.dynamicScope());
       run.applyInPlace(node, keyword, 0, path);
     },
     result: requireSubschema,
