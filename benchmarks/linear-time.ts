@@ -1,7 +1,7 @@
 // Each format check on a 100 KB string built against it, and each way of feeding a session (and
 // validate()) 64 KB of deep nesting (maxDepth 100,000), against no schema and against recursive
-// ones, a session reading 4,096 items of one text ahead, and an anyOf failing at each of 999
-// levels: the best wall time of a few runs, against the 50 ms target (docs/decisions.md, "Format
+// ones, a session reading 4,096 items of one text ahead, an anyOf failing at each of 999 levels
+// of arrays and of objects, and the meta-schema on a schema 999 levels deep: the best wall time of a few runs, against the 50 ms target (docs/decisions.md, "Format
 // checks and sessions stay linear"). The tests count what can be counted on the same inputs
 // (test/linear.test.ts); the time is measured here only.
 //
@@ -78,6 +78,17 @@ function sessionRows(): [string, number][] {
   const failing = `${'['.repeat(999)}"x"${']'.repeat(999)}`;
   rows.push(['anyOf failing at each of 999 levels: one write', best(() => feed(branches, failing, failing.length), 5)]);
   rows.push(['anyOf failing at each of 999 levels: validate()', best(() => (branches.validate(JSON.parse(failing)).valid ? 1 : 0), 5)]);
+  // Each level's errors are taken on by the level above without a copy (src/engine/errorList.ts).
+  const members = compile({anyOf: [{type: 'object', properties: {a: {$ref: '#'}}, required: ['a']}, {type: 'null'}]});
+  const failingMembers = `${'{"a":'.repeat(999)}1${'}'.repeat(999)}`;
+  rows.push(['anyOf over 999 nested objects, failing at the bottom: one write', best(() => feed(members, failingMembers, failingMembers.length), 5)]);
+  rows.push(['anyOf over 999 nested objects, failing at the bottom: validate()', best(() => (members.validate(JSON.parse(failingMembers)).valid ? 1 : 0), 5)]);
+  // The meta-schema applies every subschema through `$dynamicRef`: a schema sent to be checked,
+  // nested as deep as the limits allow, reads its dynamic scope once per level.
+  const meta = compile({$ref: 'https://json-schema.org/draft/2020-12/schema'});
+  const deepSchema = `${'{"not":'.repeat(999)}{"type":1}${'}'.repeat(999)}`;
+  rows.push(['the 2020-12 meta-schema on 999 nested nots: one write', best(() => feed(meta, deepSchema, deepSchema.length), 5)]);
+  rows.push(['the 2020-12 meta-schema on 999 nested nots: validate()', best(() => (meta.validate(JSON.parse(deepSchema)).valid ? 1 : 0), 5)]);
   return rows;
 }
 
