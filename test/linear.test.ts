@@ -242,3 +242,36 @@ test('a $dynamicRef at every level of a deep document finds its anchor in work l
     assert.ok(reads[1]! <= 4 * 1.25 * reads[0]!, `${way}: ${reads[1]} map reads for 400 levels, ${reads[0]} for 100`);
   }
 });
+
+/** Calls of `String.prototype.charCodeAt` while `work` runs. */
+function charReads(work: () => void): number {
+  const {charCodeAt} = String.prototype;
+  let reads = 0;
+  String.prototype.charCodeAt = function (this: string, index: number) {
+    reads++;
+    return charCodeAt.call(this, index);
+  };
+  try {
+    work();
+  } finally {
+    String.prototype.charCodeAt = charCodeAt;
+  }
+  return reads;
+}
+
+// A number cut by the end of a piece is carried into the next and read on from the part it was
+// in: read again from its start at every piece, 4,096 characters of number sent one at a time
+// were 8,458,091 character reads, 15.6 times those for 1,024; 12,290 now, 4 times.
+test('a number sent a character at a time is read in work linear in its length', () => {
+  const numbers = compile({type: 'array', items: {type: 'number'}});
+  const reads = [1024, 4096].map((digits) => {
+    // An integer part, a fraction and an exponent: each part cut a character at a time.
+    const text = `[-1${'0'.repeat(digits / 2)}.${'0'.repeat(digits / 2 - 10)}5e+7]`;
+    return charReads(() => {
+      const session = numbers.session();
+      for (const character of text) session.write(character);
+      assert.equal(session.end().valid, true);
+    });
+  });
+  assert.ok(reads[1]! <= 4 * 1.25 * reads[0]!, `${reads[1]} character reads for 4,096 digits, ${reads[0]} for 1,024`);
+});
