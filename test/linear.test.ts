@@ -12,6 +12,7 @@ import {compile} from '../src/index.js';
 import {TextChecker} from '../src/engine/checker.js';
 import type {Result, Validator} from '../src/types.js';
 import {adversarialFormatInputs, deepDocuments} from './support/adversarial.js';
+import {countCalls} from './support/countCalls.js';
 import {scanWork} from './support/scanWork.js';
 
 const PIECES = 16;
@@ -152,24 +153,9 @@ test('a session reads the items of one long text ahead with scans linear in the 
 
 /** Array elements written by `push` and copied by `slice` while `work` runs. */
 function arrayWrites(work: () => void): number {
-  const {push, slice} = Array.prototype;
-  let writes = 0;
-  Array.prototype.push = function (this: unknown[], ...items: unknown[]) {
-    writes += items.length;
-    return push.apply(this, items);
-  };
-  Array.prototype.slice = function (this: unknown[], ...range: [number?, number?]) {
-    const copy = slice.apply(this, range);
-    writes += copy.length;
-    return copy;
-  };
-  try {
-    work();
-  } finally {
-    Array.prototype.push = push;
-    Array.prototype.slice = slice;
-  }
-  return writes;
+  let copied = 0;
+  const pushed = countCalls(Array.prototype, 'push', () => void (copied = countCalls(Array.prototype, 'slice', work, (copy) => (copy as unknown[]).length)), (_, items) => items.length);
+  return pushed + copied;
 }
 
 // A failure at the bottom of a deep document travels up a run at every level, and an `anyOf` at
@@ -205,22 +191,6 @@ for (const [nesting, schema, nested] of deepFailures) test(`an anyOf failing at 
   for (const [way, [shallow, deep]] of writes) assert.ok(deep! <= 4 * 1.25 * shallow!, `${way}: ${deep} array elements written for 399 levels, ${shallow} for 100`);
 });
 
-/** Calls of `Map.prototype.get` while `work` runs. */
-function mapReads(work: () => void): number {
-  const {get} = Map.prototype;
-  let reads = 0;
-  Map.prototype.get = function (this: Map<unknown, unknown>, key: unknown) {
-    reads++;
-    return get.call(this, key);
-  };
-  try {
-    work();
-  } finally {
-    Map.prototype.get = get;
-  }
-  return reads;
-}
-
 // The 2020-12 meta-schema applies each subschema through `$dynamicRef: "#meta"`, which looks for
 // the outermost resource of the dynamic scope with that anchor. Reading the scope off the chain of
 // runs looked up the anchor once per run above: 322,018 map reads for a schema nested 400 deep,
@@ -238,26 +208,10 @@ test('a $dynamicRef at every level of a deep document finds its anchor in work l
     }],
   ];
   for (const [way, judge] of ways) {
-    const reads = [100, 400].map((depth) => mapReads(() => assert.equal(judge(nested(depth)).valid, false, way)));
+    const reads = [100, 400].map((depth) => countCalls(Map.prototype, 'get', () => assert.equal(judge(nested(depth)).valid, false, way)));
     assert.ok(reads[1]! <= 4 * 1.25 * reads[0]!, `${way}: ${reads[1]} map reads for 400 levels, ${reads[0]} for 100`);
   }
 });
-
-/** Calls of `String.prototype.charCodeAt` while `work` runs. */
-function charReads(work: () => void): number {
-  const {charCodeAt} = String.prototype;
-  let reads = 0;
-  String.prototype.charCodeAt = function (this: string, index: number) {
-    reads++;
-    return charCodeAt.call(this, index);
-  };
-  try {
-    work();
-  } finally {
-    String.prototype.charCodeAt = charCodeAt;
-  }
-  return reads;
-}
 
 // A number cut by the end of a piece is carried into the next and read on from the part it was
 // in: read again from its start at every piece, 4,096 characters of number sent one at a time
@@ -267,7 +221,7 @@ test('a number sent a character at a time is read in work linear in its length',
   const reads = [1024, 4096].map((digits) => {
     // An integer part, a fraction and an exponent: each part cut a character at a time.
     const text = `[-1${'0'.repeat(digits / 2)}.${'0'.repeat(digits / 2 - 10)}5e+7]`;
-    return charReads(() => {
+    return countCalls(String.prototype, 'charCodeAt', () => {
       const session = numbers.session();
       for (const character of text) session.write(character);
       assert.equal(session.end().valid, true);
