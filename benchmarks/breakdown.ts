@@ -6,6 +6,7 @@
 
 import {compile} from '../dist/src/index.js';
 import {ApplicationCount, Evaluator} from '../dist/src/engine/evaluator.js';
+import {Scope} from '../dist/src/engine/dynamicScope.js';
 import {KeyPlans} from '../dist/src/engine/keyPlan.js';
 import {compileSchema} from '../dist/src/compile/compile.js';
 import {Tokenizer, defaultLimits} from '../dist/src/json/tokenizer.js';
@@ -64,7 +65,7 @@ report('10 string properties (~150 bytes), per document', [
 
 // 2. The evaluator alone, fed events directly: the fixed cost per event, and the repeated-key check.
 const {root} = compileSchema(true, {});
-const evaluator = new Evaluator(root, false, new KeyPlans(), new ApplicationCount(defaultLimits.maxApplications), 'document');
+const evaluator = new Evaluator(root, false, new KeyPlans(), new Scope(null, null), new ApplicationCount(defaultLimits.maxApplications), 'document');
 const keys = Array.from({length: 10}, (_, i) => 'k' + i);
 const input = {position: () => ({offset: 0, line: 1, column: 1}), stop() {}};
 const tenKeys = (fromText: boolean) => () => {

@@ -10,6 +10,7 @@ import {Ajv} from 'ajv';
 import {compile, tokenValidator} from '../src/index.js';
 import {AmendPlans, Amender} from '../src/engine/amender.js';
 import {ApplicationCount} from '../src/engine/evaluator.js';
+import {Scope} from '../src/engine/dynamicScope.js';
 import {KeyPlans} from '../src/engine/keyPlan.js';
 import {compileSchema} from '../src/compile/compile.js';
 import {Tokenizer, defaultLimits} from '../src/json/tokenizer.js';
@@ -68,7 +69,7 @@ class Recorder implements TokenSink {
 function passedOn(schema: object, options: CompileOptions, text: string): {calls: string[]; amender: Amender} {
   const {root} = compileSchema(schema, options);
   const recorder = new Recorder();
-  const amender = new Amender(new AmendPlans(root, new KeyPlans()), defaultLimits, (pattern, name) => pattern.test(name), new ApplicationCount(defaultLimits.maxApplications), false);
+  const amender = new Amender(new AmendPlans(root, new KeyPlans(), new Scope(null, null)), defaultLimits, (pattern, name) => pattern.test(name), new ApplicationCount(defaultLimits.maxApplications), false);
   const tokenizer = new Tokenizer(recorder, defaultLimits);
   tokenizer.redirect(amender.begin(recorder, tokenizer, true));
   for (const character of text) tokenizer.write(character);

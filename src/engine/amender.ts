@@ -25,6 +25,7 @@ import {
 import type {Limits, TokenSink} from '../types.js';
 import {copyName} from './nameCache.js';
 import {Evaluator, type ApplicationCount, type InputSource} from './evaluator.js';
+import type {Scope} from './dynamicScope.js';
 import type {KeyPlans} from './keyPlan.js';
 import {KeySet} from './keySet.js';
 import {HeldScalar} from './scalar.js';
@@ -151,8 +152,9 @@ export class AmendPlans {
 
   constructor(
     root: SchemaNode,
-    /** The validator's key plans, for the evaluators that judge members under `'failing'`. */
+    /** The validator's key plans and root scope, for the evaluators that judge members under `'failing'`. */
     readonly keyPlans: KeyPlans,
+    readonly rootScope: Scope,
   ) {
     this.root = this.of([root], false);
   }
@@ -567,7 +569,7 @@ export class Amender implements TokenSink {
   /** `'failing'`: the member `name` begins; its judges are the subschemas it must pass to stay. */
   private beginJudging(name: string, nodes: readonly SchemaNode[]): void {
     const judges = nodes.map((node): Judge => {
-      const evaluator = new Evaluator(node, false, this.plans.keyPlans, this.applications, this.nested ? 'nested judge' : 'judge', this.match);
+      const evaluator = new Evaluator(node, false, this.plans.keyPlans, this.plans.rootScope, this.applications, this.nested ? 'nested judge' : 'judge', this.match);
       evaluator.reset(null, this.fromText);
       // ajv judges it as a composite rule: amended, but without defaults.
       const amender = new Amender(this.plans, this.limits, this.match, this.applications, true).begin(evaluator, null, this.fromText, this.plans.of([node], true));

@@ -9,7 +9,7 @@ import {InputError, NO_POSITION, type InputPosition} from '../output/errors.js';
 import {Hash, addToHash, hashScalar, hashValue, startHash} from './fingerprint.js';
 import {type KeyPlans} from './keyPlan.js';
 import {KeySet} from './keySet.js';
-import {Scope} from './dynamicScope.js';
+import type {Scope} from './dynamicScope.js';
 import {HeldScalar} from './scalar.js';
 import {clear, truncate} from './arrays.js';
 import {FALSE_KEYWORD, Run, type RunHost} from './run.js';
@@ -60,8 +60,6 @@ export type Counting = 'document' | 'judge' | 'nested judge';
 
 export class Evaluator extends HeldScalar implements TokenSink, RunHost {
   readonly allErrors: boolean;
-  /** Interned scopes depend on the schema alone: kept from one document to the next. */
-  readonly rootScope = new Scope(null, null);
   root!: Run;
   /**
    * The runs of the open containers, outermost first (a frame's own are stack[frame.start,
@@ -97,6 +95,8 @@ export class Evaluator extends HeldScalar implements TokenSink, RunHost {
     allErrors: boolean,
     /** The validator's key plans, shared by its evaluators (src/engine/keyPlan.ts). */
     readonly keyPlans: KeyPlans,
+    /** The scope its documents start from, whose interned scopes the validator's checker shares (CheckerCache.documentScope). */
+    readonly rootScope: Scope,
     /** The document's count against Limits.maxApplications, and this evaluator's part in it. */
     private readonly applications: ApplicationCount,
     private readonly counting: Counting,

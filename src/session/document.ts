@@ -71,7 +71,7 @@ export class Document implements Session {
 
   constructor(private readonly parts: CompiledParts) {
     this.applications = new ApplicationCount(parts.limits.maxApplications);
-    this.evaluator = new Evaluator(parts.root, parts.allErrors, parts.keyPlans, this.applications, 'document', this.patterns.test, parts.annotations);
+    this.evaluator = new Evaluator(parts.root, parts.allErrors, parts.keyPlans, parts.checkerCache.documentScope, this.applications, 'document', this.patterns.test, parts.annotations);
   }
 
   private checkerOf(): TextChecker {

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
 import {ApplicationCount, Evaluator, type Run} from '../../src/engine/evaluator.js';
+import {Scope} from '../../src/engine/dynamicScope.js';
 import {KeyPlans} from '../../src/engine/keyPlan.js';
 import {newNode, setKeywords, type CompiledKeyword, type FingerprintListener, type KeywordDefinition, type Resource, type SchemaNode} from '../../src/schema/node.js';
 import {Tokenizer, defaultLimits} from '../../src/json/tokenizer.js';
@@ -50,7 +51,7 @@ function asker(heard: Heard, recursive: boolean): SchemaNode {
 /** The fingerprints heard while JSON `text` streams through the tokenizer in pieces of `size` characters. */
 function hearText(text: string, node: (heard: Heard) => SchemaNode, size = text.length): Heard {
   const heard: Heard = new Map();
-  const evaluator = new Evaluator(node(heard), false, new KeyPlans(), new ApplicationCount(defaultLimits.maxApplications), 'document');
+  const evaluator = new Evaluator(node(heard), false, new KeyPlans(), new Scope(null, null), new ApplicationCount(defaultLimits.maxApplications), 'document');
   const tokenizer = new Tokenizer(evaluator, defaultLimits);
   evaluator.reset(tokenizer);
   for (let at = 0; at < text.length; at += size) tokenizer.write(text.slice(at, at + size));
@@ -68,7 +69,7 @@ function ofText(text: string, size = text.length): number {
 /** The fingerprint of a parsed value (value mode's events). */
 function ofValue(value: unknown): number {
   const heard: Heard = new Map();
-  walkValue([value], new Evaluator(asker(heard, false), false, new KeyPlans(), new ApplicationCount(defaultLimits.maxApplications), 'document'), defaultLimits);
+  walkValue([value], new Evaluator(asker(heard, false), false, new KeyPlans(), new Scope(null, null), new ApplicationCount(defaultLimits.maxApplications), 'document'), defaultLimits);
   return heard.get('')![0]!;
 }
 

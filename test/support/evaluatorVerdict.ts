@@ -3,6 +3,7 @@
 
 import {compileSchema} from '../../src/compile/compile.js';
 import {ApplicationCount, Evaluator} from '../../src/engine/evaluator.js';
+import {Scope} from '../../src/engine/dynamicScope.js';
 import {KeyPlans} from '../../src/engine/keyPlan.js';
 import {defaultLimits} from '../../src/json/tokenizer.js';
 import {walkValue} from '../../src/json/walker.js';
@@ -16,7 +17,7 @@ type Options = Parameters<typeof compileSchema>[1];
 export function eventsVerdictOf(schema: unknown, options: Options = {}): (value: unknown) => boolean {
   const {root} = compileSchema(schema, options);
   const limits = {...defaultLimits, ...options.limits};
-  const evaluator = new Evaluator(root, false, new KeyPlans(), new ApplicationCount(limits.maxApplications), 'document');
+  const evaluator = new Evaluator(root, false, new KeyPlans(), new Scope(null, null), new ApplicationCount(limits.maxApplications), 'document');
   return (value) => {
     evaluator.reset(null);
     try {
