@@ -372,8 +372,8 @@ export class Run implements KeywordRun {
 
   /**
    * Kept once made, as the parent's scope with this run's resource entered, the scopes interned
-   * (src/engine/dynamicScope.ts): a `$dynamicRef` at every level of a deep document read the whole
-   * chain of runs above it, work quadratic in the depth.
+   * (src/engine/dynamicScope.ts): read off the chain of runs instead, a `$dynamicRef` at every level
+   * of a deep document would cost work quadratic in the depth.
    */
   dynamicScope(): Iterable<Resource> {
     return this.scopeHere().resources();

@@ -720,10 +720,7 @@ export class Tokenizer {
       // A match followed by '.', 'e' or 'E' stopped at a malformed fraction or exponent; one that
       // reaches the end of the text may go on. The careful scanner reports or waits for those.
       c = end < text.length ? text.charCodeAt(end) : Ch.Dot;
-      if (c !== Ch.Dot && c !== Ch.LowerE && c !== Ch.UpperE) {
-        if (end - i > this.maxNumberLength) throw this.numberTooLong(i);
-        return end;
-      }
+      if (c !== Ch.Dot && c !== Ch.LowerE && c !== Ch.UpperE) return this.withinNumberLength(i, end);
     }
     return this.scanNumberCarefully(text, i, final);
   }
@@ -732,8 +729,8 @@ export class Tokenizer {
    * Character by character, to name the exact offending character or to wait for more text. A
    * number cut by the end of a text is carried into the next (see run) with the part it was in, and
    * read on from there: read again from its start at every piece, a number of maxNumberLength
-   * characters sent one at a time took 23 ms, its length squared in character reads; 2 ms now, the
-   * carried text's copies (bounded by maxNumberLength).
+   * characters sent one at a time would cost its length squared in character reads. What remains
+   * per piece is the carried text's copy, bounded by maxNumberLength.
    */
   private scanNumberCarefully(text: string, start: number, final: boolean): number {
     const length = text.length;
@@ -779,7 +776,7 @@ export class Tokenizer {
     }
     if (part === NumberPart.AfterFraction) {
       c = text.charCodeAt(i);
-      if (c !== Ch.LowerE && c !== Ch.UpperE) return this.numberEnd(start, i);
+      if (c !== Ch.LowerE && c !== Ch.UpperE) return this.withinNumberLength(start, i);
       ++i;
       part = NumberPart.ExponentSign;
     }
@@ -796,18 +793,18 @@ export class Tokenizer {
     }
     while (i < length && isDigit(text.charCodeAt(i))) ++i;
     if (i >= length) return this.cutNumber(start, i, final, '', NumberPart.Exponent);
-    return this.numberEnd(start, i);
+    return this.withinNumberLength(start, i);
   }
 
-  /** A number from `start` to `end`, within maxNumberLength. */
-  private numberEnd(start: number, end: number): number {
+  /** `end`, where the number from `start` ends, once it is within maxNumberLength. */
+  private withinNumberLength(start: number, end: number): number {
     if (end - start > this.maxNumberLength) throw this.numberTooLong(start);
     return end;
   }
 
   /** The text ended inside a number, in `part`: done at end of input if complete, else wait or fail. */
   private cutNumber(start: number, end: number, final: boolean, expected: string, part: NumberPart): number {
-    if (end - start > this.maxNumberLength) throw this.numberTooLong(start);
+    this.withinNumberLength(start, end);
     if (!final) {
       this.numberPart = part;
       this.numberRead = end - start;
