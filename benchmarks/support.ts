@@ -28,18 +28,6 @@ export function best(work: () => number, runs = 7): number {
  * a shift between the two phases skewed the ratio (value mode printed 0.24x and 0.36x in runs
  * minutes apart). Alternating, both see the same phases, and the best of each is compared.
  */
-/** A small deterministic PRNG (mulberry32): every run of a benchmark reads the same input. */
-export function seededRandom(seed = 0x5eed): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export function bestAlternating(ours: () => number, theirs: () => number, runs = 7): {ours: number; theirs: number} {
   let sink = ours() + theirs();
   const fastest = {ours: Infinity, theirs: Infinity};

@@ -13,6 +13,7 @@ import {none} from 'stream-chain/defs.js';
 import {Tokenizer, defaultLimits} from '../src/json/tokenizer.js';
 import {InputError} from '../src/output/errors.js';
 import type {Limits, TokenSink} from '../src/types.js';
+import {random as makeRandom} from './support/chunks.js';
 
 /** stream-json stages are flushed by calling them with `none`, which their declared input type omits. */
 type Stage = (chunk: string | typeof none) => unknown;
@@ -25,14 +26,6 @@ const suiteRoot = (): string => {
   return fromEnv ?? fileURLToPath(new URL('../../shared/json-schema-test-suite', import.meta.url));
 };
 
-// Deterministic randomness (mulberry32) so a failure can be reproduced from its seed.
-const makeRandom = (seed: number) => (): number => {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = seed;
-  t = Math.imul(t ^ (t >>> 15), t | 1);
-  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
 
 /** A sink that records tokens, and optionally the position reported during each callback. */
 class RecordingSink implements TokenSink {
