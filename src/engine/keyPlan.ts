@@ -48,10 +48,10 @@ export const IGNORED: unique symbol = Symbol('ignored');
  * without `classify`, which act on every name), or IGNORED. One rule for plans and for the nodes
  * that classify every key afresh.
  */
-export function classifyName(keyword: CompiledKeyword, name: string, match: Matcher): unknown {
+export function classifyName(keyword: CompiledKeyword, name: string, match: Matcher, node: SchemaNode): unknown {
   const classify = keyword.definition.classify;
   if (classify === undefined) return undefined;
-  const datum = classify(keyword, name, match);
+  const datum = classify(keyword, name, match, node);
   return datum === undefined ? IGNORED : datum;
 }
 
@@ -72,7 +72,7 @@ function keyPlan(node: SchemaNode, plans: NameTable<KeyPlan>, name: string, matc
   const keywords = [];
   const data = [];
   for (const keyword of node.key) {
-    const datum = classifyName(keyword, name, match);
+    const datum = classifyName(keyword, name, match, node);
     if (datum === IGNORED) continue;
     keywords.push(keyword);
     data.push(datum);

@@ -544,7 +544,7 @@ export class Run implements KeywordRun {
     const hooks = this.node.key;
     for (let i = 0; i < hooks.length; i++) {
       const keyword = hooks[i];
-      const datum = classifyName(keyword, name, this.evaluator.match);
+      const datum = classifyName(keyword, name, this.evaluator.match, this.node);
       if (datum === IGNORED) continue;
       keyword.definition.key!(this, keyword, name, datum);
       if (this.settled) return;

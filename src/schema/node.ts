@@ -214,9 +214,10 @@ export interface KeywordDefinition<V = any> {
    * What this keyword makes of a property name, from the schema alone (e.g. which subschema it
    * selects); undefined when the keyword ignores that name, so its `key` hook is not even called.
    * Cached per schema node and name (src/engine/keyPlan.ts): regexes and lookups run once per
-   * distinct key. Its regular expressions run through `match`.
+   * distinct key. Its regular expressions run through `match`. `node`: the schema object the
+   * keyword sits in.
    */
-  classify?(keyword: CompiledKeyword<V>, name: string, match: Matcher): unknown;
+  classify?(keyword: CompiledKeyword<V>, name: string, match: Matcher, node: SchemaNode): unknown;
   /**
    * The keyword's verdict on a scalar value, without reporting: what its `begin`/`scalar`/`end`
    * hooks decide for a scalar, written once and used by those hooks. A scalar member checked only

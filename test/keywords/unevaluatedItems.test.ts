@@ -74,8 +74,20 @@ describe('unevaluatedItems', () => {
 
   test('streaming: false waits for the close when a later annotation could still cover the item', () => {
     const text = '[1, 2, 3, 4]';
-    assert.equal(refusalByte({allOf: [{prefixItems: [{}]}], unevaluatedItems: false}, text), text.length - 1);
+    // The branch could evaluate item 1 (it fails on it, so it does not): only the close tells.
+    const mixed = '[1, "x", 3]';
+    assert.equal(refusalByte({anyOf: [{prefixItems: [{}, {type: 'number'}]}, true], unevaluatedItems: {type: 'number'}}, mixed), mixed.length - 1);
     assert.equal(refusalByte({prefixItems: [{}], contains: {const: 4}, unevaluatedItems: false}, text), text.length - 1);
+  });
+
+  test('streaming: at the item when no in-place sibling could evaluate it (rules/inPlaceReach.ts)', () => {
+    const text = '[1, 2, 3, 4]';
+    assert.equal(refusalByte({allOf: [{prefixItems: [{}]}], unevaluatedItems: false}, text), text.indexOf('2,') + 1);
+    // The branch's prefixItems reach item 1, not item 2: that one is decided as it ends.
+    assert.equal(refusalByte({anyOf: [{prefixItems: [{}, {type: 'string'}]}, true], unevaluatedItems: false}, text), text.indexOf('3,') + 1);
+    assert.equal(refusalByte({$ref: '#/$defs/pair', unevaluatedItems: false, $defs: {pair: {prefixItems: [{}, {}]}}}, text), text.indexOf('3,') + 1);
+    // An `items` beside the prefix reaches every index.
+    assert.equal(refusalByte({allOf: [{prefixItems: [{}], items: {type: 'number'}}, {maxItems: 3}], unevaluatedItems: false}, text), text.length - 1);
   });
 
   test('compile: a schema', () => {

@@ -99,9 +99,24 @@ describe('unevaluatedProperties', () => {
 
   test('streaming: only at the object close when an in-place sibling could still evaluate the key', () => {
     const text = '{"bad": 1, "a": 2, "more": {"x": [1, 2, 3]}}';
-    assert.equal(refusalByte({allOf: [{properties: {a: true}}], unevaluatedProperties: false}, text), text.length - 1);
+    // The branch could evaluate "bad" (it fails on it, so it does not): only the close tells.
+    const others = {a: true, more: true};
+    assert.equal(refusalByte({properties: others, anyOf: [{properties: {bad: {type: 'string'}}}, true], unevaluatedProperties: false}, text), text.length - 1);
+    assert.equal(refusalByte({properties: others, anyOf: [{patternProperties: {'^b': {type: 'string'}}}, true], unevaluatedProperties: false}, text), text.length - 1);
+    assert.equal(refusalByte({properties: others, anyOf: [{additionalProperties: {type: 'string'}}, true], unevaluatedProperties: false}, text), text.length - 1);
+    // A nested unevaluatedProperties evaluates what passes it.
+    assert.equal(refusalByte({properties: others, anyOf: [{unevaluatedProperties: {type: 'string'}}, true], unevaluatedProperties: false}, text), text.length - 1);
+  });
+
+  test('streaming: at the key when no in-place sibling could evaluate it (rules/inPlaceReach.ts)', () => {
+    const text = '{"bad": 1, "a": 2, "more": {"x": [1, 2, 3]}}';
+    const atBad = text.indexOf('"bad"') + 4;
+    assert.equal(refusalByte({allOf: [{properties: {a: true}}], unevaluatedProperties: false}, text), atBad);
+    assert.equal(refusalByte({$ref: '#/$defs/base', unevaluatedProperties: false, $defs: {base: {properties: {a: true}, patternProperties: {'^m': true}}}}, text), atBad);
+    assert.equal(refusalByte({if: {properties: {a: true}}, then: {properties: {more: true}}, else: {not: {properties: {bad: true}}}, unevaluatedProperties: false}, text), atBad);
+    assert.equal(refusalByte({dependentSchemas: {a: {properties: {more: true}}}, unevaluatedProperties: false}, text), atBad);
     const nested = '{"o": {"bad": 1}, "after": 2}';
-    assert.equal(refusalByte({properties: {o: {anyOf: [{required: ['x']}, true], unevaluatedProperties: false}}}, nested), nested.indexOf('}'));
+    assert.equal(refusalByte({properties: {o: {anyOf: [{required: ['x']}, true], unevaluatedProperties: false}}}, nested), nested.indexOf('"bad"') + 4);
   });
 
   test('compile: a schema', () => {

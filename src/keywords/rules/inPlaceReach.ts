@@ -1,0 +1,163 @@
+// What the in-place subschemas beside an `unevaluated*` keyword could still evaluate. Only
+// evaluation by successful subschemas at the same location counts (2020-12 core §11.2-3), and those
+// settle at the container's close; so an `unevaluated*` keyword with such siblings (allOf, $ref,
+// if...) holds a failing member until then. But a member that no sibling could evaluate, whatever
+// the rest of the container holds, is decided as it ends: `{"$ref": "base", "unevaluatedProperties":
+// false}` refuses a property that `base` does not name at the property, not after reading its value
+// and everything after it to the close.
+//
+// What a subschema evaluates is read from the keywords' outlines, the one statement of their
+// structure that the text checker reads too (KeywordDefinition.outline): a `members` or `items`
+// rule that annotates. Anything that could evaluate more than its outline says (a nested
+// `unevaluated*`, a `$dynamicRef` whose target depends on the dynamic scope, a keyword the checker
+// cannot read, more subschemas than MAX_NODES) evaluates everything, as far as this is concerned.
+
+import {acts, type CompiledKeyword, type Matcher, type Outline, type SchemaNode} from '../../schema/node.js';
+
+/** Subschemas looked at per keyword, at most: past this every member may be evaluated in place. */
+const MAX_NODES = 256;
+
+type Selector<K> = (member: K, match: Matcher) => readonly SchemaNode[] | undefined;
+
+/** What the in-place subschemas of one schema object could evaluate. */
+export class InPlaceReach {
+  /** Some subschema could evaluate any property. */
+  anyProperty = false;
+  /** The `members` rules that annotate: a property one of them selects may be evaluated. */
+  readonly properties: Selector<string>[] = [];
+  /** Items at this index and past it are evaluated by no in-place subschema. */
+  itemsFrom = 0;
+
+  /** Could an in-place subschema evaluate the property `name`? Regular expressions run through `match`. */
+  mayEvaluateProperty(name: string, match: Matcher): boolean {
+    if (this.anyProperty) return true;
+    for (let i = 0; i < this.properties.length; i++) if (this.properties[i]!(name, match) !== undefined) return true;
+    return false;
+  }
+
+  /** Could an in-place subschema evaluate the item at `index`? */
+  mayEvaluateItem(index: number): boolean {
+    return index < this.itemsFrom;
+  }
+}
+
+/** Collects an InPlaceReach from outlines: the Outline that the subschemas describe themselves to. */
+class ReachCollector implements Outline {
+  readonly reach = new InPlaceReach();
+  /** The subschemas still to read, and all seen (a `$ref` cycle is read once). */
+  readonly pending: SchemaNode[] = [];
+  readonly seen = new Set<SchemaNode>();
+
+  /** Read `node`'s keywords later: a subschema applied in place. */
+  private visit(node: SchemaNode | undefined): void {
+    if (node === undefined || this.seen.has(node)) return;
+    if (this.seen.size >= MAX_NODES) {
+      this.everything();
+      return;
+    }
+    this.seen.add(node);
+    this.pending.push(node);
+  }
+
+  /** Every property and item may be evaluated. */
+  everything(): void {
+    this.reach.anyProperty = true;
+    this.reach.itemsFrom = Infinity;
+  }
+
+  /** Read one subschema's keywords; those the outline cannot describe may evaluate anything. */
+  read(node: SchemaNode): void {
+    for (const keyword of node.keywords) {
+      const {definition} = keyword;
+      if (!acts(definition)) continue;
+      if (definition.outline !== undefined) definition.outline(keyword, this);
+      else if (definition.accepts === undefined) this.everything();
+    }
+  }
+
+  members(nodesOf: Selector<string>, annotates = true): void {
+    if (annotates) this.reach.properties.push(nodesOf);
+  }
+
+  items(nodesAt: (index: number) => readonly SchemaNode[] | undefined, annotates = true, alikeFrom?: number): void {
+    if (!annotates) return;
+    // From `alikeFrom` on the rule selects the same at every index: nothing, or every item.
+    const from = alikeFrom !== undefined && nodesAt(alikeFrom) === undefined ? alikeFrom : Infinity;
+    this.reach.itemsFrom = Math.max(this.reach.itemsFrom, from);
+  }
+
+  tally(_node: SchemaNode, _min: number, _max: number, annotates: boolean): void {
+    // 2020-12 `contains` evaluates the items it matches: any index.
+    if (annotates) this.reach.itemsFrom = Infinity;
+  }
+
+  unevaluatedMembers(): void {
+    this.reach.anyProperty = true;
+  }
+
+  unevaluatedItems(): void {
+    this.reach.itemsFrom = Infinity;
+  }
+
+  dynamic(): void {
+    this.everything();
+  }
+
+  judgedWhole(): void {
+    this.everything();
+  }
+
+  all(node: SchemaNode): void {
+    this.visit(node);
+  }
+
+  some(nodes: readonly SchemaNode[]): void {
+    for (const node of nodes) this.visit(node);
+  }
+
+  conditional(condition: SchemaNode, then: SchemaNode | undefined, otherwise: SchemaNode | undefined): void {
+    // A passing `if` keeps its annotations (2020-12 core §10.2.2.1).
+    this.visit(condition);
+    this.visit(then);
+    this.visit(otherwise);
+  }
+
+  when(_trigger: string, node: SchemaNode): void {
+    this.visit(node);
+  }
+
+  // A `not` passes only when its subschema fails, whose annotations are dropped (core §10.2.1.4).
+  none(): void {}
+  // What evaluates no member.
+  kinds(): void {}
+  keyNames(): void {}
+  present(): void {}
+  propertyCount(): void {}
+  itemCount(): void {}
+  distinctItems(): void {}
+}
+
+/** Each `unevaluated*` keyword's reach, read once: it depends on the schema alone. */
+const reaches = new WeakMap<CompiledKeyword, InPlaceReach>();
+
+/**
+ * What the subschemas applied in place by the keywords of `node` other than `reader` (its
+ * `unevaluated*` keyword) could evaluate. Read when a document first asks, not at compile time:
+ * references are resolved only once the whole schema has compiled.
+ */
+export function inPlaceReachOf(node: SchemaNode, reader: CompiledKeyword): InPlaceReach {
+  let reach = reaches.get(reader);
+  if (reach === undefined) reaches.set(reader, (reach = readReach(node, reader)));
+  return reach;
+}
+
+function readReach(node: SchemaNode, reader: CompiledKeyword): InPlaceReach {
+  const collector = new ReachCollector();
+  for (const keyword of node.keywords) {
+    if (keyword === reader || keyword.definition.annotatesInPlace !== true) continue;
+    if (keyword.definition.outline === undefined) collector.everything();
+    else keyword.definition.outline(keyword, collector);
+  }
+  for (let next = collector.pending.pop(); next !== undefined; next = collector.pending.pop()) collector.read(next);
+  return collector.reach;
+}
