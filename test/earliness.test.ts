@@ -1,0 +1,96 @@
+// The evaluator says no at the first token that makes a document invalid: never later than the
+// text checker, which reads the schema's structure whole (its shapes) and only judges. Both are fed
+// the same tokens of every invalid document of the suite's required files, one token at a time;
+// the token at which each first fails is compared. The checker is often later (it decides `anyOf`,
+// `not`, `if`... at the container's close); a session that is later than it answered after the
+// byte that made the document bad, as `unevaluatedProperties` beside a `$ref` once did.
+
+import assert from 'node:assert/strict';
+import {test} from 'node:test';
+import {compileSchema} from '../src/compile/compile.js';
+import {PASS, TextChecker, UNSURE} from '../src/engine/checker.js';
+import {compile, tokenValidator} from '../src/index.js';
+import {Tokenizer, defaultLimits} from '../src/json/tokenizer.js';
+import type {CompileOptions, TokenSink} from '../src/types.js';
+import {drafts, remotes, suiteFiles, suiteFormats, suiteSkips} from './support/suite.js';
+
+type Token = {name: Exclude<keyof TokenSink, never>; value?: string};
+
+/** A TokenSink that keeps the tokens, and hands each on to `next` if there is one. */
+function recorder(tokens: Token[], next?: TokenSink): TokenSink {
+  const sink = {} as Record<keyof TokenSink, (value?: string) => void>;
+  for (const name of ['startObject', 'endObject', 'startArray', 'endArray', 'keyValue', 'stringValue', 'numberValue', 'nullValue', 'trueValue', 'falseValue'] as const) {
+    sink[name] = (value?: string) => {
+      tokens.push(value === undefined ? {name} : {name, value});
+      (next?.[name] as ((value?: string) => void) | undefined)?.(value);
+    };
+  }
+  return sink as unknown as TokenSink;
+}
+
+function tokensOf(text: string): Token[] {
+  const tokens: Token[] = [];
+  const tokenizer = new Tokenizer(recorder(tokens), defaultLimits);
+  tokenizer.write(text);
+  tokenizer.end();
+  return tokens;
+}
+
+/** The index of the token at which the checker first fails; undefined when it passes or cannot judge. */
+function checkerRefusal(checker: TextChecker, text: string): number | undefined {
+  const seen: Token[] = [];
+  const outcome = checker.check(text, (next) => recorder(seen, next));
+  return outcome === PASS || outcome === UNSURE ? undefined : seen.length - 1;
+}
+
+/** The index of the token at which a document given token by token is first refused (-1: never). */
+function evaluatorRefusal(options: CompileOptions, schema: unknown, tokens: readonly Token[]): number {
+  const validator = tokenValidator(compile(schema, options));
+  for (let i = 0; i < tokens.length; i++) if (!validator.push(tokens[i]!)) return i;
+  return -1;
+}
+
+/**
+ * Where the evaluator may answer after the checker, with the reason: a `$dynamicRef` or
+ * `$recursiveRef` beside `unevaluated*` may lead anywhere, so it waits for the close; the checker
+ * resolves the dynamic scope where it builds a shape. Only ever shrinks.
+ */
+const later: ReadonlyMap<string, string> = new Map([
+  ['draft2019-09/unevaluatedItems.json/unevaluatedItems with $recursiveRef/with unevaluated items', 'a $recursiveRef in place'],
+  ['draft2019-09/unevaluatedProperties.json/unevaluatedProperties with $recursiveRef/with unevaluated properties', 'a $recursiveRef in place'],
+  ['draft2020-12/unevaluatedItems.json/unevaluatedItems with $dynamicRef/with unevaluated items', 'a $dynamicRef in place'],
+  ['draft2020-12/unevaluatedProperties.json/unevaluatedProperties with $dynamicRef/with unevaluated properties', 'a $dynamicRef in place'],
+]);
+
+test('a document given token by token is refused no later than the text checker refuses it', () => {
+  const schemas = remotes();
+  let compared = 0;
+  let sooner = 0;
+  const seenLater = new Set<string>();
+  for (const draft of drafts) {
+    for (const file of suiteFiles(draft, false)) {
+      if (suiteSkips.has(`${draft}/${file.name}`)) continue;
+      for (const suiteCase of file.cases) {
+        const options: CompileOptions = {draft, schemas, ...suiteFormats(false)};
+        const checker = new TextChecker(compileSchema(suiteCase.schema, options).root, defaultLimits);
+        for (const suiteTest of suiteCase.tests) {
+          if (suiteTest.valid) continue;
+          const text = JSON.stringify(suiteTest.data);
+          const byChecker = checkerRefusal(checker, text);
+          if (byChecker === undefined) continue;
+          const byEvaluator = evaluatorRefusal(options, suiteCase.schema, tokensOf(text));
+          const name = `${draft}/${file.name}/${suiteCase.description}/${suiteTest.description}`;
+          compared++;
+          assert.notEqual(byEvaluator, -1, `${name}: never refused`);
+          if (byEvaluator < byChecker) sooner++;
+          if (byEvaluator <= byChecker) continue;
+          assert.ok(later.has(name), `${name}: refused at token ${byEvaluator}, the checker at ${byChecker}`);
+          seenLater.add(name);
+        }
+      }
+    }
+  }
+  assert.deepEqual([...later.keys()].filter((name) => !seenLater.has(name)), [], 'entries of `later` that are no longer later: remove them');
+  assert.ok(compared > 1500, `only ${compared} documents compared`);
+  console.log(`earliness: ${compared} invalid documents, the evaluator sooner on ${sooner}, later on ${seenLater.size} (listed)`);
+});
