@@ -6,12 +6,15 @@
 // byte that made the document bad, as `unevaluatedProperties` beside a `$ref` once did.
 
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import {test} from 'node:test';
 import {compileSchema} from '../src/compile/compile.js';
 import {PASS, TextChecker, UNSURE} from '../src/engine/checker.js';
-import {compile, tokenValidator} from '../src/index.js';
+import {compile, isValidator, tokenValidator} from '../src/index.js';
 import {Tokenizer, defaultLimits} from '../src/json/tokenizer.js';
 import type {CompileOptions, TokenSink} from '../src/types.js';
+import {documentArbitrary, familyCases, schemaCases} from './support/arbitraries.js';
+import {property} from './support/property.js';
 import {drafts, remotes, suiteFiles, suiteFormats, suiteSkips} from './support/suite.js';
 
 type Token = {name: Exclude<keyof TokenSink, never>; value?: string};
@@ -36,6 +39,15 @@ function tokensOf(text: string): Token[] {
   return tokens;
 }
 
+/** The tokens of `text`, or undefined when it is no JSON. */
+function tokensOfJson(text: string): Token[] | undefined {
+  try {
+    return tokensOf(text);
+  } catch {
+    return undefined;
+  }
+}
+
 /** The index of the token at which the checker first fails; undefined when it passes or cannot judge. */
 function checkerRefusal(checker: TextChecker, text: string): number | undefined {
   const seen: Token[] = [];
@@ -45,7 +57,7 @@ function checkerRefusal(checker: TextChecker, text: string): number | undefined 
 
 /** The index of the token at which a document given token by token is first refused (-1: never). */
 function evaluatorRefusal(options: CompileOptions, schema: unknown, tokens: readonly Token[]): number {
-  const validator = tokenValidator(compile(schema, options));
+  const validator = tokenValidator(isValidator(schema) ? schema : compile(schema, options));
   for (let i = 0; i < tokens.length; i++) if (!validator.push(tokens[i]!)) return i;
   return -1;
 }
@@ -93,4 +105,37 @@ test('a document given token by token is refused no later than the text checker 
   assert.deepEqual([...later.keys()].filter((name) => !seenLater.has(name)), [], 'entries of `later` that are no longer later: remove them');
   assert.ok(compared > 1500, `only ${compared} documents compared`);
   console.log(`earliness: ${compared} invalid documents, the evaluator sooner on ${sooner}, later on ${seenLater.size} (listed)`);
+});
+
+test('generated schemas and documents: refused no later than the text checker refuses them', () => {
+  // The documents are aimed at the schemas (their names, literals and nesting), and many fail.
+  // The one exception, as in the suite: a `$dynamicRef` or `$recursiveRef` in place. With
+  // `allErrors` a run goes on after its first failure and fails its parent as it ends: that mode
+  // reads every document to its end, and is not compared here.
+  const firstError = schemaCases({limits: false, formats: true}).filter(({options}) => options.allErrors !== true);
+  let compared = 0;
+  const cases = familyCases(firstError).chain(({schemaCase, family}) =>
+    fc.tuple(fc.constant(schemaCase), fc.array(documentArbitrary(schemaCase, family), {minLength: 1, maxLength: 8})),
+  );
+  fc.assert(
+    fc.property(cases, ([{schema, options}, documents]) => {
+      const checker = new TextChecker(compileSchema(schema, options).root, defaultLimits);
+      const validator = compile(schema, options);
+      const dynamic = /"\$(dynamicRef|recursiveRef)"/.test(JSON.stringify(schema));
+      for (const document of documents) {
+        const text = document.text;
+        const tokens = tokensOfJson(text);
+        if (tokens === undefined) continue;
+        const byChecker = checkerRefusal(checker, text);
+        if (byChecker === undefined) continue;
+        const byEvaluator = evaluatorRefusal(options, validator, tokens);
+        assert.notEqual(byEvaluator, -1, `never refused: ${text}`);
+        compared++;
+        if (!dynamic) assert.ok(byEvaluator <= byChecker, `${text}: refused at token ${byEvaluator}, the checker at ${byChecker}`);
+      }
+    }),
+    property(300),
+  );
+  // Most documents pass or leave the checker unsure; enough must be refused for this to say anything.
+  assert.ok(compared > 200, `only ${compared} refused documents compared`);
 });
