@@ -19,8 +19,8 @@
 import {InputError, NO_POSITION, type InputPosition} from '../output/errors.js';
 import {escapePointerToken} from '../json/pointer.js';
 import {
-  ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, WRAP_IN_ARRAY,
-  type Amendments, type Coerced, type Coercion, type Kind, type Matcher, type Outline, type Removal, type SchemaNode,
+  ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, OutlineReader, STRING, WRAP_IN_ARRAY,
+  type Amendments, type Coerced, type Coercion, type Kind, type Matcher, type Removal, type SchemaNode,
 } from '../schema/node.js';
 import type {Limits, TokenSink} from '../types.js';
 import {copyName} from './nameCache.js';
@@ -192,11 +192,13 @@ class Own {
 }
 
 /** Reads the keywords' `amend` and the structure of their `outline` into a plan. */
-class PlanBuilder implements Amendments, Outline {
+class PlanBuilder extends OutlineReader implements Amendments {
   private readonly visited = new Set<SchemaNode>();
   private own = new Own();
 
-  constructor(private readonly plan: Plan) {}
+  constructor(private readonly plan: Plan) {
+    super();
+  }
 
   visit(node: SchemaNode): void {
     // A node reached twice in place (a cycle, or two references to it) changes the value once.
@@ -240,33 +242,18 @@ class PlanBuilder implements Amendments, Outline {
 
   // ---- Outline: only what applies whatever the value ----
 
-  members(nodesOf: (name: string, match: Matcher) => readonly SchemaNode[] | undefined): void {
+  override members(nodesOf: (name: string, match: Matcher) => readonly SchemaNode[] | undefined): void {
     this.own.members.push(nodesOf);
   }
 
-  items(nodesAt: (index: number) => readonly SchemaNode[] | undefined): void {
+  override items(nodesAt: (index: number) => readonly SchemaNode[] | undefined): void {
     this.own.items.push(nodesAt);
   }
 
-  all(node: SchemaNode): void {
+  override all(node: SchemaNode): void {
     this.own.inPlace.push(node);
   }
 
-  kinds(): void {}
-  keyNames(): void {}
-  present(): void {}
-  propertyCount(): void {}
-  itemCount(): void {}
-  distinctItems(): void {}
-  tally(): void {}
-  judgedWhole(): void {}
-  unevaluatedMembers(): void {}
-  unevaluatedItems(): void {}
-  dynamic(): void {}
-  some(): void {}
-  none(): void {}
-  conditional(): void {}
-  when(): void {}
 }
 
 // ---------------------------------------------------------------------------------------------

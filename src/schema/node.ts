@@ -327,6 +327,31 @@ export interface Outline {
   when(trigger: string, node: SchemaNode): void;
 }
 
+/**
+ * An Outline that notes nothing: what reads outlines for one purpose (what the value options
+ * change, what in-place subschemas evaluate) extends it and overrides the terms it reads.
+ */
+export class OutlineReader implements Outline {
+  kinds(_mask: number): void {}
+  members(_nodesOf: (name: string, match: Matcher) => readonly SchemaNode[] | undefined, _annotates?: boolean, _names?: Iterable<string>): void {}
+  keyNames(_node: SchemaNode): void {}
+  present(_names: readonly string[], _trigger?: string): void {}
+  propertyCount(_min: number, _max: number): void {}
+  items(_nodesAt: (index: number) => readonly SchemaNode[] | undefined, _annotates?: boolean, _alikeFrom?: number): void {}
+  itemCount(_min: number, _max: number): void {}
+  distinctItems(): void {}
+  tally(_node: SchemaNode, _min: number, _max: number, _annotates: boolean): void {}
+  unevaluatedMembers(_node: SchemaNode): void {}
+  unevaluatedItems(_node: SchemaNode): void {}
+  judgedWhole(_mask: number): void {}
+  all(_node: SchemaNode): void {}
+  dynamic(_resolve: (scope: Iterable<Resource>) => SchemaNode): void {}
+  some(_nodes: readonly SchemaNode[], _exactly: boolean): void {}
+  none(_node: SchemaNode): void {}
+  conditional(_condition: SchemaNode, _then: SchemaNode | undefined, _otherwise: SchemaNode | undefined): void {}
+  when(_trigger: string, _node: SchemaNode): void {}
+}
+
 /** What `Coercion.coerce` makes of a scalar that ajv's table turns into an array of itself. */
 export const WRAP_IN_ARRAY: unique symbol = Symbol('wrap in array');
 

@@ -12,7 +12,7 @@
 // `unevaluated*`, a `$dynamicRef` whose target depends on the dynamic scope, a keyword the checker
 // cannot read, more subschemas than MAX_NODES) evaluates everything, as far as this is concerned.
 
-import {acts, type CompiledKeyword, type Matcher, type Outline, type SchemaNode} from '../../schema/node.js';
+import {OutlineReader, acts, type CompiledKeyword, type Matcher, type SchemaNode} from '../../schema/node.js';
 
 /** Subschemas looked at per keyword, at most: past this every member may be evaluated in place. */
 const MAX_NODES = 256;
@@ -42,7 +42,7 @@ export class InPlaceReach {
 }
 
 /** Collects an InPlaceReach from outlines: the Outline that the subschemas describe themselves to. */
-class ReachCollector implements Outline {
+class ReachCollector extends OutlineReader {
   readonly reach = new InPlaceReach();
   /** The subschemas still to read, and all seen (a `$ref` cycle is read once). */
   readonly pending: SchemaNode[] = [];
@@ -75,66 +75,60 @@ class ReachCollector implements Outline {
     }
   }
 
-  members(nodesOf: Selector<string>, annotates = true): void {
+  override members(nodesOf: Selector<string>, annotates = true): void {
     if (annotates) this.reach.properties.push(nodesOf);
   }
 
-  items(nodesAt: (index: number) => readonly SchemaNode[] | undefined, annotates = true, alikeFrom?: number): void {
+  override items(nodesAt: (index: number) => readonly SchemaNode[] | undefined, annotates = true, alikeFrom?: number): void {
     if (!annotates) return;
     // From `alikeFrom` on the rule selects the same at every index: nothing, or every item.
     const from = alikeFrom !== undefined && nodesAt(alikeFrom) === undefined ? alikeFrom : Infinity;
     this.reach.itemsFrom = Math.max(this.reach.itemsFrom, from);
   }
 
-  tally(_node: SchemaNode, _min: number, _max: number, annotates: boolean): void {
+  override tally(_node: SchemaNode, _min: number, _max: number, annotates: boolean): void {
     // 2020-12 `contains` evaluates the items it matches: any index.
     if (annotates) this.reach.itemsFrom = Infinity;
   }
 
-  unevaluatedMembers(): void {
+  override unevaluatedMembers(): void {
     this.reach.anyProperty = true;
   }
 
-  unevaluatedItems(): void {
+  override unevaluatedItems(): void {
     this.reach.itemsFrom = Infinity;
   }
 
-  dynamic(): void {
+  override dynamic(): void {
     this.everything();
   }
 
-  judgedWhole(): void {
+  override judgedWhole(): void {
     this.everything();
   }
 
-  all(node: SchemaNode): void {
+  override all(node: SchemaNode): void {
     this.visit(node);
   }
 
-  some(nodes: readonly SchemaNode[]): void {
+  override some(nodes: readonly SchemaNode[]): void {
     for (const node of nodes) this.visit(node);
   }
 
-  conditional(condition: SchemaNode, then: SchemaNode | undefined, otherwise: SchemaNode | undefined): void {
+  override conditional(condition: SchemaNode, then: SchemaNode | undefined, otherwise: SchemaNode | undefined): void {
     // A passing `if` keeps its annotations (2020-12 core §10.2.2.1).
     this.visit(condition);
     this.visit(then);
     this.visit(otherwise);
   }
 
-  when(_trigger: string, node: SchemaNode): void {
+  override when(_trigger: string, node: SchemaNode): void {
     this.visit(node);
   }
 
-  // A `not` passes only when its subschema fails, whose annotations are dropped (core §10.2.1.4).
-  none(): void {}
-  // What evaluates no member.
-  kinds(): void {}
-  keyNames(): void {}
-  present(): void {}
-  propertyCount(): void {}
-  itemCount(): void {}
-  distinctItems(): void {}
+  // A `not` passes only when its subschema fails, whose annotations are dropped (core §10.2.1.4);
+  // the other terms the reader ignores evaluate no member.
+  override none(): void {}
 }
 
 /** Each `unevaluated*` keyword's reach, read once: it depends on the schema alone. */
