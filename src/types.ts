@@ -410,6 +410,12 @@ export interface TokenSink {
   endArray(): void;
   keyValue(key: string): void;
   stringValue(value: string): void;
+  /**
+   * A string value has opened and goes on past the text written so far: its text is not known yet
+   * (stringValue still comes). Optional; our Tokenizer calls it once per such string, at its opening
+   * quote, so that a sink may judge what depends only on its kind.
+   */
+  stringBegins?(): void;
   /** The number's literal text, exactly as written (value mode: `String(n)`). */
   numberValue(text: string): void;
   nullValue(): void;

@@ -159,7 +159,7 @@ describe('--jobs', () => {
       // Never ended: the error is printed and the process exits all the same.
       const [code] = await child.exited;
       assert.equal(code, 1, `--jobs ${jobs}: ${child.stderr()}`);
-      assert.match(child.stdout(), /^<stdin>:2:11: validation: must be integer/);
+      assert.match(child.stdout(), /^<stdin>:2:7: validation: must be integer/);
       assert.match(child.stderr(), /^1 file, 2 records: 1 valid, 1 invalid, stopped by --max-errors after 1 error/);
     }
   });

@@ -32,9 +32,9 @@ describe('early verdict: write() says false at the first byte that makes the doc
     assert.equal(refusalByte(closed, text), text.indexOf('averyverylongname') + 'averyverylongname'.length);
   });
 
-  test('a wrong type in a property that must validate: at the value', () => {
+  test('a wrong type in a property that must validate: at the value, a string at its opening quote', () => {
     const text = '{"id": "seven", "name": "x"}';
-    assert.equal(refusalByte(closed, text), text.indexOf('"seven"') + 6);
+    assert.equal(refusalByte(closed, text), text.indexOf('"seven"'));
   });
 
   test('a wrong container type: at its opening bracket', () => {

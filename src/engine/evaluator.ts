@@ -14,6 +14,7 @@ import {HeldScalar} from './scalar.js';
 import {clear, truncate} from './arrays.js';
 import {FALSE_KEYWORD, Run, type RunHost} from './run.js';
 import {DeferredLeaves, FingerprintRequests, Frame} from './frame.js';
+import {judgesStringsByKind} from './judgedByKind.js';
 import {Assemblies} from './assemblies.js';
 import {escapePointerToken} from '../json/pointer.js';
 import {ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, type CompiledKeyword, type FingerprintListener, type Kind, type Matcher, type SchemaNode} from '../schema/node.js';
@@ -29,6 +30,8 @@ function passNeedsNoReport(via: CompiledKeyword): boolean {
 export interface InputSource {
   /** Position of the byte that completed the current token. */
   position(): InputPosition;
+  /** Position of the opening quote of the string value being delivered (without it: `position`). */
+  valueStart?(): InputPosition;
   /** Stop delivering events (the document is certainly invalid). */
   stop(): void;
 }
@@ -85,6 +88,15 @@ export class Evaluator extends HeldScalar implements TokenSink, RunHost {
   private scratch: Run;
   private input: InputSource | null = null;
   private fromText = false;
+  /**
+   * The string value being delivered: where its runs start on the stack and how many leaves its
+   * container deferred to it (see stringJudgedByKind). `scalarIsString` only while it is delivered.
+   */
+  private scalarIsString = false;
+  private scalarStart = 0;
+  private scalarLeaves = 0;
+  /** The string that is arriving was judged at its opening quote (stringBegins): its value is not delivered again. */
+  private stringJudged = false;
   /** The document is certainly invalid and only the first error is wanted: feed no more events. */
   stopped = false;
   /** Applications made for the value now at each depth, since it was announced (see applying). */
@@ -123,6 +135,8 @@ export class Evaluator extends HeldScalar implements TokenSink, RunHost {
     this.fromText = fromText;
     this.stopped = false;
     this.depth = 0;
+    this.scalarIsString = false;
+    this.stringJudged = false;
     if (this.counting === 'document') {
       this.applications.applied = 0;
       this.applications.values = 0;
@@ -178,8 +192,11 @@ export class Evaluator extends HeldScalar implements TokenSink, RunHost {
   }
 
   stamp(unit: OutputUnit): void {
-    if (this.input === null) return;
-    const position = this.input.position();
+    const input = this.input;
+    if (input === null) return;
+    // A string judged by its kind alone is judged at its opening quote, however it was cut.
+    const judgedAtStart = this.scalarIsString && input.valueStart !== undefined && this.stringJudgedByKind(this.scalarStart, this.scalarLeaves);
+    const position = judgedAtStart ? input.valueStart!() : input.position();
     unit.offset = position.offset;
     unit.line = position.line;
     unit.column = position.column;
@@ -477,9 +494,48 @@ export class Evaluator extends HeldScalar implements TokenSink, RunHost {
   }
 
   stringValue(value: string): void {
+    if (this.stringJudged) {
+      this.stringJudged = false;
+      return;
+    }
     if (this.assemblies.length > 0) this.assemblies.scalar(value);
     this.text = value;
     this.deliverScalar(STRING);
+  }
+
+  /**
+   * A string value has opened and its text is still to come. Where every schema applied to it
+   * judges strings by their kind alone (src/engine/judgedByKind.ts), it is judged now, as the
+   * empty string: a string of the wrong kind is refused at its opening quote rather than at its
+   * closing one, up to `maxStringLength` bytes later. Not inside arrays: an item's subschemas are
+   * known only once it is announced, which must stay at its closing quote for the others.
+   */
+  stringBegins(): void {
+    if (this.stopped || this.stringJudged) return;
+    const frame = this.depth === 0 ? null : this.frames[this.depth - 1];
+    if (frame !== null && frame.kind !== OBJECT) return;
+    const start = frame === null ? 0 : frame.end;
+    if (!this.stringJudgedByKind(start, frame === null ? 0 : frame.leafCount)) return;
+    this.text = '';
+    this.deliverScalar(STRING);
+    this.stringJudged = true;
+  }
+
+  /**
+   * Every schema applied to the string value whose runs start at `start` (and to the first
+   * `leaves` leaves of its object) judges strings by their kind alone, and nothing else reads the
+   * value: no fingerprint of it, no assembled value, no annotations.
+   */
+  private stringJudgedByKind(start: number, leaves: number): boolean {
+    if (this.assemblies.length > 0 || this.collectsAnnotations) return false;
+    if (this.depth > 0) {
+      const frame = this.frames[this.depth - 1];
+      if (frame.kind !== OBJECT || this.wantsFingerprint(frame)) return false;
+      for (let i = 0; i < leaves; i++) if (!judgesStringsByKind(frame.leaves!.nodes[i])) return false;
+    }
+    const stack = this.stack;
+    for (let i = start; i < stack.length; i++) if (!judgesStringsByKind(stack[i].node)) return false;
+    return true;
   }
 
   numberValue(text: string): void {
@@ -561,7 +617,13 @@ export class Evaluator extends HeldScalar implements TokenSink, RunHost {
 
   private deliverScalar(kind: Kind): void {
     this.counted();
-    this.deliverScalarTo(this.incoming(), kind);
+    const start = this.incoming();
+    if (kind === STRING) {
+      this.scalarIsString = true;
+      this.scalarStart = start;
+      this.scalarLeaves = this.depth === 0 ? 0 : this.frames[this.depth - 1].leafCount;
+    }
+    this.deliverScalarTo(start, kind);
     if (this.depth > 0) {
       const frame = this.frames[this.depth - 1];
       if (frame.leafCount > 0) this.checkLeaves(frame, kind);
@@ -570,6 +632,7 @@ export class Evaluator extends HeldScalar implements TokenSink, RunHost {
         this.fingerprinted(frame, this.scalarHash);
       }
     }
+    this.scalarIsString = false;
   }
 
   /** A scalar for the runs from `start` to the top of the stack, which are done with it after. */

@@ -101,6 +101,10 @@ export class TeeSink implements TokenSink {
     this.first.stringValue(value);
     this.second.stringValue(value);
   }
+  stringBegins(): void {
+    this.first.stringBegins?.();
+    this.second.stringBegins?.();
+  }
   numberValue(text: string): void {
     this.first.numberValue(text);
     this.second.numberValue(text);

@@ -194,6 +194,12 @@ export class Tokenizer {
   /** Input code unit index at which the current line starts. */
   private lineStart = 0;
   private bytesTotal = 0;
+  /**
+   * Where the current string value opened: its quote's code unit in the current text, or -1 when
+   * it opened in an earlier text, at `cutStringStart` (see valueStart).
+   */
+  private stringQuote = -1;
+  private cutStringStart: InputPosition | null = null;
 
   /** The end of a value the sink read itself (readMemberValue, readItem); -1: none. */
   private skipTo = -1;
@@ -287,7 +293,16 @@ export class Tokenizer {
    * (or the offending character). Between writes: just past the input consumed so far.
    */
   position(): InputPosition {
-    const index = this.index;
+    return this.positionAt(this.index);
+  }
+
+  /** The position of the opening quote of the string value being delivered (or begun: see stringCut). */
+  valueStart(): InputPosition {
+    if (this.stringQuote >= 0) return this.positionAt(this.stringQuote);
+    return this.cutStringStart ?? this.position();
+  }
+
+  private positionAt(index: number): InputPosition {
     return {
       offset: this.byteBase + this.bytesBefore(index),
       line: this.line,
@@ -343,6 +358,7 @@ export class Tokenizer {
     this.byteBase = byteBase;
     this.unitBase += this.text.length - carry.length;
     this.text = text;
+    this.stringQuote = -1;
     this.nextLineFeed = -1;
     this.index = 0;
     this.countedIndex = 0;
@@ -469,8 +485,13 @@ export class Tokenizer {
       // A value (or ']' right after '[').
       if (c === Ch.Quote) {
         this.expect = Expect.InString;
+        this.stringQuote = i;
         i = this.scanString(text, i + 1, false, final);
-        if (i === PARTIAL || this._stopped) return;
+        if (i === PARTIAL) {
+          this.stringCut();
+          return;
+        }
+        if (this._stopped) return;
         expect = this.expect;
         continue;
       }
@@ -560,6 +581,18 @@ export class Tokenizer {
     }
     this.index = i;
     throw this.fail('limit', 'limit.properties', `More than maxProperties (${this.maxProperties}) properties in one object at ${this.where()}`);
+  }
+
+  /**
+   * A string value opened in this text and goes on in the next: the sink hears that it has begun,
+   * as from its opening quote (TokenSink.stringBegins), and may stop here. Once per string.
+   */
+  private stringCut(): void {
+    this.cutStringStart = this.positionAt(this.stringQuote);
+    const sink = this.sink;
+    if (sink.stringBegins === undefined) return;
+    this.index = this.stringQuote;
+    sink.stringBegins();
   }
 
   /**

@@ -45,6 +45,8 @@ export const format = scalarCheck<Format>({
   accepts: (keyword, kind, scalar) => kind !== keyword.value.kind || keyword.value.check(kind === NUMBER ? scalar.numberText() : scalar.text),
   failure: (keyword) => [`must match format "${keyword.value.name}"`, {format: keyword.value.name}],
   callsCaller: (keyword) => keyword.value.fromCaller,
+  // A number's format (int32, double...) passes every string.
+  judgesStringsByKind: (keyword) => keyword.value.kind !== STRING,
 });
 
 /**

@@ -44,6 +44,9 @@ function withinBound(keyword: CompiledKeyword<Bound>, kind: Kind, scalar: Scalar
   return !((order < 0 && value.failsBelow) || (order === 0 && value.failsEqual) || (order > 0 && value.failsAbove));
 }
 
+/** A number's keywords pass every string. */
+const passesStrings = (): boolean => true;
+
 const boundFailure = (keyword: CompiledKeyword<Bound>): [string, Record<string, unknown>] => [
   keyword.value.message,
   {comparison: keyword.value.comparison, limit: keyword.value.limit},
@@ -55,6 +58,7 @@ function boundKeyword(name: string, fails: Fails): KeywordDefinition<Bound> {
     compile: (value, context) => bound(expectNumber(value, context), fails),
     accepts: withinBound,
     failure: boundFailure,
+    judgesStringsByKind: passesStrings,
   });
 }
 
@@ -76,6 +80,7 @@ function draft4BoundKeyword(name: 'minimum' | 'maximum', exclusiveName: string):
     },
     accepts: withinBound,
     failure: boundFailure,
+    judgesStringsByKind: passesStrings,
   });
 }
 
@@ -108,6 +113,7 @@ export const multipleOf = scalarCheck<Divisor>({
     if (divisor <= 0) throw context.fail('must be a number greater than 0');
     return {number: divisor, decimal: parseDecimal(String(divisor))!};
   },
+  judgesStringsByKind: passesStrings,
   accepts: (keyword, kind, scalar) =>
     kind !== NUMBER || isMultipleOf(scalar.numberText(), scalar.number(), keyword.value.decimal, keyword.value.number),
   failure: (keyword) => [`must be a multiple of ${keyword.value.number}`, {multipleOf: keyword.value.number}],

@@ -119,6 +119,8 @@ export const type: KeywordDefinition<TypeValue> = {
     return {mask, message: `must be ${names.join(' or ')}`, expected: value as string | readonly string[], coercion: coercionOf(names as string[], mask, context.options.coerceTypes)};
   },
   accepts: (keyword, kind, scalar) => hasType(keyword.value.mask, kind, scalar),
+  // A string is of the type or not, whatever it says.
+  judgesStringsByKind: () => true,
   outline: (keyword, outline) => outline.kinds(keyword.value.mask),
   amend(keyword: CompiledKeyword<TypeValue>, amendments) {
     if (keyword.value.coercion !== null) amendments.coerce(keyword.value.coercion);

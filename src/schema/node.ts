@@ -225,6 +225,12 @@ export interface KeywordDefinition<V = any> {
    */
   accepts?(keyword: CompiledKeyword<V>, kind: Kind, scalar: Scalar): boolean;
   /**
+   * Every string passes this keyword, or every string fails it, whatever its text (`type`, the
+   * numeric keywords, `enum` and `const` without strings). Where every keyword applied to a string
+   * says so, it is judged at its opening quote rather than its closing one (src/engine/judgedByKind.ts).
+   */
+  judgesStringsByKind?(keyword: CompiledKeyword<V>): boolean;
+  /**
    * True when its verdict runs a function the caller gave (a custom keyword, a custom format),
    * which may answer differently another time: no engine keeps such a verdict for later.
    */

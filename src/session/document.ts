@@ -239,7 +239,9 @@ export class Document implements Session {
     this.inputError = undefined;
     this.result = undefined;
     this.complete = false;
-    this.evaluator.reset(this.tokenizer);
+    // The amender holds tokens back and replays them: the string being delivered is then not the
+    // one the tokenizer last opened, so errors take the tokenizer's position alone.
+    this.evaluator.reset(plans === null ? tokenizer : {position: () => tokenizer.position(), stop: () => tokenizer.stop()});
   }
 
   /** Begin a document given as tokens (see `tokenValidator`): the events come from elsewhere, into the sink returned. */

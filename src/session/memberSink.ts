@@ -113,6 +113,10 @@ export class MemberSink implements TokenSink {
     this.evaluator.stringValue(value);
   }
 
+  stringBegins(): void {
+    this.evaluator.stringBegins();
+  }
+
   numberValue(text: string): void {
     this.evaluator.numberValue(text);
   }

@@ -408,6 +408,8 @@ export function literalApplicator(name: string, compile: (value: unknown, contex
     compile,
     begin: beginMatching,
     accepts: acceptsScalar,
+    // With no string among the literals, every string fails.
+    judgesStringsByKind: (keyword) => keyword.value.strings.size === 0,
     outline: outlineLiterals,
     scalar: scalarMatches,
     result: candidateSettled,
