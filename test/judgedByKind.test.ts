@@ -75,6 +75,24 @@ describe('a string of the wrong kind is refused at its opening quote', () => {
     }
   });
 
+  it('before any input error inside the string: the kind\'s error, whole or cut anywhere', () => {
+    // The quote made the document invalid before the string broke a limit or the syntax.
+    const validator = compile({properties: {a: {type: 'number'}}}, {limits: {maxStringLength: 2}});
+    for (const text of ['{"a": "admin"}', '{"a": "ab\u0001"}', '{"a": "a\\q"}', '{"a": "ab']) {
+      const whole = validator.validateText(text);
+      assert.deepEqual(whole.errors.map((unit) => [unit.keyword, unit.offset]), [['type', 6]], text);
+      for (let cut = 1; cut < text.length; cut++) {
+        const document = validator.session();
+        document.write(text.slice(0, cut));
+        document.write(text.slice(cut));
+        assert.deepEqual(document.end().errors, whole.errors, `${text} cut at ${cut}`);
+      }
+    }
+    // Where the kind is right, the input error stands.
+    const strings = compile({properties: {a: {type: 'string'}}}, {limits: {maxStringLength: 2}});
+    assert.equal(strings.validateText('{"a": "admin"}').errors[0]!.params!['code'], 'limit.string');
+  });
+
   it('a string that passes by its kind is delivered once, and a parsing session keeps its text', () => {
     const schema = {properties: {a: {minimum: 0}}, required: ['a'], maxProperties: 2};
     const passing = session(schema, ['{"a": "', 'some text', '", "b": 2}']);

@@ -486,7 +486,7 @@ export class Tokenizer {
       if (c === Ch.Quote) {
         this.expect = Expect.InString;
         this.stringQuote = i;
-        i = this.scanString(text, i + 1, false, final);
+        i = this.scanStringValue(text, i + 1, final);
         if (i === PARTIAL) {
           this.stringCut();
           return;
@@ -581,6 +581,25 @@ export class Tokenizer {
     }
     this.index = i;
     throw this.fail('limit', 'limit.properties', `More than maxProperties (${this.maxProperties}) properties in one object at ${this.where()}`);
+  }
+
+  /**
+   * scanString for a string value that opened in this text. An input error inside it (a control
+   * character, a bad escape, the string limit, the end of the input) comes after its opening
+   * quote: the sink hears that the string began first, as it would have had the text been cut
+   * before the error, so that every cut of a text gives the same answer. If that stopped the
+   * sink, the error is never reached.
+   */
+  private scanStringValue(text: string, i: number, final: boolean): number {
+    try {
+      return this.scanString(text, i, false, final);
+    } catch (error) {
+      if (!(error instanceof InputError) || this.sink.stringBegins === undefined) throw error;
+      this.index = this.stringQuote;
+      this.sink.stringBegins();
+      if (!this._stopped) throw error;
+      return text.length;
+    }
   }
 
   /**
