@@ -294,6 +294,14 @@ describe('parse: the session assembles the value as JSON.parse would', () => {
     broken.write('{"a": ');
     assert.equal(broken.end().value, undefined);
   });
+
+  test('no value for a cut document whose last number fails as the input ends', () => {
+    const session = compile({items: {const: 1}}).session({parse: true});
+    session.write('[0');
+    const result = session.end();
+    assert.equal(result.valid, false);
+    assert.equal(result.value, undefined);
+  });
 });
 
 describe('bytesRead says how far a session read', () => {

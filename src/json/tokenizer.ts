@@ -588,7 +588,8 @@ export class Tokenizer {
    * character, a bad escape, the string limit, the end of the input) comes after its opening
    * quote: the sink hears that the string began first, as it would have had the text been cut
    * before the error, so that every cut of a text gives the same answer. If that stopped the
-   * sink, the error is never reached.
+   * sink, the error is never reached. A limit the sink counts and raised as the string ended
+   * (`maxApplications`) is raised again by the announcement, at the quote, as a cut text raises it.
    */
   private scanStringValue(text: string, i: number, final: boolean): number {
     try {

@@ -310,7 +310,9 @@ export class Document implements Session {
         if (rest !== '') this.writeText(tokenizer, rest);
         if (tokenizer.stopped) return;
         tokenizer.end();
-        this.complete = true;
+        // A failure in the last token (a number the end completes) stops the tokenizer before it
+        // checks that the document ended: `[0` is no whole document.
+        this.complete = !tokenizer.stopped;
       });
     }
     const result = verdict(this.evaluator, this.inputError);
