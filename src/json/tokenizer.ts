@@ -596,8 +596,7 @@ export class Tokenizer {
       return this.scanString(text, i, false, final);
     } catch (error) {
       if (!(error instanceof InputError) || this.sink.stringBegins === undefined) throw error;
-      this.index = this.stringQuote;
-      this.sink.stringBegins();
+      this.announceString();
       if (!this._stopped) throw error;
       return text.length;
     }
@@ -605,14 +604,19 @@ export class Tokenizer {
 
   /**
    * A string value opened in this text and goes on in the next: the sink hears that it has begun,
-   * as from its opening quote (TokenSink.stringBegins), and may stop here. Once per string.
+   * and may stop here. Once per string. Where it opened is kept for the sink (valueStart): the
+   * next text will not hold it.
    */
   private stringCut(): void {
+    if (this.sink.stringBegins === undefined) return;
     this.cutStringStart = this.positionAt(this.stringQuote);
-    const sink = this.sink;
-    if (sink.stringBegins === undefined) return;
+    this.announceString();
+  }
+
+  /** Tell the sink the string value begins, as from its opening quote (TokenSink.stringBegins). */
+  private announceString(): void {
     this.index = this.stringQuote;
-    sink.stringBegins();
+    this.sink.stringBegins!();
   }
 
   /**
