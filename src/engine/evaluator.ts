@@ -89,11 +89,10 @@ export class Evaluator extends HeldScalar implements TokenSink, RunHost {
   private input: InputSource | null = null;
   private fromText = false;
   /**
-   * The string value being delivered: where its runs start on the stack and how many leaves its
-   * container deferred to it (see stringJudgedByKind). `scalarIsString` only while it is delivered.
+   * A string value is being delivered, and the leaves its object deferred to it (checkLeaves
+   * clears the frame's count as it runs them; see stringJudgedByKind).
    */
   private scalarIsString = false;
-  private scalarStart = 0;
   private scalarLeaves = 0;
   /** The string that is arriving was judged at its opening quote (stringBegins): its value is not delivered again. */
   private stringJudged = false;
@@ -195,7 +194,7 @@ export class Evaluator extends HeldScalar implements TokenSink, RunHost {
     const input = this.input;
     if (input === null) return;
     // A string judged by its kind alone is judged at its opening quote, however it was cut.
-    const judgedAtStart = this.scalarIsString && input.valueStart !== undefined && this.stringJudgedByKind(this.scalarStart, this.scalarLeaves);
+    const judgedAtStart = this.scalarIsString && input.valueStart !== undefined && this.stringJudgedByKind(this.scalarLeaves);
     const position = judgedAtStart ? input.valueStart!() : input.position();
     unit.offset = position.offset;
     unit.line = position.line;
@@ -512,26 +511,26 @@ export class Evaluator extends HeldScalar implements TokenSink, RunHost {
    */
   stringBegins(): void {
     if (this.stopped || this.stringJudged) return;
-    const frame = this.depth === 0 ? null : this.frames[this.depth - 1];
-    if (frame !== null && frame.kind !== OBJECT) return;
-    const start = frame === null ? 0 : frame.end;
-    if (!this.stringJudgedByKind(start, frame === null ? 0 : frame.leafCount)) return;
+    if (!this.stringJudgedByKind(this.depth === 0 ? 0 : this.frames[this.depth - 1].leafCount)) return;
     this.text = '';
     this.deliverScalar(STRING);
     this.stringJudged = true;
   }
 
   /**
-   * Every schema applied to the string value whose runs start at `start` (and to the first
-   * `leaves` leaves of its object) judges strings by their kind alone, and nothing else reads the
-   * value: no fingerprint of it, no assembled value, no annotations.
+   * Every schema applied to the string value that is the document or an object member (its runs,
+   * above its object's on the stack, and the first `leaves` leaves of its object) judges strings by
+   * their kind alone, and nothing else reads the value: no fingerprint of it, no assembled value,
+   * no annotations.
    */
-  private stringJudgedByKind(start: number, leaves: number): boolean {
+  private stringJudgedByKind(leaves: number): boolean {
     if (this.assemblies.length > 0 || this.collectsAnnotations) return false;
+    let start = 0;
     if (this.depth > 0) {
       const frame = this.frames[this.depth - 1];
       if (frame.kind !== OBJECT || this.wantsFingerprint(frame)) return false;
       for (let i = 0; i < leaves; i++) if (!judgesStringsByKind(frame.leaves!.nodes[i])) return false;
+      start = frame.end;
     }
     const stack = this.stack;
     for (let i = start; i < stack.length; i++) if (!judgesStringsByKind(stack[i].node)) return false;
@@ -620,7 +619,6 @@ export class Evaluator extends HeldScalar implements TokenSink, RunHost {
     const start = this.incoming();
     if (kind === STRING) {
       this.scalarIsString = true;
-      this.scalarStart = start;
       this.scalarLeaves = this.depth === 0 ? 0 : this.frames[this.depth - 1].leafCount;
     }
     this.deliverScalarTo(start, kind);
