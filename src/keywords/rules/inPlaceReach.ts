@@ -10,12 +10,11 @@
 // structure that the text checker reads too (KeywordDefinition.outline): a `members` or `items`
 // rule that annotates. Anything that could evaluate more than its outline says (a nested
 // `unevaluated*`, a `$dynamicRef` whose target depends on the dynamic scope, a keyword the checker
-// cannot read, more subschemas than MAX_NODES) evaluates everything, as far as this is concerned.
+// cannot read, more subschemas than one walk reads: rules/inPlaceWalk.ts) evaluates everything, as
+// far as this is concerned.
 
-import {OutlineReader, acts, type CompiledKeyword, type Matcher, type SchemaNode} from '../../schema/node.js';
-
-/** Subschemas looked at per keyword, at most: past this every member may be evaluated in place. */
-const MAX_NODES = 256;
+import {acts, type CompiledKeyword, type Matcher, type SchemaNode} from '../../schema/node.js';
+import {InPlaceWalk} from './inPlaceWalk.js';
 
 type Selector<K> = (member: K, match: Matcher) => readonly SchemaNode[] | undefined;
 
@@ -41,38 +40,46 @@ export class InPlaceReach {
   }
 }
 
-/** Collects an InPlaceReach from outlines: the Outline that the subschemas describe themselves to. */
-class ReachCollector extends OutlineReader {
+/**
+ * Collects an InPlaceReach from outlines. A `not`'s subschema is not walked: a `not` passes only
+ * when it fails, and a failed subschema's annotations are dropped (2020-12 core §10.2.1.4); a
+ * passing `if` keeps its own (§10.2.2.1).
+ */
+class ReachCollector extends InPlaceWalk {
   readonly reach = new InPlaceReach();
-  /** The subschemas still to read, and all seen (a `$ref` cycle is read once). */
-  readonly pending: SchemaNode[] = [];
-  readonly seen = new Set<SchemaNode>();
 
-  /** Read `node`'s keywords later: a subschema applied in place. */
-  private visit(node: SchemaNode | undefined): void {
-    if (node === undefined || this.seen.has(node)) return;
-    if (this.seen.size >= MAX_NODES) {
-      this.everything();
-      return;
+  constructor() {
+    super(false);
+  }
+
+  /** What `node` applies in place, through the keywords that `take`, then all of what those apply. */
+  collect(node: SchemaNode, take: (keyword: CompiledKeyword) => boolean): InPlaceReach {
+    this.readKeywords(node, take);
+    this.walk((next) => {
+      this.readKeywords(next, () => true);
+      return true;
+    });
+    return this.reach;
+  }
+
+  /** Read the keywords of `node` that `take`; those the outline cannot describe may evaluate anything. */
+  private readKeywords(node: SchemaNode, take: (keyword: CompiledKeyword) => boolean): void {
+    for (const keyword of node.keywords) {
+      const {definition} = keyword;
+      if (!acts(definition) || !take(keyword)) continue;
+      if (definition.outline !== undefined) definition.outline(keyword, this);
+      else if (definition.accepts === undefined) this.everything();
     }
-    this.seen.add(node);
-    this.pending.push(node);
   }
 
   /** Every property and item may be evaluated. */
-  everything(): void {
+  private everything(): void {
     this.reach.anyProperty = true;
     this.reach.itemsFrom = Infinity;
   }
 
-  /** Read one subschema's keywords; those the outline cannot describe may evaluate anything. */
-  read(node: SchemaNode): void {
-    for (const keyword of node.keywords) {
-      const {definition} = keyword;
-      if (!acts(definition)) continue;
-      if (definition.outline !== undefined) definition.outline(keyword, this);
-      else if (definition.accepts === undefined) this.everything();
-    }
+  protected override overflow(): void {
+    this.everything();
   }
 
   override members(nodesOf: Selector<string>, annotates = true): void {
@@ -106,29 +113,6 @@ class ReachCollector extends OutlineReader {
   override judgedWhole(): void {
     this.everything();
   }
-
-  override all(node: SchemaNode): void {
-    this.visit(node);
-  }
-
-  override some(nodes: readonly SchemaNode[]): void {
-    for (const node of nodes) this.visit(node);
-  }
-
-  override conditional(condition: SchemaNode, then: SchemaNode | undefined, otherwise: SchemaNode | undefined): void {
-    // A passing `if` keeps its annotations (2020-12 core §10.2.2.1).
-    this.visit(condition);
-    this.visit(then);
-    this.visit(otherwise);
-  }
-
-  override when(_trigger: string, node: SchemaNode): void {
-    this.visit(node);
-  }
-
-  // A `not` passes only when its subschema fails, whose annotations are dropped (core §10.2.1.4);
-  // the other terms the reader ignores evaluate no member.
-  override none(): void {}
 }
 
 /** Each `unevaluated*` keyword's reach, read once: it depends on the schema alone. */
@@ -146,12 +130,5 @@ export function inPlaceReachOf(node: SchemaNode, reader: CompiledKeyword): InPla
 }
 
 function readReach(node: SchemaNode, reader: CompiledKeyword): InPlaceReach {
-  const collector = new ReachCollector();
-  for (const keyword of node.keywords) {
-    if (keyword === reader || keyword.definition.annotatesInPlace !== true) continue;
-    if (keyword.definition.outline === undefined) collector.everything();
-    else keyword.definition.outline(keyword, collector);
-  }
-  for (let next = collector.pending.pop(); next !== undefined; next = collector.pending.pop()) collector.read(next);
-  return collector.reach;
+  return new ReachCollector().collect(node, (keyword) => keyword !== reader && keyword.definition.annotatesInPlace === true);
 }
