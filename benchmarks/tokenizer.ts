@@ -7,7 +7,8 @@
 import {jsonParser} from 'stream-json/core/parser.js';
 import {jsonVerifier} from 'stream-json/core/utils/verifier.js';
 import {none} from 'stream-chain/defs.js';
-import {Tokenizer, defaultLimits} from '../src/json/tokenizer.js';
+import {defaultLimits} from '../src/json/limits.js';
+import {Tokenizer} from '../src/json/tokenizer.js';
 import {TextScanner, type RangeSink} from '../src/json/scanner.js';
 import type {TokenSink} from '../src/types.js';
 import {printSummary} from './support.js';

@@ -7,4 +7,4 @@ export {tokenValidator, type StreamJsonToken, type TokenValidator} from './sessi
 export {SchemaError, InputError} from './output/errors.js';
 export type {InputPosition, UnresolvedReference} from './output/errors.js';
 export type * from './types.js';
-export {defaultLimits} from './json/tokenizer.js';
+export {defaultLimits} from './json/limits.js';

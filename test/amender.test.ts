@@ -13,7 +13,8 @@ import {ApplicationCount} from '../src/engine/evaluator.js';
 import {Scope} from '../src/engine/dynamicScope.js';
 import {KeyPlans} from '../src/engine/keyPlan.js';
 import {compileSchema} from '../src/compile/compile.js';
-import {Tokenizer, defaultLimits} from '../src/json/tokenizer.js';
+import {defaultLimits} from '../src/json/limits.js';
+import {Tokenizer} from '../src/json/tokenizer.js';
 import type {CompileOptions, TokenSink} from '../src/types.js';
 import {amended} from './keywords/check.js';
 

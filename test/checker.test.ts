@@ -10,7 +10,7 @@ import {compileSchema} from '../src/compile/compile.js';
 import {compile} from '../src/index.js';
 import {uniqueItems} from '../src/keywords/uniqueItems.js';
 import {FAIL, PASS, TextChecker, UNSURE, type Outcome} from '../src/engine/checker.js';
-import {defaultLimits} from '../src/json/tokenizer.js';
+import {defaultLimits} from '../src/json/limits.js';
 import {random} from './support/chunks.js';
 import {eventsVerdictOf} from './support/evaluatorVerdict.js';
 import {property} from './support/property.js';

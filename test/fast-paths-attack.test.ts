@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import {compile} from '../src/index.js';
 import {compileSchema} from '../src/compile/compile.js';
 import {HeldScalar} from '../src/engine/scalar.js';
-import {defaultLimits} from '../src/json/tokenizer.js';
+import {defaultLimits} from '../src/json/limits.js';
 import {CompiledValidator} from '../src/session/validator.js';
 import type {CompileOptions, Validator} from '../src/types.js';
 import {property} from './support/property.js';

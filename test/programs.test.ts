@@ -15,7 +15,7 @@ import {HeldScalar} from '../src/engine/scalar.js';
 import {ProgramState, TextState, generatesCode, type TextProgram, type ValueProgram as Program} from '../src/engine/programs.js';
 import {TextScanner} from '../src/json/scanner.js';
 import {compile} from '../src/index.js';
-import {defaultLimits} from '../src/json/tokenizer.js';
+import {defaultLimits} from '../src/json/limits.js';
 import {drafts, remotes, suiteFiles, suiteFormats, suiteSkips} from './support/suite.js';
 
 type Options = Parameters<typeof compileSchema>[1];

@@ -14,7 +14,7 @@ import {ProgramState} from '../src/engine/programs.js';
 import {HeldScalar} from '../src/engine/scalar.js';
 import {Member} from '../src/engine/shape.js';
 import {compile} from '../src/index.js';
-import {defaultLimits} from '../src/json/tokenizer.js';
+import {defaultLimits} from '../src/json/limits.js';
 import {eventsVerdictOf} from './support/evaluatorVerdict.js';
 import {property} from './support/property.js';
 

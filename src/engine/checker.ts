@@ -35,7 +35,8 @@ import {MemberKeys} from './memberKeys.js';
 import {HeldScalar} from './scalar.js';
 import {ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, type Kind, type SchemaNode} from '../schema/node.js';
 import {PatternTests} from './patterns.js';
-import {Ch, Tokenizer} from '../json/tokenizer.js';
+import {Ch} from '../json/grammar.js';
+import {Tokenizer} from '../json/tokenizer.js';
 import {TextScanner, decodeString, type RangeSink} from '../json/scanner.js';
 import type {Limits, TokenSink} from '../types.js';
 import {

@@ -44,7 +44,7 @@ import {
 } from './shape.js';
 import type {ScalarPlans} from './scalarPlan.js';
 import {KeySets, type KeySet} from './keySet.js';
-import {Ch} from '../json/tokenizer.js';
+import {Ch} from '../json/grammar.js';
 import {decodeString, type RangeSink, type TextScanner} from '../json/scanner.js';
 import {isWithinDoubleRange, numberEnd} from '../json/numbers.js';
 

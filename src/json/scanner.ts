@@ -12,7 +12,7 @@
 
 import type {Limits} from '../types.js';
 import {isWithinDoubleRange, numberEnd} from './numbers.js';
-import {Ch} from './tokenizer.js';
+import {Ch, STRING_RUN} from './grammar.js';
 
 /** What a scan delivers: the Tokenizer's tokens, with strings, keys and numbers as ranges of the text. */
 export interface RangeSink {
@@ -55,8 +55,6 @@ const REFUSED = -1;
  * special character, which tries a match at every position (benchmarks/tokenizer.ts, "plain run").
  */
 const PLAIN_RUN = /[^\\\x00-\x1f]*/y;
-/** A run of string characters that need no attention (as in the Tokenizer). */
-const STRING_RUN = /[^"\\\x00-\x1f]*/y;
 /** The characters after '\' of RFC 8259 §7's short escapes: " \ / b f n r t. */
 const SHORT_ESCAPE = /["\\/bfnrt]/;
 const FOUR_HEX = /[0-9a-fA-F]{4}/y;

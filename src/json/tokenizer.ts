@@ -9,19 +9,10 @@
 
 import type {Limits, TokenSink} from '../types.js';
 import {InputError, type InputPosition} from '../output/errors.js';
+import {DecodedText} from './decodedText.js';
+import {Ch, SHORT_ESCAPES, STRING_RUN, describeChar, hexValue, isHighSurrogate, isLowSurrogate} from './grammar.js';
+import {defaultLimits} from './limits.js';
 import {isDigit, isWithinDoubleRange} from './numbers.js';
-
-export const defaultLimits: Required<Limits> = {
-  maxDepth: 1000,
-  maxStringLength: 16 * 1024 * 1024,
-  maxKeyLength: 65536,
-  maxProperties: 1 << 20,
-  maxNumberLength: 4096,
-  maxUniqueItems: 1 << 23,
-  maxAssembledValues: 1 << 23,
-  maxApplications: 32,
-  inexactNumbers: 'allow'
-};
 
 /** Where a number cut by the end of a text was (see scanNumberCarefully): the part it reads on in. */
 const enum NumberPart {
@@ -60,62 +51,11 @@ const enum Expect {
   InKey
 }
 
-/** Character codes, by name (shared with ./scanner.ts). */
-export const enum Ch {
-  Tab = 9,
-  LF = 10,
-  CR = 13,
-  Space = 32,
-  Quote = 34,
-  Plus = 43,
-  Comma = 44,
-  Minus = 45,
-  Dot = 46,
-  Slash = 47,
-  Zero = 48,
-  One = 49,
-  Nine = 57,
-  Colon = 58,
-  UpperE = 69,
-  OpenBracket = 91,
-  Backslash = 92,
-  CloseBracket = 93,
-  LowerB = 98,
-  LowerE = 101,
-  LowerF = 102,
-  LowerN = 110,
-  LowerR = 114,
-  LowerT = 116,
-  LowerU = 117,
-  OpenBrace = 123,
-  CloseBrace = 125,
-  BOM = 0xfeff
-}
-
 /** Marks an array on the container stack; an object's entry is its property count (>= 0). */
 const ARRAY = -1;
 
-/** Pieces of one string value joined by `+=` before switching to batched joins (see accumulate). */
-const ROPE_PIECES = 64;
-
 /** Result of a lexeme scan that reached the end of the text before the lexeme ended. */
 const PARTIAL = -1;
-
-// A run of string characters that need no attention (RFC 8259 §7). A sticky regex `test` scans
-// faster than a charCodeAt loop here, on short keys and long runs alike, and allocates nothing
-// (docs/decisions.md, "Our own tokenizer").
-const STRING_RUN = /[^"\\\x00-\x1f]*/y;
-
-// The single-character escapes of RFC 8259 §7, indexed by the character after '\'.
-const SHORT_ESCAPES: string[] = [];
-SHORT_ESCAPES[Ch.Quote] = '"';
-SHORT_ESCAPES[Ch.Backslash] = '\\';
-SHORT_ESCAPES[Ch.Slash] = '/';
-SHORT_ESCAPES[Ch.LowerB] = '\b';
-SHORT_ESCAPES[Ch.LowerF] = '\f';
-SHORT_ESCAPES[Ch.LowerN] = '\n';
-SHORT_ESCAPES[Ch.LowerR] = '\r';
-SHORT_ESCAPES[Ch.LowerT] = '\t';
 
 const LITERALS = ['true', 'false', 'null'];
 
@@ -123,25 +63,10 @@ const LITERALS = ['true', 'false', 'null'];
 // state machine, which remains for the unusual cases.
 const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?/y;
 
-const hexValue = (c: number): number => {
-  if (c >= 48 && c <= 57) return c - 48;
-  if (c >= 65 && c <= 70) return c - 55;
-  if (c >= 97 && c <= 102) return c - 87;
-  return -1;
-};
-
-const isHighSurrogate = (c: number): boolean => c >= 0xd800 && c <= 0xdbff;
-const isLowSurrogate = (c: number): boolean => c >= 0xdc00 && c <= 0xdfff;
-
 /** Where `search` next occurs in `text` from `from` on, or the text's length. */
 const indexOrLength = (text: string, search: string, from: number): number => {
   const at = text.indexOf(search, from);
   return at < 0 ? text.length : at;
-};
-
-const describeChar = (c: number): string => {
-  if (c >= 0x21 && c < 0x7f) return `'${String.fromCharCode(c)}'`;
-  return `U+${c.toString(16).toUpperCase().padStart(4, '0')}${c === Ch.Space ? ' (space)' : ''}`;
 };
 
 export class Tokenizer {
@@ -158,12 +83,8 @@ export class Tokenizer {
   private readonly stack: number[] = [];
   private top = ARRAY;
   private depth = 0;
-  // The decoded value of a string or key with escapes or spanning texts: `decoded` followed by
-  // `pieces`, `decodedLength` code units in all, never more than the string or key limit.
-  private decoded = '';
-  private ropePieces = 0;
-  private readonly pieces: string[] = [];
-  private decodedLength = 0;
+  /** The decoded value of a string or key with escapes or spanning texts. */
+  private readonly decoded = new DecodedText();
   /**
    * Unconsumed ASCII tail of the previous text (a number, literal or escape cut by a piece
    * boundary), put in front of the next text: a literal or an escape is read again, a number read
@@ -376,7 +297,7 @@ export class Tokenizer {
       // Read through the byte that made the error (bytesRead after a refusal says how far it got).
       const read = this.byteBase + Buffer.byteLength(text);
       this.bytesTotal = error instanceof InputError && error.offset >= 0 ? Math.min(error.offset + 1, read) : read;
-      this.resetDecoded();
+      this.decoded.reset();
       this.carry = '';
       this.failed = true;
       this.failure = error;
@@ -622,7 +543,7 @@ export class Tokenizer {
   /**
    * Scans string contents from `i` (just past the opening quote, or the start of a continuation)
    * and delivers the string or key. Returns the index after the closing quote, or PARTIAL when the
-   * text ends first (the decoded prefix is kept by `accumulate`, a cut escape in `carry`).
+   * text ends first (the decoded prefix is kept in `decoded`, a cut escape in `carry`).
    */
   private scanString(text: string, i: number, isKey: boolean, final: boolean): number {
     const length = text.length;
@@ -633,20 +554,20 @@ export class Tokenizer {
       STRING_RUN.test(text);
       i = STRING_RUN.lastIndex;
       // The value so far is what was accumulated plus text[segment, i): fail at the first unit past the bound.
-      const room = max - this.decodedLength;
+      const room = max - this.decoded.length;
       if (i - segment > room) throw this.tooLong(segment + room, isKey);
       if (i >= length) {
         if (final) {
           this.index = i;
           throw this.endOfInput(isKey ? "a string character or '\"' to end the key" : "a string character or '\"'");
         }
-        if (i > segment) this.accumulate(text.slice(segment, i));
+        if (i > segment) this.decoded.add(text.slice(segment, i));
         return PARTIAL;
       }
       const c = text.charCodeAt(i);
       if (c === Ch.Quote) {
         this.index = i;
-        const value = this.decodedLength === 0 ? text.slice(segment, i) : this.takeDecoded(text.slice(segment, i));
+        const value = this.decoded.length === 0 ? text.slice(segment, i) : this.decoded.take(text.slice(segment, i));
         if (isKey) {
           this.expect = Expect.Colon;
           this.sink.keyValue(value);
@@ -665,51 +586,17 @@ export class Tokenizer {
         );
       }
       if (i - segment >= room) throw this.tooLong(i, isKey);
-      if (i > segment) this.accumulate(text.slice(segment, i));
+      if (i > segment) this.decoded.add(text.slice(segment, i));
       const escaped = this.escape(text, i, final);
       if (escaped === '') {
         // Cut escape: carry it (at most 5 ASCII characters) and resume in the next text.
         this.carry = text.slice(i);
         return PARTIAL;
       }
-      this.accumulate(escaped);
+      this.decoded.add(escaped);
       i += text.charCodeAt(i + 1) === Ch.LowerU ? 6 : 2;
       segment = i;
     }
-  }
-
-  /**
-   * Adds a piece of a string value that has escapes or spans texts. The first pieces are joined
-   * with `+=` (a rope node each, and no copy: fastest for the usual few escapes). Past ROPE_PIECES, pieces are joined 256 at a time: a rope node (~32 bytes)
-   * per escape or per write would let a 16 Mi-unit string of `\n` escapes, or one fed a character
-   * per write, take ~0.5 GB instead of ~16 MB.
-   */
-  private accumulate(piece: string): void {
-    this.decodedLength += piece.length;
-    if (this.ropePieces < ROPE_PIECES) {
-      this.decoded += piece;
-      ++this.ropePieces;
-      return;
-    }
-    const pieces = this.pieces;
-    pieces.push(piece);
-    if (pieces.length >= 256) {
-      this.decoded += pieces.join('');
-      pieces.length = 0;
-    }
-  }
-
-  private takeDecoded(last: string): string {
-    const value = this.decoded + this.pieces.join('') + last;
-    this.resetDecoded();
-    return value;
-  }
-
-  private resetDecoded(): void {
-    this.decoded = '';
-    this.ropePieces = 0;
-    this.pieces.length = 0;
-    this.decodedLength = 0;
   }
 
   /** Decodes the escape at `i` (a backslash); '' when the text ends inside it. */

@@ -9,7 +9,7 @@
 import {SchemaError} from '../output/errors.js';
 import {draftTables} from './drafts.js';
 import {ARRAY, BOOLEAN, INTEGER, NOT_ASSEMBLED, NULL, NUMBER, OBJECT, STRING, type CompiledKeyword, type Kind, type KeywordDefinition, type Run, type Scalar} from '../schema/node.js';
-import {defaultLimits} from '../json/tokenizer.js';
+import {defaultLimits} from '../json/limits.js';
 import type {CompileOptions, CustomKeyword} from '../types.js';
 
 /** One custom keyword, its definition checked. */

@@ -10,7 +10,7 @@
 // reports a false duplicate, never misses a real one (docs/keywords.md).
 
 import {ItemFingerprints} from './rules/itemFingerprints.js';
-import {defaultLimits} from '../json/tokenizer.js';
+import {defaultLimits} from '../json/limits.js';
 import type {CompiledKeyword, KeywordDefinition, Run, FingerprintListener} from '../schema/node.js';
 
 const newSeen = (): ItemFingerprints => new ItemFingerprints();

@@ -7,7 +7,7 @@ import {AmendPlans} from '../engine/amender.js';
 import {KeyPlans} from '../engine/keyPlan.js';
 import type {SchemaNode} from '../schema/node.js';
 import {CheckerCache} from '../engine/checkerCache.js';
-import {defaultLimits} from '../json/tokenizer.js';
+import {defaultLimits} from '../json/limits.js';
 import {standardResult} from './standard-schema.js';
 import type {
   CompileOptions,

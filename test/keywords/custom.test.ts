@@ -12,7 +12,7 @@ import {jsonValidator, ndjsonValidator} from '../../adapters/stream.js';
 import {SchemaError, compile} from '../../src/index.js';
 import {compileSchema} from '../../src/compile/compile.js';
 import {FAIL, PASS, TextChecker, UNSURE} from '../../src/engine/checker.js';
-import {defaultLimits} from '../../src/json/tokenizer.js';
+import {defaultLimits} from '../../src/json/limits.js';
 import {memberValues} from '../../src/session/memberSink.js';
 import type {CompileOptions, CustomKeyword, OutputUnit, Result, Validator} from '../../src/types.js';
 import {byteChunks, feed, random, randomChunks} from '../support/chunks.js';

@@ -7,7 +7,8 @@ import {ApplicationCount, Evaluator, type Run} from '../../src/engine/evaluator.
 import {Scope} from '../../src/engine/dynamicScope.js';
 import {KeyPlans} from '../../src/engine/keyPlan.js';
 import {newNode, setKeywords, type CompiledKeyword, type FingerprintListener, type KeywordDefinition, type Resource, type SchemaNode} from '../../src/schema/node.js';
-import {Tokenizer, defaultLimits} from '../../src/json/tokenizer.js';
+import {defaultLimits} from '../../src/json/limits.js';
+import {Tokenizer} from '../../src/json/tokenizer.js';
 import {walkValue} from '../../src/json/walker.js';
 import {numberTextsEqual} from '../../src/json/numbers.js';
 import fc from 'fast-check';

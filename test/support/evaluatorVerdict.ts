@@ -5,7 +5,7 @@ import {compileSchema} from '../../src/compile/compile.js';
 import {ApplicationCount, Evaluator} from '../../src/engine/evaluator.js';
 import {Scope} from '../../src/engine/dynamicScope.js';
 import {KeyPlans} from '../../src/engine/keyPlan.js';
-import {defaultLimits} from '../../src/json/tokenizer.js';
+import {defaultLimits} from '../../src/json/limits.js';
 import {walkValue} from '../../src/json/walker.js';
 
 type Options = Parameters<typeof compileSchema>[1];

@@ -6,7 +6,7 @@ import {describe, test} from 'node:test';
 import {kindOf} from '../../../src/keywords/rules/literal.js';
 import {ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING} from '../../../src/schema/node.js';
 import {compileSchema} from '../../../src/compile/compile.js';
-import {defaultLimits} from '../../../src/json/tokenizer.js';
+import {defaultLimits} from '../../../src/json/limits.js';
 import {CompiledValidator} from '../../../src/session/validator.js';
 import {invalid, refusalByte, schemaError, valid, verdictOfText} from '../check.js';
 
