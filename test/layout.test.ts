@@ -77,3 +77,15 @@ test('src/index.ts only re-exports', () => {
     [],
   );
 });
+
+/** Longest a file of src/ or adapters/ may be, in lines. */
+const MAX_LINES = 900;
+
+test(`no file of src/ or adapters/ is over ${MAX_LINES} lines`, () => {
+  const adapters = fileURLToPath(new URL('../adapters/', import.meta.url));
+  const root = fileURLToPath(new URL('..', import.meta.url));
+  const long = [...files, ...sourceFiles(adapters)]
+    .map((file) => ({file: relative(root, file), lines: readFileSync(file, 'utf8').split('\n').length}))
+    .filter(({lines}) => lines > MAX_LINES);
+  assert.deepEqual(long, []);
+});
