@@ -586,11 +586,26 @@ ${scalar}
       const fail = this.fail(target);
       code += `  ${fail}\n`;
     }
-    const lookup = this.constant(this.programs.lookup(shape, listed));
+    const unlisted = this.programs.lookup(shape, listed);
+    const lookup = this.constant(unlisted);
     const shapeConstant = this.constant(shape);
     const programs = this.constant(this.programs);
     // The value's arguments: a parsed value, or where it starts in the text.
     const value = text ? 't, i, H, d + 1, T' : 'x, H, d + 1, T';
+    // A name the schema does not know: where no source selects such names, all of them have one
+    // member, nothing applied, whose program one slot keeps; else each is looked up by name.
+    const otherSlot = shape.memberSources.selectsOtherNames ? null : this.constant(new MemberSlot());
+    const other =
+      otherSlot === null ? `${programs}.named(${shapeConstant}, ${lookup}.table, name, H)(${value})` : `(${otherSlot}.program ?? ${programs}.fill(${otherSlot}, ${shapeConstant}, name, H))(${value})`;
+    const known =
+      unlisted.entries.size === 0
+        ? `        r = ${other};\n`
+        : `        const entry = ${lookup}.entries.get(name);
+        if (entry === undefined) r = ${other};
+        else {
+${presenceOf('entry.bit', shape.presenceWords)}          r = (entry.program ?? ${programs}.fill(entry, ${shapeConstant}, name, H))(${value});
+        }
+`;
     const dead = listed.length > 0 ? deadFlags(shape) : null;
     let cases = '';
     listed.forEach((name, index) => {
@@ -611,12 +626,7 @@ ${scalar}
     const dispatch = `    let r;
 ${dead === null ? '' : `    const dead = ${dead};\n`}${text ? nameIndex(listed) : ''}    switch (${text ? 'n' : 'name'}) {
 ${cases}      default: {
-${text ? `        if (!(keys ??= T.keysAt(d)).add(name)) return -1;\n` : ''}        const entry = ${lookup}.entries.get(name);
-        if (entry === undefined) r = ${programs}.named(${shapeConstant}, ${lookup}.table, name, H)(${value});
-        else {
-${presenceOf('entry.bit', shape.presenceWords)}          r = (entry.program ?? ${programs}.fill(entry, ${shapeConstant}, name, H))(${value});
-        }
-      }
+${text ? `        if (!(keys ??= T.keysAt(d)).add(name)) return -1;\n` : ''}${known}      }
     }
     if (r < 0) return -1;
 `;

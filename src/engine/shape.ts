@@ -230,8 +230,13 @@ export class Sources<K> {
   readonly evaluation: Evaluation[] = [];
   readonly rules: UnevaluatedRule[] = [];
   readonly ruleFlags: number[] = [];
-  /** The names some source selects by name (Outline.members): a hint for code written per name. */
+  /** The names some source selects by name (Outline.members), for code written per name. */
   readonly names = new Set<string>();
+  /**
+   * Some source may select a name not in `names` (`patternProperties`, `additionalProperties`):
+   * false, a name outside `names` selects nothing, and every such name has one member.
+   */
+  selectsOtherNames = false;
   /** Items: from this index on, every source selects alike (Outline.items; Infinity: none is known to). */
   alikeFrom = 0;
 
