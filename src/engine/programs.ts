@@ -592,9 +592,9 @@ ${scalar}
     const programs = this.constant(this.programs);
     // The value's arguments: a parsed value, or where it starts in the text.
     const value = text ? 't, i, H, d + 1, T' : 'x, H, d + 1, T';
-    // A name the schema does not know: where no source selects such names, all of them have one
-    // member, nothing applied, whose program one slot keeps; else each is looked up by name.
-    const otherSlot = shape.memberSources.selectsOtherNames ? null : this.constant(new MemberSlot());
+    // A name the schema does not know: where no source tells such names apart, all of them have
+    // one member, whose program one slot keeps; else each is looked up by name.
+    const otherSlot = shape.memberSources.tellsOtherNamesApart ? null : this.constant(new MemberSlot());
     const other =
       otherSlot === null ? `${programs}.named(${shapeConstant}, ${lookup}.table, name, H)(${value})` : `(${otherSlot}.program ?? ${programs}.fill(${otherSlot}, ${shapeConstant}, name, H))(${value})`;
     const known =

@@ -233,10 +233,10 @@ export class Sources<K> {
   /** The names some source selects by name (Outline.members), for code written per name. */
   readonly names = new Set<string>();
   /**
-   * Some source may select a name not in `names` (`patternProperties`, `additionalProperties`):
-   * false, a name outside `names` selects nothing, and every such name has one member.
+   * Some source may tell names outside `names` apart (`patternProperties`, an object literal):
+   * false, every such name selects the same, and has one member.
    */
-  selectsOtherNames = false;
+  tellsOtherNamesApart = false;
   /** Items: from this index on, every source selects alike (Outline.items; Infinity: none is known to). */
   alikeFrom = 0;
 

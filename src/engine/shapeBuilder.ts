@@ -163,7 +163,7 @@ export class ShapeBuilder implements Outline {
   }
 
   members(nodesOf: Selector<string>, annotates = true, names?: Iterable<string>): void {
-    if (names === undefined) this.shape.memberSources.selectsOtherNames = true;
+    if (names === undefined) this.shape.memberSources.tellsOtherNamesApart = true;
     else for (const name of names) this.shape.memberSources.names.add(name);
     this.shape.memberSources.add(nodesOf, fromMember(this.target), this.scope, this.condition.slice(), annotates ? EVALUATES : EVALUATES_NOTHING);
   }

@@ -7,17 +7,19 @@
 
 import type {Matcher, Removal} from '../schema/node.js';
 import type {CompileOptions} from '../types.js';
-import {additionalNames, propertyApplicator, type Selected} from './rules/members.js';
+import {additionalNames, namesApartFromAdditional, propertyApplicator, type Selected} from './rules/members.js';
 import {expectSchema} from './rules/expect.js';
 
 interface AdditionalProperties {
   readonly selected: readonly Selected[];
   readonly forbidden: boolean;
   readonly isAdditional: (name: string, match: Matcher) => boolean;
+  /** The names it tells apart from every other (Outline.members); undefined: it may tell any apart. */
+  readonly namesApart: ReadonlySet<string> | undefined;
   readonly removal: Removal | null;
 }
 
-function removalOf(value: unknown, {selected, isAdditional}: Omit<AdditionalProperties, 'forbidden' | 'removal'>, mode: CompileOptions['removeAdditional']): Removal | null {
+function removalOf(value: unknown, {selected, isAdditional}: Pick<AdditionalProperties, 'selected' | 'isAdditional'>, mode: CompileOptions['removeAdditional']): Removal | null {
   if (mode === 'all' || ((mode === true || mode === 'failing') && value === false)) return {isAdditional, failing: null};
   return mode === 'failing' ? {isAdditional, failing: selected[0]!.node} : null;
 }
@@ -28,9 +30,10 @@ export const additionalProperties = propertyApplicator<AdditionalProperties>({
   compile(value, context) {
     expectSchema(value, context);
     const members = {selected: [{node: context.subschema(value, ''), path: '/additionalProperties'}], isAdditional: additionalNames(context)};
-    return {...members, forbidden: value === false, removal: removalOf(value, members, context.options.removeAdditional)};
+    return {...members, forbidden: value === false, namesApart: namesApartFromAdditional(context), removal: removalOf(value, members, context.options.removeAdditional)};
   },
   select: ({selected, isAdditional}, name, match) => (isAdditional(name, match) ? selected : undefined),
+  names: ({namesApart}) => namesApart,
   refuse: ({forbidden}, name) => (forbidden ? {message: `must NOT have additional property "${name}"`, params: {additionalProperty: name}} : undefined),
   amend({removal}, amendments) {
     if (removal !== null) amendments.remove(removal);

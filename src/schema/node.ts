@@ -278,9 +278,10 @@ export interface Outline {
   /**
    * The subschemas that apply to the value of property `name` (none: undefined), regular
    * expressions run through `match`. `annotates` (default true): the names selected count as
-   * evaluated for `unevaluatedProperties`. `names` (`properties`): every name it selects, for code
-   * written per name (src/engine/programs.ts); given, `nodesOf` must select nothing for any other
-   * name, and the code then judges every other name's value as a member nothing applies to.
+   * evaluated for `unevaluatedProperties`. `names`: the names it may select apart from others,
+   * for code written per name (src/engine/programs.ts); given, `nodesOf` must select the same for
+   * every other name (`properties`: nothing; `additionalProperties` beside no `patternProperties`:
+   * its subschema), and the code then judges all those names with one member.
    */
   members(nodesOf: (name: string, match: Matcher) => readonly SchemaNode[] | undefined, annotates?: boolean, names?: Iterable<string>): void;
   /** Every property name, as a string, must satisfy `node`. */

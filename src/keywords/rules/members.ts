@@ -37,10 +37,22 @@ interface MemberRule<V, K> {
  * through `match`, once per name in a document.
  */
 export function additionalNames(context: KeywordContext): (name: string, match: Matcher) => boolean {
-  const siblings = context.schema;
-  const declared = new Set(isObject(siblings.properties) ? Object.keys(siblings.properties) : []);
-  const patterns = isObject(siblings.patternProperties) ? Object.keys(siblings.patternProperties).map((source) => compilePattern(source, context)) : [];
+  const declared = declaredNames(context);
+  const patterns = isObject(context.schema.patternProperties) ? Object.keys(context.schema.patternProperties).map((source) => compilePattern(source, context)) : [];
   return (name, match) => !declared.has(name) && !patterns.some((pattern) => match(pattern, name));
+}
+
+/**
+ * The names `additionalNames` tells apart from all others (Outline.members): the `properties`
+ * beside it, where no `patternProperties` is; undefined where one is.
+ */
+export function namesApartFromAdditional(context: KeywordContext): ReadonlySet<string> | undefined {
+  return context.schema.patternProperties === undefined ? declaredNames(context) : undefined;
+}
+
+function declaredNames(context: KeywordContext): Set<string> {
+  const siblings = context.schema;
+  return new Set(isObject(siblings.properties) ? Object.keys(siblings.properties) : []);
 }
 
 /** A rule's `amend`, as the keyword's. */
@@ -55,8 +67,11 @@ interface PropertyRule<V> extends MemberRule<V, string> {
    * it); regular expressions run through `match`, once per name in a document.
    */
   select(value: V, name: string, match: Matcher): readonly Selected[] | undefined;
-  /** The names it selects by name, if it knows them (Outline.members). */
-  names?(value: V): Iterable<string>;
+  /**
+   * The names it may select apart from others, where it selects the same for every other name
+   * (Outline.members); undefined where it may tell any name apart.
+   */
+  names?(value: V): Iterable<string> | undefined;
 }
 
 interface ItemRule<V> extends MemberRule<V, number> {
