@@ -323,8 +323,7 @@ export class TextChecker implements TokenSink, RangeSink {
    * BOM, whitespace around the value): PASSED, NOT_PASSED, or NOT_ASKED where there is none.
    */
   private textPasses(text: string): Asked {
-    // A document any value passes is the scanner's alone: it skips it (see checkText).
-    if (this.rootTextProgram === undefined) this.rootTextProgram = this.root.free ? null : (this.programFor('text') as TextProgram | null);
+    if (this.rootTextProgram === undefined) this.rootTextProgram = this.programFor('text') as TextProgram | null;
     const program = this.rootTextProgram;
     if (program === null) return NOT_ASKED;
     const state = (this.textState ??= new TextState((this.scanner ??= new TextScanner(this.limits))));

@@ -45,7 +45,7 @@ import {
 import type {ScalarPlans} from './scalarPlan.js';
 import {KeySets, type KeySet} from './keySet.js';
 import {Ch} from '../json/grammar.js';
-import {decodeString, type RangeSink, type TextScanner} from '../json/scanner.js';
+import {decodeString, type TextScanner} from '../json/scanner.js';
 import {isWithinDoubleRange, numberEnd} from '../json/numbers.js';
 
 /**
@@ -90,10 +90,8 @@ export class ProgramState {
  * list, to refuse a repeated one (RFC 7493 §2.3, as the checker does). They hold slices of the
  * text: `release` drops them.
  */
-export class TextState extends ProgramState implements RangeSink {
+export class TextState extends ProgramState {
   private readonly keys = new KeySets();
-  /** The keys of the objects in a value skipped (see skip), by their depth in it. */
-  private readonly skippedKeys = new KeySets();
 
   constructor(
     /** The TextScanner whose string reader the code calls (stringEnd, escaped). */
@@ -107,39 +105,8 @@ export class TextState extends ProgramState implements RangeSink {
     return this.keys.open(depth);
   }
 
-  /**
-   * Where the value at `from` in `text`, inside `depth` open objects and arrays, ends, read by the
-   * TextScanner as a value skipped: any value passes a member with no subschema (Member.free), if
-   * it is JSON within the limits with no key repeated. -1 where the scanner refuses it.
-   */
-  skip(text: string, from: number, depth: number): number {
-    this.reader.skipValue();
-    return this.reader.valueAt(text, from, this, depth);
-  }
-
-  openKeys(depth: number): void {
-    this.skippedKeys.open(depth);
-  }
-
-  addKey(depth: number, key: string): boolean {
-    return this.skippedKeys.at(depth).add(key);
-  }
-
-  // A value skipped delivers no token: the scanner calls none of these (TextScanner.skipValue).
-  startObject(): void {}
-  endObject(): void {}
-  startArray(): void {}
-  endArray(): void {}
-  keyAt(): void {}
-  stringAt(): void {}
-  numberAt(): void {}
-  nullValue(): void {}
-  trueValue(): void {}
-  falseValue(): void {}
-
   release(): void {
     this.keys.release();
-    this.skippedKeys.release();
     this.reader.forgetText();
   }
 }
@@ -376,8 +343,6 @@ class Writer {
   /** The whole program, or null when some part of it is not written (then it never passes). */
   program(): string | null {
     const text = this.programs.mode === 'text';
-    // Any value passes: the scanner skips it, as it does for the checker (TextChecker.keyAt).
-    if (text && this.member.free && !this.containersOnly) return 'return function program(t, i, H, d, T) {\n  return T.skip(t, i, d);\n};';
     const scalar = this.containersOnly ? '  return -1;\n' : this.scalar();
     if (scalar === null) return null;
     // The parameters of the functions for containers, and how the program calls them.
