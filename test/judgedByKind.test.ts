@@ -1,7 +1,8 @@
 // A string value where every schema applied judges strings by their kind alone is judged at its
 // opening quote (src/engine/judgedByKind.ts, Evaluator.stringBegins): a session refuses a long
 // string of the wrong kind there, not at its closing quote, and the error says the same place
-// however the text was cut.
+// however the text was cut. An array's item that is a string is announced at its opening quote
+// too, so that what its item hooks decide (`maxItems`, `items: false`...) is decided there.
 
 import assert from 'node:assert/strict';
 import {describe, it} from 'node:test';
@@ -93,6 +94,41 @@ describe('a string of the wrong kind is refused at its opening quote', () => {
     assert.equal(strings.validateText('{"a": "admin"}').errors[0]!.params!['code'], 'limit.string');
   });
 
+  it('an array\'s item, and what its announcement decides, in a session, in validateText and at every cut', () => {
+    const item = session({items: {type: 'number'}}, ['[1, "', LONG, '"]']);
+    assert.deepEqual(item.writes, [false, false, false]);
+    assert.equal(item.bytesRead, '[1, "'.length);
+    assert.equal(item.result.errors[0]!.offset, '[1, '.length);
+    const cases: [unknown, string][] = [
+      [{items: {type: 'number'}}, '[1, "two", 3]'],
+      [{maxItems: 1}, '[1, "a string"]'],
+      [{prefixItems: [{type: 'integer'}], items: false}, '[1, "a string"]'],
+      [{type: 'array', contains: {type: 'integer'}, maxContains: 1, items: {type: ['integer', 'string']}}, '[1, 2, "x"]'],
+      [{prefixItems: [true], unevaluatedItems: false}, '[1, "a string"]'],
+      [{items: {anyOf: [{type: 'number'}, {type: 'null'}]}}, '[[1], ["x"], 2]'],
+      [{properties: {a: {items: {type: 'boolean'}, maxItems: 2}}}, '{"a": [true, "x", "y"]}'],
+      // Announced at the quote, judged at the closing one: the text is read (pattern) or hashed.
+      [{items: {type: 'string', pattern: '^a'}, maxItems: 2}, '["a", "bcd", "e"]'],
+      [{uniqueItems: true, items: {type: 'number'}}, '[1, "x"]'],
+    ];
+    for (const [schema, text] of cases) {
+      for (const allErrors of [false, true]) {
+        const validator = compile(schema, {allErrors});
+        const whole = validator.validateText(text);
+        assert.equal(whole.valid, false, text);
+        for (let cut = 1; cut < text.length; cut++) {
+          const document = validator.session();
+          document.write(text.slice(0, cut));
+          document.write(text.slice(cut));
+          assert.deepEqual(document.end().errors, whole.errors, `${JSON.stringify(schema)} ${text} cut at ${cut}, allErrors ${allErrors}`);
+        }
+      }
+    }
+    // maxItems decided at the third item's opening quote.
+    const third = compile({maxItems: 2}).validateText('[1, 2, "three"]');
+    assert.equal(third.errors[0]!.offset, '[1, 2, '.length);
+  });
+
   it('a string that passes by its kind is delivered once, and a parsing session keeps its text', () => {
     const schema = {properties: {a: {minimum: 0}}, required: ['a'], maxProperties: 2};
     const passing = session(schema, ['{"a": "', 'some text', '", "b": 2}']);
@@ -116,7 +152,6 @@ describe('where a string is still judged at its closing quote', () => {
     assert.equal(result.valid, false);
   };
   it('where a keyword reads the text', () => closing({properties: {a: {type: 'number', maxLength: 3}}}, '{"a": ', '}'));
-  it('in an array: an item is announced at its closing quote', () => closing({items: {type: 'number'}}, '[', ']'));
   it('under the value options, which may change the value first', () => closing({properties: {a: {type: 'number'}}}, '{"a": ', '}', {coerceTypes: true}));
   it('when annotations are collected', () => closing({properties: {a: {type: 'number'}}}, '{"a": ', '}', {annotations: true}));
   it('in an object whose fingerprint is wanted (an item of a uniqueItems array)', () => closing({uniqueItems: true, items: {properties: {a: {type: 'number'}}}}, '[{"a": ', '}]'));

@@ -48,27 +48,29 @@ describe('early verdict: write() says false at the first byte that makes the doc
     assert.equal(refusalByte(many, text), text.indexOf('"c"') + 2);
   });
 
-  test('too many items: at the item that is one too many (a string is whole at its closing quote)', () => {
+  test('too many items: at the item that is one too many (a string at its opening quote)', () => {
     const text = '{"tags": ["a", "b", "c"]}';
-    assert.equal(refusalByte(closed, text), text.indexOf('"c"') + 2);
+    assert.equal(refusalByte(closed, text), text.indexOf('"c"'));
     const numbers = '{"tags": [1, 2, [3]]}';
     assert.equal(refusalByte(closed, numbers), numbers.indexOf('[3]'));
   });
 
   test('array and scalar keywords fail at the offending element, not at the end', () => {
-    const cases: [unknown, string, string][] = [
-      [{maxItems: 1}, '[1, [2], 3]', '[2]'],
-      [{items: {maxLength: 3}}, '["ab", "abcd", "x"]', '"abcd"'],
-      [{items: {maximum: 10}}, '[1, 11, 2]', '11,'],
-      [{prefixItems: [{type: 'string'}, {type: 'number'}]}, '["a", "b", 1]', '"b"'],
-      [{items: {type: 'integer'}}, '[1, 2.5, 3]', '2.5,'],
-      [{items: [{}], additionalItems: false, $schema: 'http://json-schema.org/draft-07/schema#'}, '[1, {"a": 2}, 3]', '{"a"'],
+    // A container fails at its opening bracket; a string at its opening quote when its kind
+    // decides, else at its closing quote; a number at the character that ends it (until then an
+    // exponent could still change its value).
+    const cases: [unknown, string, string, 'start' | 'end'][] = [
+      [{maxItems: 1}, '[1, [2], 3]', '[2]', 'start'],
+      [{items: {maxLength: 3}}, '["ab", "abcd", "x"]', '"abcd"', 'end'],
+      [{items: {maximum: 10}}, '[1, 11, 2]', '11,', 'end'],
+      [{prefixItems: [{type: 'string'}, {type: 'number'}]}, '["a", "b", 1]', '"b"', 'start'],
+      [{maxItems: 1}, '[1, "two"]', '"two"', 'start'],
+      [{items: {type: 'integer'}}, '[1, 2.5, 3]', '2.5,', 'end'],
+      [{items: [{}], additionalItems: false, $schema: 'http://json-schema.org/draft-07/schema#'}, '[1, {"a": 2}, 3]', '{"a"', 'start'],
     ];
-    for (const [schema, text, offending] of cases) {
+    for (const [schema, text, offending, where] of cases) {
       const at = text.indexOf(offending);
-      // A container fails at its opening bracket; a string at its closing quote; a number at the
-      // character that ends it (until then an exponent could still change its value).
-      const expected = offending.startsWith('[') || offending.startsWith('{') ? at : at + offending.length - 1;
+      const expected = where === 'start' ? at : at + offending.length - 1;
       assert.equal(refusalByte(compile(schema), text), expected, `${JSON.stringify(schema)} on ${text}`);
     }
   });

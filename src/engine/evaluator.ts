@@ -96,6 +96,11 @@ export class Evaluator extends HeldScalar implements TokenSink, RunHost {
   private scalarLeaves = 0;
   /** The string that is arriving was judged at its opening quote (stringBegins): its value is not delivered again. */
   private stringJudged = false;
+  /**
+   * An array's item that is a string is being announced: what its item hooks find is stamped at
+   * its opening quote, where a string cut by a piece's end announces it (stringBegins).
+   */
+  private announcingString = false;
   /** The document is certainly invalid and only the first error is wanted: feed no more events. */
   stopped = false;
   /** Applications made for the value now at each depth, since it was announced (see applying). */
@@ -193,8 +198,9 @@ export class Evaluator extends HeldScalar implements TokenSink, RunHost {
   stamp(unit: OutputUnit): void {
     const input = this.input;
     if (input === null) return;
-    // A string judged by its kind alone is judged at its opening quote, however it was cut.
-    const judgedAtStart = this.scalarIsString && input.valueStart !== undefined && this.stringJudgedByKind(this.scalarLeaves);
+    // A string judged by its kind alone is judged at its opening quote, however it was cut; a
+    // string item is announced there.
+    const judgedAtStart = input.valueStart !== undefined && (this.announcingString || (this.scalarIsString && this.stringJudgedByKind(this.scalarLeaves)));
     const position = judgedAtStart ? input.valueStart!() : input.position();
     unit.offset = position.offset;
     unit.line = position.line;
@@ -503,32 +509,38 @@ export class Evaluator extends HeldScalar implements TokenSink, RunHost {
   }
 
   /**
-   * A string value has opened and its text is still to come. Where every schema applied to it
-   * judges strings by their kind alone (src/engine/judgedByKind.ts), it is judged now, as the
+   * A string value has opened and its text is still to come. An array's item is announced now
+   * (its item hooks run: `maxItems`, `items: false`... decide here). Where every schema applied to
+   * it judges strings by their kind alone (src/engine/judgedByKind.ts), it is judged now, as the
    * empty string: a string of the wrong kind is refused at its opening quote rather than at its
-   * closing one, up to `maxStringLength` bytes later. Not inside arrays: an item's subschemas are
-   * known only once it is announced, which must stay at its closing quote for the others.
+   * closing one, up to `maxStringLength` bytes later.
    */
   stringBegins(): void {
     if (this.stopped || this.stringJudged) return;
-    if (!this.stringJudgedByKind(this.depth === 0 ? 0 : this.frames[this.depth - 1].leafCount)) return;
+    const frame = this.depth === 0 ? null : this.frames[this.depth - 1];
+    if (frame !== null && frame.kind === ARRAY && !frame.announced) {
+      this.announceString(frame);
+      frame.announced = true;
+      if (this.stopped) return;
+    }
+    if (!this.stringJudgedByKind(frame === null ? 0 : frame.leafCount)) return;
     this.text = '';
     this.deliverScalar(STRING);
     this.stringJudged = true;
   }
 
   /**
-   * Every schema applied to the string value that is the document or an object member (its runs,
-   * above its object's on the stack, and the first `leaves` leaves of its object) judges strings by
-   * their kind alone, and nothing else reads the value: no fingerprint of it, no assembled value,
-   * no annotations.
+   * Every schema applied to the string value (its runs, above its container's on the stack, and
+   * the first `leaves` leaves of its container) judges strings by their kind alone, and nothing
+   * else reads the value: no fingerprint of it, no assembled value, no annotations. An item must
+   * have been announced.
    */
   private stringJudgedByKind(leaves: number): boolean {
     if (this.assemblies.length > 0 || this.collectsAnnotations) return false;
     let start = 0;
     if (this.depth > 0) {
       const frame = this.frames[this.depth - 1];
-      if (frame.kind !== OBJECT || this.wantsFingerprint(frame)) return false;
+      if (this.wantsFingerprint(frame)) return false;
       for (let i = 0; i < leaves; i++) if (!judgesStringsByKind(frame.leaves!.nodes[i])) return false;
       start = frame.end;
     }
@@ -571,17 +583,28 @@ export class Evaluator extends HeldScalar implements TokenSink, RunHost {
   // ---- internals ----
 
   /**
-   * Where on the stack the runs for the value that starts now begin (they reach its top); inside
-   * an array this announces the item first.
+   * Where on the stack the runs for the value of `kind` that starts now begin (they reach its
+   * top); inside an array this announces the item first, unless it was announced ahead.
    */
-  private incoming(): number {
+  private incoming(kind: Kind): number {
     if (this.depth === 0) return 0;
     const frame = this.frames[this.depth - 1];
     if (frame.kind === ARRAY) {
       if (frame.announced) frame.announced = false;
+      else if (kind === STRING) this.announceString(frame);
       else this.announce(frame);
     }
     return frame.end;
+  }
+
+  /** `announce` for an item that is a string: what its item hooks find is stamped at its opening quote. */
+  private announceString(frame: Frame): void {
+    this.announcingString = true;
+    try {
+      this.announce(frame);
+    } finally {
+      this.announcingString = false;
+    }
   }
 
   /**
@@ -616,7 +639,7 @@ export class Evaluator extends HeldScalar implements TokenSink, RunHost {
 
   private deliverScalar(kind: Kind): void {
     this.counted();
-    const start = this.incoming();
+    const start = this.incoming(kind);
     if (kind === STRING) {
       this.scalarIsString = true;
       this.scalarLeaves = this.depth === 0 ? 0 : this.frames[this.depth - 1].leafCount;
@@ -651,7 +674,7 @@ export class Evaluator extends HeldScalar implements TokenSink, RunHost {
 
   private startContainer(kind: Kind): void {
     this.counted();
-    const start = this.incoming();
+    const start = this.incoming(kind);
     if (this.depth > 0) {
       const parentFrame = this.frames[this.depth - 1];
       if (parentFrame.leafCount > 0) this.startLeaves(parentFrame);
