@@ -122,3 +122,51 @@ describe('tokenValidator: tokens that end before the document does', () => {
     assert.deepEqual(failed.errors.map((error) => error.keyword), ['type']);
   });
 });
+
+describe('tokenValidator: a string value judged at its startString', () => {
+  const stringTokens = (chunks: readonly string[], packed: boolean): {name: string; value?: unknown}[] => [
+    {name: 'startString'},
+    ...chunks.map((value) => ({name: 'stringChunk', value})),
+    {name: 'endString'},
+    ...(packed ? [{name: 'stringValue', value: chunks.join('')}] : []),
+  ];
+
+  test('a string of the wrong kind is refused at its startString, member or item, before its chunks', () => {
+    const cases: [unknown, {name: string; value?: unknown}[], string, string][] = [
+      [{properties: {id: {type: 'integer'}}}, [{name: 'startObject'}, {name: 'keyValue', value: 'id'}], 'type', '/id'],
+      [{items: {type: 'integer'}}, [{name: 'startArray'}, {name: 'numberValue', value: '1'}], 'type', '/1'],
+      [{maxItems: 1}, [{name: 'startArray'}, {name: 'numberValue', value: '1'}], 'maxItems', ''],
+    ];
+    for (const [schema, head, keyword, instanceLocation] of cases) {
+      const document = tokenValidator(compile(schema));
+      for (const token of head) assert.equal(document.push(token), true, JSON.stringify(schema));
+      assert.equal(document.push({name: 'startString'}), false, JSON.stringify(schema));
+      const result = document.end();
+      assert.equal(result.valid, false);
+      assert.deepEqual(result.errors.map((unit) => [unit.keyword, unit.instanceLocation]), [[keyword, instanceLocation]], JSON.stringify(schema));
+    }
+  });
+
+  test('a string that passes by its kind, streamed, packed or both, is delivered once', () => {
+    const validator = compile({type: 'array', items: {type: 'string'}, maxItems: 2});
+    for (const packed of [false, true]) {
+      const document = tokenValidator(validator);
+      for (const token of [{name: 'startArray'}, ...stringTokens(['ab', 'c'], packed), ...stringTokens(['d'], packed), {name: 'endArray'}]) assert.equal(document.push(token), true);
+      assert.equal(document.end().valid, true);
+      const third = tokenValidator(validator);
+      for (const token of [{name: 'startArray'}, ...stringTokens(['a'], packed), ...stringTokens(['b'], packed)]) third.push(token);
+      assert.equal(third.push({name: 'startString'}), false, 'maxItems at the third item\'s startString');
+      assert.deepEqual(third.end().errors.map((unit) => unit.keyword), ['maxItems']);
+    }
+  });
+
+  test('a token other than its chunks before its end is refused as syntax.tokens: nothing passes unread', () => {
+    const validator = compile({type: 'array', items: {type: 'string'}, maxItems: 1});
+    for (const intruder of [{name: 'startString'}, {name: 'numberValue', value: '1'}, {name: 'endArray'}, {name: 'startObject'}]) {
+      const document = tokenValidator(validator);
+      for (const token of [{name: 'startArray'}, {name: 'startString'}, {name: 'stringChunk', value: 'a'}]) assert.equal(document.push(token), true);
+      assert.equal(document.push(intruder), false, intruder.name);
+      assert.deepEqual(document.end().errors.map((unit) => unit.params?.code), ['syntax.tokens'], intruder.name);
+    }
+  });
+});

@@ -29,6 +29,11 @@ export function tokenValidator(validator: Validator): TokenValidator {
   const evaluator = document.evaluator;
   let pieces = '';
   let pending: 'string' | 'key' | 'number' | undefined;
+  /**
+   * A string value's `startString` came and its end has not: the evaluator may have judged it
+   * there (TokenSink.stringBegins), so nothing but its own tokens may come before its end.
+   */
+  let inString = false;
   let inputError: InputError | undefined;
   const deliverPending = (): void => {
     if (pending === 'string') sink.stringValue(pieces);
@@ -38,8 +43,17 @@ export function tokenValidator(validator: Validator): TokenValidator {
     pieces = '';
   };
   const deliver = (token: StreamJsonToken): void => {
+    if (inString && token.name !== 'stringChunk' && token.name !== 'endString' && token.name !== 'stringValue') {
+      throw new InputError('syntax', 'syntax.tokens', `A ${token.name} token came inside a string value, before its endString`, NO_POSITION);
+    }
     switch (token.name) {
       case 'startString':
+        deliverPending();
+        pieces = '';
+        // A string of the wrong kind is refused here, before its chunks (Evaluator.stringBegins).
+        inString = true;
+        sink.stringBegins?.();
+        return;
       case 'startKey':
       case 'startNumber':
         deliverPending();
@@ -50,6 +64,7 @@ export function tokenValidator(validator: Validator): TokenValidator {
         pieces += token.value as string;
         return;
       case 'endString':
+        inString = false;
         pending = 'string';
         return;
       case 'endKey':
@@ -62,6 +77,7 @@ export function tokenValidator(validator: Validator): TokenValidator {
       case 'keyValue':
       case 'numberValue':
         // The packed value supersedes the pieces streamed just before it.
+        if (token.name === 'stringValue') inString = false;
         pending = undefined;
         pieces = '';
         sink[token.name](token.value as string);
