@@ -94,6 +94,12 @@ export class Evaluator extends HeldScalar implements TokenSink, RunHost {
    */
   private scalarIsString = false;
   private scalarLeaves = 0;
+  /**
+   * Whether that string is judged by its kind alone (stringJudgedByKind), once a stamp asked: -1
+   * not yet. Runs that fail inside the value (a `contains` miss, an `anyOf` branch) each stamp
+   * their error, and the walk of the stack is the same for all of them.
+   */
+  private scalarByKind = -1;
   /** The string that is arriving was judged at its opening quote (stringBegins): its value is not delivered again. */
   private stringJudged = false;
   /**
@@ -141,6 +147,7 @@ export class Evaluator extends HeldScalar implements TokenSink, RunHost {
     this.depth = 0;
     this.scalarIsString = false;
     this.stringJudged = false;
+    this.announcingString = false;
     if (this.counting === 'document') {
       this.applications.applied = 0;
       this.applications.values = 0;
@@ -200,8 +207,7 @@ export class Evaluator extends HeldScalar implements TokenSink, RunHost {
     if (input === null) return;
     // A string judged by its kind alone is judged at its opening quote, however it was cut; a
     // string item is announced there.
-    const judgedAtStart = input.valueStart !== undefined && (this.announcingString || (this.scalarIsString && this.stringJudgedByKind(this.scalarLeaves)));
-    const position = judgedAtStart ? input.valueStart!() : input.position();
+    const position = input.valueStart !== undefined && (this.announcingString || this.scalarJudgedByKind()) ? input.valueStart() : input.position();
     unit.offset = position.offset;
     unit.line = position.line;
     unit.column = position.column;
@@ -529,6 +535,13 @@ export class Evaluator extends HeldScalar implements TokenSink, RunHost {
     this.stringJudged = true;
   }
 
+  /** The string being delivered is judged by its kind alone (see scalarByKind). */
+  private scalarJudgedByKind(): boolean {
+    if (!this.scalarIsString) return false;
+    if (this.scalarByKind < 0) this.scalarByKind = this.stringJudgedByKind(this.scalarLeaves) ? 1 : 0;
+    return this.scalarByKind === 1;
+  }
+
   /**
    * Every schema applied to the string value (its runs, above its container's on the stack, and
    * the first `leaves` leaves of its container) judges strings by their kind alone, and nothing
@@ -599,12 +612,10 @@ export class Evaluator extends HeldScalar implements TokenSink, RunHost {
 
   /** `announce` for an item that is a string: what its item hooks find is stamped at its opening quote. */
   private announceString(frame: Frame): void {
+    // What announce throws (a limit) ends the document; reset clears the flag for the next.
     this.announcingString = true;
-    try {
-      this.announce(frame);
-    } finally {
-      this.announcingString = false;
-    }
+    this.announce(frame);
+    this.announcingString = false;
   }
 
   /**
@@ -643,6 +654,7 @@ export class Evaluator extends HeldScalar implements TokenSink, RunHost {
     if (kind === STRING) {
       this.scalarIsString = true;
       this.scalarLeaves = this.depth === 0 ? 0 : this.frames[this.depth - 1].leafCount;
+      this.scalarByKind = -1;
     }
     this.deliverScalarTo(start, kind);
     if (this.depth > 0) {
