@@ -137,8 +137,9 @@ interface NameEntry {
 }
 
 /**
- * A property name the code lists: its member and program, made on its first call, and the programs
- * for its member without the subschemas whose failures no longer matter (see Programs.live).
+ * A property name the code lists, or every name the schema does not know where no keyword tells
+ * those apart: its member and program, made on its first call, and the programs for its member
+ * without the subschemas whose failures no longer matter (see Programs.live).
  */
 class MemberSlot {
   program: Program | null = null;
