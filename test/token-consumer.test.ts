@@ -170,3 +170,51 @@ describe('tokenValidator: a string value judged at its startString', () => {
     }
   });
 });
+
+describe('tokenValidator: one document, whole', () => {
+  const verdictOf = (schema: unknown, tokens: readonly {name: string; value?: unknown}[]): Result => {
+    const document = tokenValidator(compile(schema));
+    for (const token of tokens) document.push(token);
+    return document.end();
+  };
+  const codes = (result: Result): unknown[] => result.errors.map((unit) => unit.params?.code ?? unit.keyword);
+
+  test('a string begun and not ended is refused as syntax.end, even where its start decided it', () => {
+    // The string passes `type: string` at its startString; the tokens stop before its end.
+    for (const schema of [{type: 'string'}, true, {}]) {
+      for (const tokens of [[{name: 'startString'}], [{name: 'startString'}, {name: 'stringChunk', value: 'a'}], [{name: 'startNumber'}, {name: 'numberChunk', value: '1'}]]) {
+        assert.deepEqual(codes(verdictOf(schema, tokens)), ['syntax.end'], `${JSON.stringify(schema)} ${JSON.stringify(tokens)}`);
+      }
+    }
+  });
+
+  test('a token after the document\'s value is refused as syntax.trailing: a second document is not left unjudged', () => {
+    const cases: [unknown, {name: string; value?: unknown}[]][] = [
+      [{type: 'string'}, [{name: 'startString'}, {name: 'endString'}, {name: 'numberValue', value: '1'}]],
+      [{type: 'string'}, [{name: 'stringValue', value: 'a'}, {name: 'stringValue', value: 'b'}]],
+      [{type: 'object'}, [{name: 'startObject'}, {name: 'endObject'}, {name: 'startObject'}, {name: 'endObject'}]],
+      [{type: 'number'}, [{name: 'startNumber'}, {name: 'numberChunk', value: '1'}, {name: 'endNumber'}, {name: 'stringValue', value: 'x'}]],
+      [{maxItems: 1}, [{name: 'startArray'}, {name: 'endArray'}, {name: 'startArray'}, {name: 'nullValue'}, {name: 'nullValue'}, {name: 'endArray'}]],
+    ];
+    for (const [schema, tokens] of cases) assert.deepEqual(codes(verdictOf(schema, tokens)), ['syntax.trailing'], JSON.stringify(tokens));
+  });
+
+  test('a streamed value followed by its packed value is one value', () => {
+    assert.equal(verdictOf({type: 'string'}, [{name: 'startString'}, {name: 'stringChunk', value: 'a'}, {name: 'endString'}, {name: 'stringValue', value: 'a'}]).valid, true);
+    assert.equal(verdictOf({type: 'number'}, [{name: 'startNumber'}, {name: 'numberChunk', value: '12'}, {name: 'endNumber'}, {name: 'numberValue', value: '12'}]).valid, true);
+    assert.equal(verdictOf({type: 'string'}, [{name: 'startString'}, {name: 'endString'}]).valid, true);
+  });
+
+  test('several documents through one tokenConsumer (jsonStreaming) are refused, not judged by the first alone', async () => {
+    const results: Result[] = [];
+    const pipeline = chain([parser({jsonStreaming: true}), tokenConsumer(compile({type: 'object', required: ['id']}))]);
+    pipeline.on('data', (result: Result) => results.push(result));
+    const done = new Promise((resolve, reject) => {
+      pipeline.on('end', resolve);
+      pipeline.on('error', reject);
+    });
+    Readable.from(['{"id": 1} {"name": "no id"}']).pipe(pipeline);
+    await done;
+    assert.deepEqual(results.map(codes), [['syntax.trailing']]);
+  });
+});

@@ -34,6 +34,14 @@ export function tokenValidator(validator: Validator): TokenValidator {
    * there (TokenSink.stringBegins), so nothing but its own tokens may come before its end.
    */
   let inString = false;
+  /** Objects and arrays open. */
+  let depth = 0;
+  /**
+   * Where the document's value is: still open, ended, or ended by a streamed string or number
+   * whose packed value may still come (and is the same value). Any other token after it is a
+   * second document, which is refused: its values would otherwise go unjudged.
+   */
+  let value: 'open' | 'ended' | 'packed string may follow' | 'packed number may follow' = 'open';
   let inputError: InputError | undefined;
   const deliverPending = (): void => {
     if (pending === 'string') sink.stringValue(pieces);
@@ -46,6 +54,37 @@ export function tokenValidator(validator: Validator): TokenValidator {
     if (inString && token.name !== 'stringChunk' && token.name !== 'endString' && token.name !== 'stringValue') {
       throw new InputError('syntax', 'syntax.tokens', `A ${token.name} token came inside a string value, before its endString`, NO_POSITION);
     }
+    if (value !== 'open') {
+      const packed = (value === 'packed string may follow' && token.name === 'stringValue') || (value === 'packed number may follow' && token.name === 'numberValue');
+      if (!packed) throw new InputError('syntax', 'syntax.trailing', `A ${token.name} token came after the document's value ended`, NO_POSITION);
+      value = 'ended';
+    }
+    deliverToken(token);
+    switch (token.name) {
+      case 'startObject':
+      case 'startArray':
+        depth++;
+        return;
+      case 'endObject':
+      case 'endArray':
+        if (--depth === 0) value = 'ended';
+        return;
+      case 'endString':
+        if (depth === 0) value = 'packed string may follow';
+        return;
+      case 'endNumber':
+        if (depth === 0) value = 'packed number may follow';
+        return;
+      case 'stringValue':
+      case 'numberValue':
+      case 'nullValue':
+      case 'trueValue':
+      case 'falseValue':
+        if (depth === 0) value = 'ended';
+        return;
+    }
+  };
+  const deliverToken = (token: StreamJsonToken): void => {
     switch (token.name) {
       case 'startString':
         deliverPending();
@@ -109,10 +148,12 @@ export function tokenValidator(validator: Validator): TokenValidator {
     },
     end(): Result {
       if (inputError === undefined) guarded(deliverPending);
-      // Tokens that stop before the document ends (no value, or an object or array left open) are
-      // no document: stream-json's parser reports a cut text itself, but tokens can come from
-      // anywhere, and an unfinished object must not pass for a whole one.
-      if (inputError === undefined && !evaluator.root.settled) {
+      // Tokens that stop before the document ends (no value, an object or array left open, a
+      // string begun) are no document: stream-json's parser reports a cut text itself, but tokens
+      // can come from anywhere, and an unfinished value must not pass for a whole one, even where
+      // its start decided it (a string judged at its startString). A failure already certain
+      // stands as it was.
+      if (inputError === undefined && value === 'open' && !evaluator.failed) {
         inputError = new InputError('syntax', 'syntax.end', 'The tokens ended before the document did', NO_POSITION);
       }
       return verdict(evaluator, inputError);
