@@ -205,6 +205,38 @@ describe('tokenValidator: one document, whole', () => {
     assert.equal(verdictOf({type: 'string'}, [{name: 'startString'}, {name: 'endString'}]).valid, true);
   });
 
+  test('keys and values alternate in an object, and containers close as they opened: else syntax.tokens', () => {
+    const cases: {name: string; value?: unknown}[][] = [
+      [{name: 'startObject'}, {name: 'numberValue', value: '1'}, {name: 'endObject'}],
+      [{name: 'startObject'}, {name: 'keyValue', value: 'a'}, {name: 'keyValue', value: 'b'}, {name: 'nullValue'}, {name: 'endObject'}],
+      [{name: 'startObject'}, {name: 'keyValue', value: 'a'}, {name: 'endObject'}],
+      [{name: 'startArray'}, {name: 'keyValue', value: 'a'}, {name: 'nullValue'}, {name: 'endArray'}],
+      [{name: 'startObject'}, {name: 'endArray'}],
+      [{name: 'startArray'}, {name: 'startObject'}, {name: 'endArray'}],
+    ];
+    for (const tokens of cases) assert.deepEqual(codes(verdictOf(true, tokens)), ['syntax.tokens'], JSON.stringify(tokens));
+    // A key streamed and then packed is one key.
+    const streamedKey = [{name: 'startObject'}, {name: 'startKey'}, {name: 'stringChunk', value: 'a'}, {name: 'endKey'}, {name: 'keyValue', value: 'a'}, {name: 'nullValue'}, {name: 'endObject'}];
+    assert.equal(verdictOf({properties: {a: {type: 'null'}}}, streamedKey).valid, true);
+  });
+
+  test('keys streamed and values packed, or the reverse, still judge properties', async () => {
+    // With packKeys: false and packed values, the key's pieces were taken for the value's and
+    // dropped, and the value judged with no key: `{"id": "x"}` passed `id: integer`.
+    for (const options of [{streamValues: false, packKeys: false}, {packValues: false, streamKeys: false}, {packKeys: false}, {streamKeys: false}]) {
+      const results: Result[] = [];
+      const pipeline = chain([parser(options), tokenConsumer(compile({properties: {id: {type: 'integer'}}}))]);
+      pipeline.on('data', (result: Result) => results.push(result));
+      const done = new Promise((resolve, reject) => {
+        pipeline.on('end', resolve);
+        pipeline.on('error', reject);
+      });
+      Readable.from(['{"id": "not an integer"}']).pipe(pipeline);
+      await done;
+      assert.deepEqual(results.map((result) => result.errors.map((unit) => [unit.keyword, unit.instanceLocation])), [[['type', '/id']]], JSON.stringify(options));
+    }
+  });
+
   test('several documents through one tokenConsumer (jsonStreaming) are refused, not judged by the first alone', async () => {
     const results: Result[] = [];
     const pipeline = chain([parser({jsonStreaming: true}), tokenConsumer(compile({type: 'object', required: ['id']}))]);

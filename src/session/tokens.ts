@@ -5,6 +5,9 @@ import type {Result, Validator} from '../types.js';
 import {CompiledValidator} from './validator.js';
 import {verdict} from './document.js';
 
+/** What streamed pieces a packed value's token stands for. */
+const PACKED_KIND = {stringValue: 'string', keyValue: 'key', numberValue: 'number'} as const;
+
 /** A stream-json token: `{name, value}` (packed or streamed values). */
 export type StreamJsonToken = {name: string; value?: unknown};
 
@@ -34,8 +37,12 @@ export function tokenValidator(validator: Validator): TokenValidator {
    * there (TokenSink.stringBegins), so nothing but its own tokens may come before its end.
    */
   let inString = false;
-  /** Objects and arrays open. */
-  let depth = 0;
+  /** The objects and arrays open, innermost last. */
+  const open: ('object' | 'array')[] = [];
+  /** The innermost object has the key of its next value: keys and values alternate in it. */
+  let keyed = false;
+  /** The token before: a packed value right after its streamed pieces is the same value. */
+  let previous = '';
   /**
    * Where the document's value is: still open, ended, or ended by a streamed string or number
    * whose packed value may still come (and is the same value). Any other token after it is a
@@ -59,15 +66,14 @@ export function tokenValidator(validator: Validator): TokenValidator {
       if (!packed) throw new InputError('syntax', 'syntax.trailing', `A ${token.name} token came after the document's value ended`, NO_POSITION);
       value = 'ended';
     }
+    followShape(token.name);
+    previous = token.name;
     deliverToken(token);
+    const depth = open.length;
     switch (token.name) {
-      case 'startObject':
-      case 'startArray':
-        depth++;
-        return;
       case 'endObject':
       case 'endArray':
-        if (--depth === 0) value = 'ended';
+        if (depth === 0) value = 'ended';
         return;
       case 'endString':
         if (depth === 0) value = 'packed string may follow';
@@ -82,6 +88,33 @@ export function tokenValidator(validator: Validator): TokenValidator {
       case 'falseValue':
         if (depth === 0) value = 'ended';
         return;
+    }
+  };
+  /**
+   * Keys and values must alternate in an object, and containers close as they opened. A parser
+   * set to emit no keys (neither packKeys nor streamKeys) gives values with no key: their
+   * subschemas could not be found, so they are refused rather than passed unread.
+   */
+  const followShape = (name: string): void => {
+    const top = open.length === 0 ? undefined : open[open.length - 1];
+    const refuse = (what: string): never => {
+      throw new InputError('syntax', 'syntax.tokens', `${what} (a ${name} token)`, NO_POSITION);
+    };
+    const startsKey = name === 'startKey' || (name === 'keyValue' && previous !== 'endKey');
+    const startsValue =
+      name === 'startObject' || name === 'startArray' || name === 'startString' || name === 'startNumber' || name === 'nullValue' || name === 'trueValue' || name === 'falseValue' ||
+      (name === 'stringValue' && previous !== 'endString') || (name === 'numberValue' && previous !== 'endNumber');
+    if (startsKey) {
+      if (top !== 'object' || keyed) refuse('A key where a value or the end of an array was due');
+      keyed = true;
+    } else if (startsValue && top === 'object') {
+      if (!keyed) refuse('A value with no key before it, in an object: the parser must give keys (packKeys or streamKeys)');
+      keyed = false;
+    }
+    if (name === 'startObject' || name === 'startArray') open.push(name === 'startObject' ? 'object' : 'array');
+    else if (name === 'endObject' || name === 'endArray') {
+      if (top !== (name === 'endObject' ? 'object' : 'array') || keyed) refuse('A container closed where it was not open, or after a key with no value');
+      open.pop();
     }
   };
   const deliverToken = (token: StreamJsonToken): void => {
@@ -115,10 +148,13 @@ export function tokenValidator(validator: Validator): TokenValidator {
       case 'stringValue':
       case 'keyValue':
       case 'numberValue':
-        // The packed value supersedes the pieces streamed just before it.
         if (token.name === 'stringValue') inString = false;
-        pending = undefined;
-        pieces = '';
+        // The packed value supersedes the pieces streamed just before it, of its own kind only: a
+        // key streamed and a value packed (packKeys: false) are two tokens.
+        if (pending === PACKED_KIND[token.name]) {
+          pending = undefined;
+          pieces = '';
+        } else deliverPending();
         sink[token.name](token.value as string);
         return;
       case 'startObject':
