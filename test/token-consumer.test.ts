@@ -21,16 +21,22 @@ const schema = {
   additionalProperties: false,
 };
 
-async function throughPipeline(text: string, options: Record<string, unknown>): Promise<Result> {
+/** Every Result a stream-json pipeline into tokenConsumer emits for `chunks`. */
+async function pipelineResults(chunks: readonly string[], options: Record<string, unknown>, of: unknown = schema): Promise<Result[]> {
   const results: Result[] = [];
-  const pipeline = chain([parser(options), tokenConsumer(compile(schema))]);
+  const pipeline = chain([parser(options), tokenConsumer(compile(of))]);
   pipeline.on('data', (result: Result) => results.push(result));
   const done = new Promise((resolve, reject) => {
     pipeline.on('end', resolve);
     pipeline.on('error', reject);
   });
-  Readable.from([text.slice(0, 7), text.slice(7)]).pipe(pipeline);
+  Readable.from(chunks).pipe(pipeline);
   await done;
+  return results;
+}
+
+async function throughPipeline(text: string, options: Record<string, unknown>): Promise<Result> {
+  const results = await pipelineResults([text.slice(0, 7), text.slice(7)], options);
   assert.equal(results.length, 1);
   return results[0];
 }
@@ -224,29 +230,13 @@ describe('tokenValidator: one document, whole', () => {
     // With packKeys: false and packed values, the key's pieces were taken for the value's and
     // dropped, and the value judged with no key: `{"id": "x"}` passed `id: integer`.
     for (const options of [{streamValues: false, packKeys: false}, {packValues: false, streamKeys: false}, {packKeys: false}, {streamKeys: false}]) {
-      const results: Result[] = [];
-      const pipeline = chain([parser(options), tokenConsumer(compile({properties: {id: {type: 'integer'}}}))]);
-      pipeline.on('data', (result: Result) => results.push(result));
-      const done = new Promise((resolve, reject) => {
-        pipeline.on('end', resolve);
-        pipeline.on('error', reject);
-      });
-      Readable.from(['{"id": "not an integer"}']).pipe(pipeline);
-      await done;
+      const results = await pipelineResults(['{"id": "not an integer"}'], options, {properties: {id: {type: 'integer'}}});
       assert.deepEqual(results.map((result) => result.errors.map((unit) => [unit.keyword, unit.instanceLocation])), [[['type', '/id']]], JSON.stringify(options));
     }
   });
 
   test('several documents through one tokenConsumer (jsonStreaming) are refused, not judged by the first alone', async () => {
-    const results: Result[] = [];
-    const pipeline = chain([parser({jsonStreaming: true}), tokenConsumer(compile({type: 'object', required: ['id']}))]);
-    pipeline.on('data', (result: Result) => results.push(result));
-    const done = new Promise((resolve, reject) => {
-      pipeline.on('end', resolve);
-      pipeline.on('error', reject);
-    });
-    Readable.from(['{"id": 1} {"name": "no id"}']).pipe(pipeline);
-    await done;
+    const results = await pipelineResults(['{"id": 1} {"name": "no id"}'], {jsonStreaming: true}, {type: 'object', required: ['id']});
     assert.deepEqual(results.map(codes), [['syntax.trailing']]);
   });
 });
