@@ -433,12 +433,13 @@ export class Evaluator extends HeldScalar implements TokenSink, RunHost {
   }
 
   /**
-   * Announce the item that starts now to the innermost array's runs, before its first token (which
-   * then does not announce it again): for src/session/memberSink.ts, which may judge it apart.
+   * Announce the item of `kind` that starts now to the innermost array's runs, before its first
+   * token (which then does not announce it again): for src/session/memberSink.ts, which may judge
+   * it apart, and for a string at its opening quote (stringBegins).
    */
-  announceItem(): void {
+  announceItem(kind: Kind): void {
     const frame = this.frames[this.depth - 1];
-    this.announce(frame);
+    this.announce(frame, kind);
     frame.announced = true;
   }
 
@@ -525,8 +526,7 @@ export class Evaluator extends HeldScalar implements TokenSink, RunHost {
     if (this.stopped || this.stringJudged) return;
     const frame = this.depth === 0 ? null : this.frames[this.depth - 1];
     if (frame !== null && frame.kind === ARRAY && !frame.announced) {
-      this.announceString(frame);
-      frame.announced = true;
+      this.announceItem(STRING);
       if (this.stopped) return;
     }
     if (!this.stringJudgedByKind(frame === null ? 0 : frame.leafCount)) return;
@@ -604,18 +604,9 @@ export class Evaluator extends HeldScalar implements TokenSink, RunHost {
     const frame = this.frames[this.depth - 1];
     if (frame.kind === ARRAY) {
       if (frame.announced) frame.announced = false;
-      else if (kind === STRING) this.announceString(frame);
-      else this.announce(frame);
+      else this.announce(frame, kind);
     }
     return frame.end;
-  }
-
-  /** `announce` for an item that is a string: what its item hooks find is stamped at its opening quote. */
-  private announceString(frame: Frame): void {
-    // What announce throws (a limit) ends the document; reset clears the flag for the next.
-    this.announcingString = true;
-    this.announce(frame);
-    this.announcingString = false;
   }
 
   /**
@@ -627,16 +618,22 @@ export class Evaluator extends HeldScalar implements TokenSink, RunHost {
     this.appliedAt[this.depth] = 0;
   }
 
-  /** A new item of the array `frame`: its runs' item hooks. */
-  private announce(frame: Frame): void {
+  /**
+   * A new item of `kind` in the array `frame`: its runs' item hooks. What they find of a string is
+   * stamped at its opening quote (announcingString). What they throw (a limit) ends the document,
+   * and reset clears the flag for the next.
+   */
+  private announce(frame: Frame, kind: Kind): void {
     const index = frame.count++;
     frame.index = index;
     this.memberBegins(frame);
+    this.announcingString = kind === STRING;
     const stack = this.stack;
     for (let i = frame.start; i < frame.end; i++) {
       const run = stack[i];
       if (!run.settled) run.item(index);
     }
+    this.announcingString = false;
   }
 
   /** Begin the runs from `start` to the top, and the in-place runs they start on the way. */

@@ -13,7 +13,7 @@
 
 import type {Evaluator} from '../engine/evaluator.js';
 import type {TextChecker} from '../engine/checker.js';
-import type {SchemaNode} from '../schema/node.js';
+import {ARRAY, OBJECT, type Kind, type SchemaNode} from '../schema/node.js';
 import type {Tokenizer} from '../json/tokenizer.js';
 import type {TokenSink} from '../types.js';
 
@@ -63,11 +63,11 @@ export class MemberSink implements TokenSink {
   }
 
   startObject(): void {
-    if (!this.readItem()) this.evaluator.startObject();
+    if (!this.readItem(OBJECT)) this.evaluator.startObject();
   }
 
   startArray(): void {
-    if (!this.readItem()) this.evaluator.startArray();
+    if (!this.readItem(ARRAY)) this.evaluator.startArray();
   }
 
   /**
@@ -75,10 +75,10 @@ export class MemberSink implements TokenSink {
    * evaluator hears of the item first (its item hooks apply the subschemas), as it would at its
    * first token.
    */
-  private readItem(): boolean {
+  private readItem(kind: Kind): boolean {
     const evaluator = this.evaluator;
     if (!evaluator.inArray() || evaluator.stopped || !this.readsAhead()) return false;
-    evaluator.announceItem();
+    evaluator.announceItem(kind);
     if (evaluator.stopped) return false;
     const nodes = evaluator.pendingMember(true);
     if (nodes === null) return false;
