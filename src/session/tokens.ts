@@ -5,6 +5,9 @@ import type {Result, Validator} from '../types.js';
 import {CompiledValidator} from './validator.js';
 import {verdict} from './document.js';
 
+/** The tokens that end a value (a streamed string's or number's end too, before its packed value). */
+const VALUE_ENDS = new Set(['endObject', 'endArray', 'endString', 'endNumber', 'stringValue', 'numberValue', 'nullValue', 'trueValue', 'falseValue']);
+
 /** What streamed pieces a packed value's token stands for. */
 const PACKED_KIND = {stringValue: 'string', keyValue: 'key', numberValue: 'number'} as const;
 
@@ -43,13 +46,13 @@ export function tokenValidator(validator: Validator): TokenValidator {
   let keyed = false;
   /** The token before: a packed value right after its streamed pieces is the same value. */
   let previous = '';
-  /**
-   * Where the document's value is: still open, ended, or ended by a streamed string or number
-   * whose packed value may still come (and is the same value). Any other token after it is a
-   * second document, which is refused: its values would otherwise go unjudged.
-   */
-  let value: 'open' | 'ended' | 'packed string may follow' | 'packed number may follow' = 'open';
   let inputError: InputError | undefined;
+  /**
+   * The document's value has ended: no container is open and the token before ended a value
+   * (the streamed pieces of a string or number may still be followed by their packed value).
+   * Any other token after it is a second document, refused: its values would go unjudged.
+   */
+  const valueEnded = (): boolean => open.length === 0 && VALUE_ENDS.has(previous);
   const deliverPending = (): void => {
     if (pending === 'string') sink.stringValue(pieces);
     else if (pending === 'key') sink.keyValue(pieces);
@@ -61,34 +64,12 @@ export function tokenValidator(validator: Validator): TokenValidator {
     if (inString && token.name !== 'stringChunk' && token.name !== 'endString' && token.name !== 'stringValue') {
       throw new InputError('syntax', 'syntax.tokens', `A ${token.name} token came inside a string value, before its endString`, NO_POSITION);
     }
-    if (value !== 'open') {
-      const packed = (value === 'packed string may follow' && token.name === 'stringValue') || (value === 'packed number may follow' && token.name === 'numberValue');
-      if (!packed) throw new InputError('syntax', 'syntax.trailing', `A ${token.name} token came after the document's value ended`, NO_POSITION);
-      value = 'ended';
+    if (valueEnded() && !(token.name === 'stringValue' && previous === 'endString') && !(token.name === 'numberValue' && previous === 'endNumber')) {
+      throw new InputError('syntax', 'syntax.trailing', `A ${token.name} token came after the document's value ended`, NO_POSITION);
     }
     followShape(token.name);
     previous = token.name;
     deliverToken(token);
-    const depth = open.length;
-    switch (token.name) {
-      case 'endObject':
-      case 'endArray':
-        if (depth === 0) value = 'ended';
-        return;
-      case 'endString':
-        if (depth === 0) value = 'packed string may follow';
-        return;
-      case 'endNumber':
-        if (depth === 0) value = 'packed number may follow';
-        return;
-      case 'stringValue':
-      case 'numberValue':
-      case 'nullValue':
-      case 'trueValue':
-      case 'falseValue':
-        if (depth === 0) value = 'ended';
-        return;
-    }
   };
   /**
    * Keys and values must alternate in an object, and containers close as they opened. A parser
@@ -189,7 +170,7 @@ export function tokenValidator(validator: Validator): TokenValidator {
       // can come from anywhere, and an unfinished value must not pass for a whole one, even where
       // its start decided it (a string judged at its startString). A failure already certain
       // stands as it was.
-      if (inputError === undefined && value === 'open' && !evaluator.failed) {
+      if (inputError === undefined && !valueEnded() && !evaluator.failed) {
         inputError = new InputError('syntax', 'syntax.end', 'The tokens ended before the document did', NO_POSITION);
       }
       return verdict(evaluator, inputError);
