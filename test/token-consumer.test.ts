@@ -10,7 +10,7 @@ import {Readable} from 'node:stream';
 import {describe, test} from 'node:test';
 import chain from 'stream-chain';
 import {parser} from 'stream-json';
-import {tokenConsumer} from '../adapters/stream-json.js';
+import {tokenConsumer, type StreamJsonToken} from '../adapters/stream-json.js';
 import {compile, tokenValidator} from '../src/index.js';
 import type {Result} from '../src/types.js';
 
@@ -72,8 +72,38 @@ test('a repeated key is a syntax error here too', async () => {
   assert.equal(result.errors[0].kind, 'syntax');
 });
 
-test('a validator from elsewhere is refused', () => {
-  assert.throws(() => tokenConsumer({} as never), TypeError);
+test('a validator from elsewhere is refused; a schema is compiled, with its options', async () => {
+  assert.throws(() => tokenConsumer({validate: () => true, validateText: () => ({valid: true})} as never), TypeError);
+  assert.throws(() => tokenConsumer((() => true) as never), TypeError);
+  assert.throws(() => tokenValidator({} as never), TypeError);
+  // A validator takes no compile options: they were given to compile().
+  assert.throws(() => tokenConsumer(compile(schema), {allErrors: true}), TypeError);
+  const results: Result[] = [];
+  const pipeline = chain([parser(), tokenConsumer({type: 'array', items: {type: 'string'}}, {limits: {maxStringLength: 3}})]);
+  pipeline.on('data', (result: Result) => results.push(result));
+  const done = new Promise((resolve, reject) => {
+    pipeline.on('end', resolve);
+    pipeline.on('error', reject);
+  });
+  Readable.from(['["ab", "abcd"]']).pipe(pipeline);
+  await done;
+  assert.deepEqual(results.map((result) => result.errors.map((unit) => unit.params?.code)), [['limit.string']]);
+});
+
+test('tokenConsumer gives its one result at the token that makes the document invalid, not at the end', async () => {
+  // The rest of the text is still parsed (the parser is upstream), but the result is out already.
+  const seen: number[] = [];
+  let tokens = 0;
+  const pipeline = chain([parser(), (token: StreamJsonToken) => (tokens++, token), tokenConsumer({properties: {id: {type: 'integer'}}})]);
+  pipeline.on('data', () => seen.push(tokens));
+  const done = new Promise((resolve, reject) => {
+    pipeline.on('end', resolve);
+    pipeline.on('error', reject);
+  });
+  Readable.from(['{"id": "x", "rest": [', '1, '.repeat(1000), '1]}']).pipe(pipeline);
+  await done;
+  assert.equal(seen.length, 1);
+  assert.ok(seen[0]! < 10, `the result came after ${seen[0]} tokens`);
 });
 
 describe('the stream-json example: a file through stream-json\'s parser into tokenConsumer', () => {
@@ -238,5 +268,87 @@ describe('tokenValidator: one document, whole', () => {
   test('several documents through one tokenConsumer (jsonStreaming) are refused, not judged by the first alone', async () => {
     const results = await pipelineResults(['{"id": 1} {"name": "no id"}'], {jsonStreaming: true}, {type: 'object', required: ['id']});
     assert.deepEqual(results.map(codes), [['syntax.trailing']]);
+  });
+});
+
+describe('tokenValidator: tokens are held to the limits and to the protocol, as text is', () => {
+  // Tokens can come from anywhere, not only from stream-json's parser: each of these once passed
+  // unjudged, or threw a TypeError instead of an input error.
+  const verdictOf = (schema: unknown, tokens: readonly unknown[], options: Parameters<typeof compile>[1] = {}): Result => {
+    const document = tokenValidator(compile(schema, options));
+    for (const token of tokens) document.push(token as {name: string});
+    return document.end();
+  };
+  const codes = (result: Result): unknown[] => result.errors.map((unit) => unit.params?.code ?? unit.keyword);
+  const small = {limits: {maxStringLength: 3, maxKeyLength: 2, maxDepth: 2, maxProperties: 1, maxNumberLength: 3}};
+  const object = (...inner: {name: string; value?: unknown}[]) => [{name: 'startObject'}, ...inner, {name: 'endObject'}];
+
+  test('each limit refuses tokens as the Tokenizer refuses text, packed or streamed', () => {
+    const cases: [string, unknown[], string][] = [
+      ['a packed string', [{name: 'stringValue', value: 'abcd'}], 'limit.string'],
+      ['a streamed string', [{name: 'startString'}, {name: 'stringChunk', value: 'ab'}, {name: 'stringChunk', value: 'cd'}, {name: 'endString'}], 'limit.string'],
+      ['a packed key', object({name: 'keyValue', value: 'abc'}, {name: 'nullValue'}), 'limit.key'],
+      ['a streamed key', object({name: 'startKey'}, {name: 'stringChunk', value: 'abc'}, {name: 'endKey'}, {name: 'nullValue'}), 'limit.key'],
+      ['nesting', [{name: 'startArray'}, {name: 'startArray'}, {name: 'startArray'}, {name: 'endArray'}, {name: 'endArray'}, {name: 'endArray'}], 'limit.depth'],
+      ['properties', object({name: 'keyValue', value: 'a'}, {name: 'nullValue'}, {name: 'keyValue', value: 'b'}, {name: 'nullValue'}), 'limit.properties'],
+      ['a packed number', [{name: 'numberValue', value: '1234'}], 'limit.number'],
+      ['a streamed number', [{name: 'startNumber'}, {name: 'numberChunk', value: '12'}, {name: 'numberChunk', value: '34'}, {name: 'endNumber'}], 'limit.number'],
+    ];
+    for (const [what, tokens, code] of cases) {
+      assert.deepEqual(codes(verdictOf(true, tokens, small)), [code], what);
+      // Within the limits the same shapes pass.
+      assert.equal(verdictOf(true, tokens).valid, true, `${what}, default limits`);
+    }
+    assert.deepEqual(codes(verdictOf(true, [{name: 'numberValue', value: '1e400'}], {limits: {inexactNumbers: 'reject'}})), ['limit.number.inexact']);
+  });
+
+  test('a streamed string past its limit is refused at the chunk that passes it, not at its end', () => {
+    const document = tokenValidator(compile(true, small));
+    assert.equal(document.push({name: 'startString'}), true);
+    assert.equal(document.push({name: 'stringChunk', value: 'abc'}), true);
+    assert.equal(document.push({name: 'stringChunk', value: 'd'}), false);
+    assert.match(document.end().errors[0]!.error, /maxStringLength \(3\), at token 3$/);
+  });
+
+  test('number text that is not a JSON number is refused, never judged', () => {
+    for (const text of ['0x10', 'abc', '', '01', '1.', '.5', '+1', 'NaN', 'Infinity', '1e', '- 1', '1 ']) {
+      for (const tokens of [[{name: 'numberValue', value: text}], [{name: 'startNumber'}, {name: 'numberChunk', value: text}, {name: 'endNumber'}]]) {
+        assert.deepEqual(codes(verdictOf({type: 'integer'}, tokens)), ['syntax.tokens'], JSON.stringify(tokens));
+      }
+    }
+    assert.equal(verdictOf({type: 'number'}, [{name: 'numberValue', value: '-0.5e+3'}]).valid, true);
+  });
+
+  test('a token that is not of the protocol, or whose value is not a string, is refused as syntax.tokens', () => {
+    const cases: unknown[][] = [
+      [{name: 'bogus'}, {name: 'stringValue', value: 'x'}],
+      [{name: 'constructor'}],
+      [{name: '__proto__'}],
+      [null],
+      ['stringValue'],
+      [{value: 'x'}],
+      [{name: 'stringValue', value: 12345}],
+      [{name: 'stringValue'}],
+      [{name: 'numberValue', value: 5}],
+      object({name: 'keyValue', value: {toString: () => 'a'}}, {name: 'nullValue'}),
+      [{name: 'startString'}, {name: 'stringChunk', value: ['a']}, {name: 'endString'}],
+    ];
+    for (const tokens of cases) {
+      assert.deepEqual(codes(verdictOf({}, tokens)), ['syntax.tokens'], String(JSON.stringify(tokens)));
+    }
+  });
+
+  test('chunks and ends belong to the value they started: else syntax.tokens', () => {
+    const cases: {name: string; value?: unknown}[][] = [
+      [{name: 'stringChunk', value: 'a'}],
+      [{name: 'endString'}],
+      [{name: 'startNumber'}, {name: 'stringChunk', value: '1'}, {name: 'endNumber'}],
+      [{name: 'startString'}, {name: 'numberChunk', value: '1'}, {name: 'endString'}],
+      [{name: 'startString'}, {name: 'stringChunk', value: 'a'}, {name: 'endNumber'}],
+      object({name: 'startKey'}, {name: 'stringChunk', value: 'a'}, {name: 'endString'}, {name: 'nullValue'}),
+      object({name: 'startKey'}, {name: 'nullValue'}),
+      [{name: 'startNumber'}, {name: 'numberChunk', value: '1'}, {name: 'nullValue'}],
+    ];
+    for (const tokens of cases) assert.deepEqual(codes(verdictOf(true, tokens)), ['syntax.tokens'], JSON.stringify(tokens));
   });
 });

@@ -14,3 +14,28 @@ export const defaultLimits: Required<Limits> = {
   maxApplications: 32,
   inexactNumbers: 'allow'
 };
+
+/** The limits a reader of text or tokens holds each value to, by the code of the error past it. */
+export type ReadLimit = 'limit.depth' | 'limit.properties' | 'limit.string' | 'limit.key' | 'limit.number';
+
+/** What a `limit` error says was exceeded, before where (each reader says where in its own terms). */
+export function exceeded(code: ReadLimit, limits: Required<Limits>): string {
+  switch (code) {
+    case 'limit.depth':
+      return `Nesting deeper than maxDepth (${limits.maxDepth})`;
+    case 'limit.properties':
+      return `More than maxProperties (${limits.maxProperties}) properties in one object`;
+    case 'limit.string':
+      return `String longer than maxStringLength (${limits.maxStringLength})`;
+    case 'limit.key':
+      return `Key longer than maxKeyLength (${limits.maxKeyLength})`;
+    case 'limit.number':
+      return `Number longer than maxNumberLength (${limits.maxNumberLength})`;
+  }
+}
+
+/** What a `limit.number.inexact` error says of the number `text` (Limits.inexactNumbers). */
+export function inexact(text: string): string {
+  const read = Number(text) === 0 ? '0' : 'Infinity';
+  return `Number outside the range of a double (JSON.parse reads it as ${text.startsWith('-') ? '-' : ''}${read})`;
+}

@@ -10,8 +10,8 @@
 import type {Limits, TokenSink} from '../types.js';
 import {InputError, type InputPosition} from '../output/errors.js';
 import {DecodedText} from './decodedText.js';
-import {Ch, SHORT_ESCAPES, STRING_RUN, describeChar, hexValue, isHighSurrogate, isLowSurrogate} from './grammar.js';
-import {defaultLimits} from './limits.js';
+import {Ch, NUMBER, SHORT_ESCAPES, STRING_RUN, describeChar, hexValue, isHighSurrogate, isLowSurrogate} from './grammar.js';
+import {defaultLimits, exceeded, inexact} from './limits.js';
 import {isDigit, isWithinDoubleRange} from './numbers.js';
 
 /** Where a number cut by the end of a text was (see scanNumberCarefully): the part it reads on in. */
@@ -59,9 +59,6 @@ const PARTIAL = -1;
 
 const LITERALS = ['true', 'false', 'null'];
 
-// RFC 8259 §6. A sticky regex `test` matches a whole number a little faster than the charCodeAt
-// state machine, which remains for the unusual cases.
-const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?/y;
 
 /** Where `search` next occurs in `text` from `from` on, or the text's length. */
 const indexOrLength = (text: string, search: string, from: number): number => {
@@ -73,6 +70,8 @@ export class Tokenizer {
   private sink: TokenSink;
   private readonly maxDepth: number;
   private readonly maxStringLength: number;
+  /** The limits above, for their errors' messages (limits.ts). */
+  private readonly limits: Required<Limits>;
   private readonly maxKeyLength: number;
   private readonly maxProperties: number;
   private readonly maxNumberLength: number;
@@ -138,6 +137,7 @@ export class Tokenizer {
     this.maxProperties = limits?.maxProperties ?? defaultLimits.maxProperties;
     this.maxNumberLength = limits?.maxNumberLength ?? defaultLimits.maxNumberLength;
     this.rejectInexact = (limits?.inexactNumbers ?? defaultLimits.inexactNumbers) === 'reject';
+    this.limits = {...defaultLimits, maxDepth: this.maxDepth, maxStringLength: this.maxStringLength, maxKeyLength: this.maxKeyLength, maxProperties: this.maxProperties, maxNumberLength: this.maxNumberLength};
   }
 
   get stopped(): boolean {
@@ -475,7 +475,7 @@ export class Tokenizer {
   private open(i: number, entry: number): void {
     this.index = i;
     if (this.depth >= this.maxDepth) {
-      throw this.fail('limit', 'limit.depth', `Nesting deeper than maxDepth (${this.maxDepth}) at ${this.where()}`);
+      throw this.fail('limit', 'limit.depth', `${exceeded('limit.depth', this.limits)} at ${this.where()}`);
     }
     ++this.depth;
     this.stack.push(this.top);
@@ -501,7 +501,7 @@ export class Tokenizer {
       return;
     }
     this.index = i;
-    throw this.fail('limit', 'limit.properties', `More than maxProperties (${this.maxProperties}) properties in one object at ${this.where()}`);
+    throw this.fail('limit', 'limit.properties', `${exceeded('limit.properties', this.limits)} at ${this.where()}`);
   }
 
   /**
@@ -816,19 +816,18 @@ export class Tokenizer {
 
   private numberTooLong(start: number): InputError {
     this.index = start + this.maxNumberLength;
-    return this.fail('limit', 'limit.number', `Number longer than maxNumberLength (${this.maxNumberLength}) at ${this.where()}`);
+    return this.fail('limit', 'limit.number', `${exceeded('limit.number', this.limits)} at ${this.where()}`);
   }
 
   /** At the number's last character, where a scalar's errors are. */
   private inexactNumber(text: string): InputError {
-    const read = Number(text) === 0 ? '0' : 'Infinity';
-    return this.fail('limit', 'limit.number.inexact', `Number outside the range of a double (JSON.parse reads it as ${text.startsWith('-') ? '-' : ''}${read}) at ${this.where()}`);
+    return this.fail('limit', 'limit.number.inexact', `${inexact(text)} at ${this.where()}`);
   }
 
   private tooLong(i: number, isKey: boolean): InputError {
     this.index = i;
-    const [code, name, max] = isKey ? ['limit.key', 'Key', this.maxKeyLength] : ['limit.string', 'String', this.maxStringLength];
-    return this.fail('limit', code, `${name} longer than ${isKey ? 'maxKeyLength' : 'maxStringLength'} (${max}) at ${this.where()}`);
+    const code = isKey ? 'limit.key' : 'limit.string';
+    return this.fail('limit', code, `${exceeded(code, this.limits)} at ${this.where()}`);
   }
 
   private expectedText(): string {

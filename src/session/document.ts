@@ -74,6 +74,11 @@ export class Document implements Session {
     this.evaluator = new Evaluator(parts.root, parts.allErrors, parts.keyPlans, parts.checkerCache.documentScope, this.applications, 'document', this.patterns.test, parts.annotations);
   }
 
+  /** The limits every reader of this document holds it to. */
+  get limits(): Required<Limits> {
+    return this.parts.limits;
+  }
+
   private checkerOf(): TextChecker {
     return (this.checker ??= new TextChecker(this.parts.root, this.parts.limits, this.parts.checkerCache, this.patterns));
   }

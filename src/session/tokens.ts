@@ -1,6 +1,12 @@
-// Validation of a document given as stream-json tokens (adapters/stream-json.ts).
+// Validation of a document given as stream-json tokens (adapters/stream-json.ts). Tokens can come
+// from anywhere, not only from stream-json's parser, so they are held to what the Tokenizer holds
+// text to: the limits (src/json/limits.ts), JSON's number grammar (RFC 8259 §6), and the protocol's
+// own shape. Anything else is refused, never passed unread.
 
 import {InputError, NO_POSITION} from '../output/errors.js';
+import {isNumberText} from '../json/grammar.js';
+import {exceeded, inexact, type ReadLimit} from '../json/limits.js';
+import {isWithinDoubleRange} from '../json/numbers.js';
 import type {Result, Validator} from '../types.js';
 import {CompiledValidator} from './validator.js';
 import {verdict} from './document.js';
@@ -10,6 +16,25 @@ const VALUE_ENDS = new Set(['endObject', 'endArray', 'endString', 'endNumber', '
 
 /** What streamed pieces a packed value's token stands for. */
 const PACKED_KIND = {stringValue: 'string', keyValue: 'key', numberValue: 'number'} as const;
+
+type PieceKind = 'string' | 'key' | 'number';
+
+/** A value streamed in pieces: what starts it, the tokens that carry and end it, and its limit. */
+interface Piece {
+  readonly kind: PieceKind;
+  readonly chunk: string;
+  readonly end: string;
+  readonly limit: ReadLimit;
+}
+
+const PIECES: Readonly<Record<string, Piece>> = {
+  startString: {kind: 'string', chunk: 'stringChunk', end: 'endString', limit: 'limit.string'},
+  startKey: {kind: 'key', chunk: 'stringChunk', end: 'endKey', limit: 'limit.key'},
+  startNumber: {kind: 'number', chunk: 'numberChunk', end: 'endNumber', limit: 'limit.number'},
+};
+
+/** The limit on a packed value's text, by its token. */
+const PACKED_LIMIT = {stringValue: 'limit.string', keyValue: 'limit.key', numberValue: 'limit.number'} as const;
 
 /** A stream-json token: `{name, value}` (packed or streamed values). */
 export type StreamJsonToken = {name: string; value?: unknown};
@@ -25,28 +50,38 @@ export interface TokenValidator {
 /**
  * One document's validation from stream-json's tokens, with packed values, streamed values or
  * both: what `stream-schema/stream-json`'s `tokenConsumer` puts in a stream-chain pipeline.
- * Malformed JSON is the parser's to report; a repeated key is still refused.
+ * Malformed JSON is the parser's to report; a repeated key is still refused, and so are tokens
+ * that break the protocol or the validator's limits (`syntax.tokens`, `limit.*`, at token n).
  */
 export function tokenValidator(validator: Validator): TokenValidator {
   if (!(validator instanceof CompiledValidator)) throw new TypeError('tokenValidator needs a validator made by compile()');
   const document = validator.document();
+  const limits = document.limits;
   // The tokens go to `sink`, which is the evaluator unless the value options amend them first.
   const sink = document.beginTokens();
   const evaluator = document.evaluator;
+  /** Tokens pushed so far: an error says at which one it came. */
+  let count = 0;
   let pieces = '';
-  let pending: 'string' | 'key' | 'number' | undefined;
+  /** What the streamed pieces gathered in `pieces` are, once their end came and until delivered. */
+  let pending: PieceKind | undefined;
   /**
-   * A string value's `startString` came and its end has not: the evaluator may have judged it
-   * there (TokenSink.stringBegins), so nothing but its own tokens may come before its end.
+   * The value being streamed in pieces, from its start token to its end: nothing but its own
+   * chunks may come between, as a string may have been judged at its start (TokenSink.stringBegins).
    */
-  let inString = false;
-  /** The objects and arrays open, innermost last. */
+  let piece: Piece | undefined;
+  /** The objects and arrays open, innermost last, with the keys each object has had. */
   const open: ('object' | 'array')[] = [];
+  const keys: number[] = [];
   /** The innermost object has the key of its next value: keys and values alternate in it. */
   let keyed = false;
   /** The token before: a packed value right after its streamed pieces is the same value. */
   let previous = '';
   let inputError: InputError | undefined;
+  const refuse = (kind: 'syntax' | 'limit', code: string, message: string): never => {
+    throw new InputError(kind, code, `${message}, at token ${count}`, NO_POSITION);
+  };
+  const refuseTokens = (message: string): never => refuse('syntax', 'syntax.tokens', message);
   /**
    * The document's value has ended: no container is open and the token before ended a value
    * (the streamed pieces of a string or number may still be followed by their packed value).
@@ -60,17 +95,28 @@ export function tokenValidator(validator: Validator): TokenValidator {
     pending = undefined;
     pieces = '';
   };
-  const deliver = (token: StreamJsonToken): void => {
-    if (inString && token.name !== 'stringChunk' && token.name !== 'endString' && token.name !== 'stringValue') {
-      throw new InputError('syntax', 'syntax.tokens', `A ${token.name} token came inside a string value, before its endString`, NO_POSITION);
-    }
-    if (valueEnded() && !(token.name === 'stringValue' && previous === 'endString') && !(token.name === 'numberValue' && previous === 'endNumber')) {
-      throw new InputError('syntax', 'syntax.trailing', `A ${token.name} token came after the document's value ended`, NO_POSITION);
-    }
-    followShape(token.name);
-    previous = token.name;
-    deliverToken(token);
+  /** A whole number's text, streamed or packed: JSON's grammar, then the limits on its value. */
+  const checkNumber = (text: string): void => {
+    if (!isNumberText(text)) refuseTokens(`A number token whose text is not a JSON number`);
+    if (limits.inexactNumbers === 'reject' && !isWithinDoubleRange(text)) refuse('limit', 'limit.number.inexact', inexact(text));
   };
+  /** Text too long for its limit, as the Tokenizer refuses it (a streamed one before the rest comes). */
+  const checkLength = (text: string, limit: ReadLimit): void => {
+    const max = limit === 'limit.string' ? limits.maxStringLength : limit === 'limit.key' ? limits.maxKeyLength : limits.maxNumberLength;
+    if (text.length > max) refuse('limit', limit, exceeded(limit, limits));
+  };
+  const deliver = (token: StreamJsonToken): void => {
+    if (typeof token !== 'object' || token === null || typeof token.name !== 'string') refuseTokens(`Not a token of stream-json's protocol (${describe(token)})`);
+    const name = token.name;
+    if (piece !== undefined && name !== piece.chunk && name !== piece.end) refuseTokens(`A ${name} token inside a ${piece.kind}, before its ${piece.end}`);
+    if (valueEnded() && !(name === 'stringValue' && previous === 'endString') && !(name === 'numberValue' && previous === 'endNumber')) {
+      refuse('syntax', 'syntax.trailing', `A ${name} token came after the document's value ended`);
+    }
+    followShape(name);
+    previous = name;
+    deliverToken(name, token.value);
+  };
+  const text = (name: string, value: unknown): string => (typeof value === 'string' ? value : refuseTokens(`A ${name} token whose value is not a string`));
   /**
    * Keys and values must alternate in an object, and containers close as they opened. A parser
    * set to emit no keys (neither packKeys nor streamKeys) gives values with no key: their
@@ -78,66 +124,71 @@ export function tokenValidator(validator: Validator): TokenValidator {
    */
   const followShape = (name: string): void => {
     const top = open.length === 0 ? undefined : open[open.length - 1];
-    const refuse = (what: string): never => {
-      throw new InputError('syntax', 'syntax.tokens', `${what} (a ${name} token)`, NO_POSITION);
-    };
+    const refuseShape = (what: string): never => refuseTokens(`${what} (a ${name} token)`);
     const startsKey = name === 'startKey' || (name === 'keyValue' && previous !== 'endKey');
     const startsValue =
       name === 'startObject' || name === 'startArray' || name === 'startString' || name === 'startNumber' || name === 'nullValue' || name === 'trueValue' || name === 'falseValue' ||
       (name === 'stringValue' && previous !== 'endString') || (name === 'numberValue' && previous !== 'endNumber');
     if (startsKey) {
-      if (top !== 'object' || keyed) refuse('A key where a value or the end of an array was due');
+      if (top !== 'object' || keyed) refuseShape('A key where a value or the end of an array was due');
+      // Counted as the key starts, as the Tokenizer counts it at its opening quote.
+      if (++keys[keys.length - 1]! > limits.maxProperties) refuse('limit', 'limit.properties', exceeded('limit.properties', limits));
       keyed = true;
     } else if (startsValue && top === 'object') {
-      if (!keyed) refuse('A value with no key before it, in an object: the parser must give keys (packKeys or streamKeys)');
+      if (!keyed) refuseShape('A value with no key before it, in an object: the parser must give keys (packKeys or streamKeys)');
       keyed = false;
     }
-    if (name === 'startObject' || name === 'startArray') open.push(name === 'startObject' ? 'object' : 'array');
-    else if (name === 'endObject' || name === 'endArray') {
-      if (top !== (name === 'endObject' ? 'object' : 'array') || keyed) refuse('A container closed where it was not open, or after a key with no value');
+    if (name === 'startObject' || name === 'startArray') {
+      if (open.length >= limits.maxDepth) refuse('limit', 'limit.depth', exceeded('limit.depth', limits));
+      open.push(name === 'startObject' ? 'object' : 'array');
+      keys.push(0);
+    } else if (name === 'endObject' || name === 'endArray') {
+      if (top !== (name === 'endObject' ? 'object' : 'array') || keyed) refuseShape('A container closed where it was not open, or after a key with no value');
       open.pop();
+      keys.pop();
     }
   };
-  const deliverToken = (token: StreamJsonToken): void => {
-    switch (token.name) {
+  /** What each token of stream-json's protocol does; any other is refused. */
+  const deliverToken = (name: string, value: unknown): void => {
+    switch (name) {
       case 'startString':
-        deliverPending();
-        pieces = '';
-        // A string of the wrong kind is refused here, before its chunks (Evaluator.stringBegins).
-        inString = true;
-        sink.stringBegins?.();
-        return;
       case 'startKey':
       case 'startNumber':
         deliverPending();
-        pieces = '';
+        piece = PIECES[name]!;
+        // A string of the wrong kind is refused here, before its chunks (Evaluator.stringBegins).
+        if (name === 'startString') sink.stringBegins?.();
         return;
       case 'stringChunk':
       case 'numberChunk':
-        pieces += token.value as string;
+        // Inside its own value only (`deliver` refused any other token inside one).
+        if (piece === undefined) refuseTokens(`A ${name} token outside the value it belongs to`);
+        pieces += text(name, value);
+        checkLength(pieces, piece!.limit);
         return;
       case 'endString':
-        inString = false;
-        pending = 'string';
-        return;
       case 'endKey':
-        pending = 'key';
-        return;
       case 'endNumber':
-        pending = 'number';
+        if (piece === undefined) refuseTokens(`A ${name} token outside the value it belongs to`);
+        if (piece!.kind === 'number') checkNumber(pieces);
+        pending = piece!.kind;
+        piece = undefined;
         return;
       case 'stringValue':
       case 'keyValue':
-      case 'numberValue':
-        if (token.name === 'stringValue') inString = false;
+      case 'numberValue': {
+        const packed = text(name, value);
+        checkLength(packed, PACKED_LIMIT[name]);
+        if (name === 'numberValue') checkNumber(packed);
         // The packed value supersedes the pieces streamed just before it, of its own kind only: a
         // key streamed and a value packed (packKeys: false) are two tokens.
-        if (pending === PACKED_KIND[token.name]) {
+        if (pending === PACKED_KIND[name]) {
           pending = undefined;
           pieces = '';
         } else deliverPending();
-        sink[token.name](token.value as string);
+        sink[name](packed);
         return;
+      }
       case 'startObject':
       case 'endObject':
       case 'startArray':
@@ -146,8 +197,10 @@ export function tokenValidator(validator: Validator): TokenValidator {
       case 'trueValue':
       case 'falseValue':
         deliverPending();
-        sink[token.name]();
+        sink[name]();
         return;
+      default:
+        refuseTokens(`Not a token of stream-json's protocol (${describe({name})})`);
     }
   };
   const guarded = (work: () => void): void => {
@@ -160,6 +213,7 @@ export function tokenValidator(validator: Validator): TokenValidator {
   };
   return {
     push(token: StreamJsonToken): boolean {
+      count++;
       if (inputError === undefined && !(evaluator.failed && !validator.allErrors)) guarded(() => deliver(token));
       return inputError === undefined && !evaluator.failed;
     },
@@ -171,10 +225,16 @@ export function tokenValidator(validator: Validator): TokenValidator {
       // its start decided it (a string judged at its startString). A failure already certain
       // stands as it was.
       if (inputError === undefined && !valueEnded() && !evaluator.failed) {
-        inputError = new InputError('syntax', 'syntax.end', 'The tokens ended before the document did', NO_POSITION);
+        inputError = new InputError('syntax', 'syntax.end', `The tokens ended before the document did, after token ${count}`, NO_POSITION);
       }
       return verdict(evaluator, inputError);
     },
   };
 }
 
+/** A token that is none, named for an error without quoting what it holds. */
+function describe(token: unknown): string {
+  if (typeof token !== 'object' || token === null) return token === null ? 'null' : typeof token;
+  const name = (token as {name?: unknown}).name;
+  return typeof name === 'string' ? `a token named ${JSON.stringify(name.slice(0, 32))}` : 'an object with no name';
+}

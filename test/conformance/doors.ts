@@ -30,12 +30,15 @@ import express, {type ErrorRequestHandler} from 'express';
 import Fastify, {type FastifyInstance, type FastifyServerOptions} from 'fastify';
 import Koa from 'koa';
 import {from} from 'rxjs';
+import chain from 'stream-chain';
+import {parser} from 'stream-json';
 
 import * as expressAdapter from '../../adapters/express.js';
 import streamSchema, {type FastifyBodyOptions} from '../../adapters/fastify.js';
 import * as koaAdapter from '../../adapters/koa.js';
 import {validateNdjson, type NdjsonRecord} from '../../adapters/rxjs.js';
 import {jsonValidator, ndjsonValidator} from '../../adapters/stream.js';
+import {tokenConsumer} from '../../adapters/stream-json.js';
 import {validateTextStream} from '../../adapters/text-stream.js';
 import {validatorFor} from '../../adapters/validator-cache.js';
 import {problemResponse, validateRequest, validationSink, validationStream, type StreamOptions} from '../../adapters/web.js';
@@ -634,6 +637,31 @@ const rxjsDoor: Door = {
   mountError: (schema) => thrownBy(() => validateNdjson(schema as SchemaOrValidator)),
 };
 
+/**
+ * stream-json's parser in a stream-chain pipeline, into `tokenConsumer`: the door takes tokens, and
+ * malformed text is the parser's to refuse, with an Error of its own (a `syntax` refusal here).
+ */
+const streamJsonDoor: Door = {
+  name: 'stream-json tokenConsumer',
+  skip: STREAM_SKIPS,
+  open: inProcess('tokenConsumer', NOT_HTTP, async (mount, _body, source) => {
+    const results: Result[] = [];
+    const pipeline = chain([parser(), tokenConsumer(mount.schema as SchemaOrValidator, mount.limits === undefined ? {} : {limits: mount.limits})]);
+    pipeline.on('data', (result: Result) => results.push(result));
+    const finished = new Promise<unknown>((resolve) => {
+      pipeline.on('end', () => resolve(undefined));
+      pipeline.on('error', resolve);
+    });
+    await writeInto(pipeline, source, () => results.length > 0);
+    const failure = results.length > 0 ? undefined : await finished;
+    if (results.length > 0) return verdictOfResult(results[0]!, source.pulled, false);
+    const message = failure instanceof Error ? failure.message : String(failure);
+    if (failure !== undefined && message.startsWith('Parser ')) return {accepted: false, refusal: 'syntax', detail: {parser: message}, consumed: source.pulled};
+    return verdictOfRejection(failure ?? new Error('the pipeline ended with no result'), source.pulled);
+  }),
+  mountError: (schema) => thrownBy(() => tokenConsumer(schema as SchemaOrValidator)),
+};
+
 // ---------------------------------------------------------------------------------------------
 // The command line
 
@@ -746,5 +774,6 @@ export const DOORS: readonly Door[] = [
   jsonValidatorDoor,
   ndjsonValidatorDoor,
   rxjsDoor,
+  streamJsonDoor,
   cliDoor,
 ];
