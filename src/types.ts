@@ -416,6 +416,12 @@ export interface TokenSink {
    * quote, so that a sink may judge what depends only on its kind.
    */
   stringBegins?(): void;
+  /**
+   * The string value that began (stringBegins) is `length` UTF-16 code units long so far, and goes
+   * on. Optional; our Tokenizer calls it each time a text ends inside such a string, so that a sink
+   * may judge what depends only on its kind and its length.
+   */
+  stringGrows?(length: number): void;
   /** The number's literal text, exactly as written (value mode: `String(n)`). */
   numberValue(text: string): void;
   nullValue(): void;

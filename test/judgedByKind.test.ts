@@ -1,13 +1,16 @@
 // A string value where every schema applied judges strings by their kind alone is judged at its
 // opening quote (src/engine/judgedByKind.ts, Evaluator.stringBegins): a session refuses a long
 // string of the wrong kind there, not at its closing quote, and the error says the same place
-// however the text was cut. An array's item that is a string is announced at its opening quote
-// too, so that what its item hooks decide (`maxItems`, `items: false`...) is decided there.
+// however the text was cut. Where they judge it by its kind and a bound on its length
+// (`maxLength`, `minLength`), it is judged as it grows past the bound (Evaluator.stringGrows),
+// and its errors are at its opening quote too. An array's item that is a string is announced at
+// its opening quote too, so that what its item hooks decide (`maxItems`, `items: false`...) is
+// decided there.
 
 import assert from 'node:assert/strict';
 import {describe, it} from 'node:test';
-import {compile} from '../src/index.js';
-import {judgesStringsByKind} from '../src/engine/judgedByKind.js';
+import {compile, tokenValidator} from '../src/index.js';
+import {judgesStringsByKind, stringsAlikePast} from '../src/engine/judgedByKind.js';
 import {compileSchema} from '../src/compile/compile.js';
 import type {CompileOptions, Result} from '../src/types.js';
 
@@ -151,8 +154,84 @@ describe('where a string is still judged at its closing quote', () => {
     assert.equal(bytesRead, head.length + LONG.length + 2, JSON.stringify(schema));
     assert.equal(result.valid, false);
   };
-  it('where a keyword reads the text', () => closing({properties: {a: {type: 'number', maxLength: 3}}}, '{"a": ', '}'));
+  it('where a keyword reads the text', () => closing({properties: {a: {type: 'number', pattern: '^y'}}}, '{"a": ', '}'));
   it('under the value options, which may change the value first', () => closing({properties: {a: {type: 'number'}}}, '{"a": ', '}', {coerceTypes: true}));
   it('when annotations are collected', () => closing({properties: {a: {type: 'number'}}}, '{"a": ', '}', {annotations: true}));
   it('in an object whose fingerprint is wanted (an item of a uniqueItems array)', () => closing({uniqueItems: true, items: {properties: {a: {type: 'number'}}}}, '[{"a": ', '}]'));
+});
+
+describe('a string past the length its schemas bound is refused as it grows past it', () => {
+  const bound = (schema: unknown): number => stringsAlikePast(compileSchema(schema, {}).root);
+  it('maxLength n and minLength n bound at n and n − 1, with the kind, through what applies in place', () => {
+    assert.equal(bound({maxLength: 5}), 5);
+    assert.equal(bound({minLength: 3}), 2);
+    assert.equal(bound({type: 'string', minLength: 2, maxLength: 5}), 5);
+    assert.equal(bound({anyOf: [{maxLength: 3}, {type: 'number'}], not: {maxLength: 8}}), 8);
+    assert.equal(bound({type: 'number'}), -1);
+    assert.equal(bound({maxLength: 5, pattern: '^a'}), Infinity);
+    assert.equal(bound({anyOf: [{maxLength: 3}, {enum: ['a']}]}), Infinity);
+  });
+
+  it('in a session, a member, an item or the document, after reading past the bound only', () => {
+    const member = session({properties: {a: {type: 'string', maxLength: 10}}}, ['{"a": "', LONG, LONG, '"}']);
+    assert.deepEqual(member.writes, [true, false, false, false]);
+    assert.ok(member.bytesRead < LONG.length, `read ${member.bytesRead}`);
+    assert.deepEqual(member.result.errors.map((unit) => [unit.keyword, unit.offset]), [['maxLength', '{"a": '.length]]);
+    const item = session({items: {maxLength: 3}}, ['["ab', 'cdefgh', LONG, '"]']);
+    assert.deepEqual(item.writes, [true, false, false, false]);
+    const root = session({maxLength: 3}, ['"abcdefg', LONG, '"']);
+    assert.deepEqual(root.writes, [false, false, false]);
+    // Within an anyOf, it is the branch that is decided: the anyOf fails once every branch has.
+    const branches = session({anyOf: [{maxLength: 3}, {type: 'number'}]}, ['"abcdefg', LONG, '"']);
+    assert.deepEqual(branches.writes, [false, false, false]);
+  });
+
+  it('and the same strings pass where every such string passes', () => {
+    for (const schema of [{minLength: 3}, {not: {maxLength: 3}}, {anyOf: [{maxLength: 3}, {type: 'string'}]}]) {
+      const {writes, result} = session(schema, ['"abcdefg', LONG, '"']);
+      assert.deepEqual(writes, [true, true, true], JSON.stringify(schema));
+      assert.equal(result.valid, true, JSON.stringify(schema));
+    }
+  });
+
+  it('a code point is counted once, however many code units: no string within the bound is refused early', () => {
+    // 4 code points of 2 code units each: within maxLength 4 at every cut, past maxLength 3.
+    const text = '"😀😀😀😀"';
+    for (const [limit, valid] of [[4, true], [3, false]] as const) {
+      for (let cut = 1; cut < text.length; cut++) {
+        const {result} = session({maxLength: limit}, [text.slice(0, cut), text.slice(cut)]);
+        assert.equal(result.valid, valid, `maxLength ${limit}, cut at ${cut}`);
+      }
+    }
+  });
+
+  it('every cut of a text gives validateText\'s errors, with and without allErrors', () => {
+    const schemas = [
+      {properties: {a: {type: 'string', maxLength: 4}, b: {minLength: 2, maxLength: 6}}},
+      {items: {anyOf: [{maxLength: 2}, {type: 'number'}]}},
+      {type: 'array', items: {not: {minLength: 5}}},
+    ];
+    const texts = ['{"a": "abcdefgh", "b": "x"}', '{"a": "ab\\u00e9cdé😀f", "b": "abcdefgh"}', '["abc", 1, "ab", "abcdefghij"]', '["a", "abcdef"]'];
+    for (const schema of schemas) {
+      for (const allErrors of [false, true]) {
+        const validator = compile(schema, {allErrors});
+        for (const text of texts) {
+          const whole = validator.validateText(text);
+          for (let cut = 1; cut < text.length; cut++) {
+            const document = validator.session();
+            document.write(text.slice(0, cut));
+            document.write(text.slice(cut));
+            assert.deepEqual(document.end(), whole, `${JSON.stringify(schema)} ${allErrors} ${text} cut at ${cut}`);
+          }
+        }
+      }
+    }
+  });
+
+  it('stream-json tokens: a streamed string is refused at the chunk that takes it past the bound', () => {
+    const document = tokenValidator(compile({properties: {a: {maxLength: 3}}}));
+    for (const token of [{name: 'startObject'}, {name: 'keyValue', value: 'a'}, {name: 'startString'}, {name: 'stringChunk', value: 'ab'}]) assert.equal(document.push(token), true);
+    assert.equal(document.push({name: 'stringChunk', value: 'cdefgh'}), false);
+    assert.deepEqual(document.end().errors.map((unit) => unit.keyword), ['maxLength']);
+  });
 });

@@ -14,7 +14,7 @@ import {HeldScalar} from './scalar.js';
 import {clear, truncate} from './arrays.js';
 import {FALSE_KEYWORD, Run, type RunHost} from './run.js';
 import {DeferredLeaves, FingerprintRequests, Frame} from './frame.js';
-import {judgesStringsByKind} from './judgedByKind.js';
+import {stringsAlikePast} from './judgedByKind.js';
 import {Assemblies} from './assemblies.js';
 import {escapePointerToken} from '../json/pointer.js';
 import {ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, type CompiledKeyword, type FingerprintListener, type Kind, type Matcher, type SchemaNode} from '../schema/node.js';
@@ -95,13 +95,18 @@ export class Evaluator extends HeldScalar implements TokenSink, RunHost {
   private scalarIsString = false;
   private scalarLeaves = 0;
   /**
-   * Whether that string is judged by its kind alone (stringJudgedByKind), once a stamp asked: -1
-   * not yet. Runs that fail inside the value (a `contains` miss, an `anyOf` branch) each stamp
-   * their error, and the walk of the stack is the same for all of them.
+   * The bound past which that string's schemas judge every string alike (stringsAlikeFrom), once
+   * a stamp asked: NaN not yet. Runs that fail inside the value (a `contains` miss, an `anyOf`
+   * branch) each stamp their error, and the walk of the stack is the same for all of them.
    */
-  private scalarByKind = -1;
-  /** The string that is arriving was judged at its opening quote (stringBegins): its value is not delivered again. */
+  private scalarPast = NaN;
+  /**
+   * The string that is arriving was judged before its closing quote (stringBegins, stringGrows):
+   * its value is not delivered again.
+   */
   private stringJudged = false;
+  /** The string value arriving in pieces is judged once longer than this (stringGrows); else Infinity. */
+  private growingPast = Infinity;
   /**
    * An array's item that is a string is being announced: what its item hooks find is stamped at
    * its opening quote, where a string cut by a piece's end announces it (stringBegins).
@@ -147,6 +152,7 @@ export class Evaluator extends HeldScalar implements TokenSink, RunHost {
     this.depth = 0;
     this.scalarIsString = false;
     this.stringJudged = false;
+    this.growingPast = Infinity;
     this.announcingString = false;
     if (this.counting === 'document') {
       this.applications.applied = 0;
@@ -205,9 +211,10 @@ export class Evaluator extends HeldScalar implements TokenSink, RunHost {
   stamp(unit: OutputUnit): void {
     const input = this.input;
     if (input === null) return;
-    // A string judged by its kind alone is judged at its opening quote, however it was cut; a
-    // string item is announced there.
-    const position = input.valueStart !== undefined && (this.announcingString || this.scalarJudgedByKind()) ? input.valueStart() : input.position();
+    // A string judged by its kind, or by its kind and its length, is judged at its opening quote,
+    // however it was cut and wherever its length was found to pass the bound; a string item is
+    // announced there.
+    const position = input.valueStart !== undefined && (this.announcingString || this.scalarJudgedAlike()) ? input.valueStart() : input.position();
     unit.offset = position.offset;
     unit.line = position.line;
     unit.column = position.column;
@@ -506,6 +513,7 @@ export class Evaluator extends HeldScalar implements TokenSink, RunHost {
   }
 
   stringValue(value: string): void {
+    this.growingPast = Infinity;
     if (this.stringJudged) {
       this.stringJudged = false;
       return;
@@ -520,7 +528,8 @@ export class Evaluator extends HeldScalar implements TokenSink, RunHost {
    * (its item hooks run: `maxItems`, `items: false`... decide here). Where every schema applied to
    * it judges strings by their kind alone (src/engine/judgedByKind.ts), it is judged now, as the
    * empty string: a string of the wrong kind is refused at its opening quote rather than at its
-   * closing one, up to `maxStringLength` bytes later.
+   * closing one, up to `maxStringLength` bytes later. Where they judge it by its kind and a bound
+   * on its length (`maxLength`, `minLength`), it is judged as it grows past the bound (stringGrows).
    */
   stringBegins(): void {
     if (this.stopped || this.stringJudged) return;
@@ -529,37 +538,57 @@ export class Evaluator extends HeldScalar implements TokenSink, RunHost {
       this.announceItem(STRING);
       if (this.stopped) return;
     }
-    if (!this.stringJudgedByKind(frame === null ? 0 : frame.leafCount)) return;
-    this.text = '';
+    const past = this.stringsAlikeFrom(frame === null ? 0 : frame.leafCount);
+    if (past < 0) this.judgeString('');
+    else this.growingPast = past;
+  }
+
+  /**
+   * The string value that began (stringBegins) has `length` UTF-16 code units so far. Once it is
+   * longer than the bound of every schema applied to it, its verdict is that of any string as long:
+   * it is judged now as such a string of `x`s. A code point is at most two code units, so the
+   * string is longer than the bound once half its code units are.
+   */
+  stringGrows(length: number): void {
+    if (this.stopped || this.stringJudged || length - (length >> 1) <= this.growingPast) return;
+    this.judgeString('x'.repeat(this.growingPast + 1));
+  }
+
+  /** Judge the string arriving as `text`, which every schema applied to it judges as it would judge it. */
+  private judgeString(text: string): void {
+    this.growingPast = Infinity;
+    this.text = text;
     this.deliverScalar(STRING);
     this.stringJudged = true;
   }
 
-  /** The string being delivered is judged by its kind alone (see scalarByKind). */
-  private scalarJudgedByKind(): boolean {
+  /** The string being delivered is judged by its kind, or its kind and its length (see scalarPast). */
+  private scalarJudgedAlike(): boolean {
     if (!this.scalarIsString) return false;
-    if (this.scalarByKind < 0) this.scalarByKind = this.stringJudgedByKind(this.scalarLeaves) ? 1 : 0;
-    return this.scalarByKind === 1;
+    if (this.scalarPast !== this.scalarPast) this.scalarPast = this.stringsAlikeFrom(this.scalarLeaves);
+    return this.scalarPast !== Infinity;
   }
 
   /**
-   * Every schema applied to the string value (its runs, above its container's on the stack, and
-   * the first `leaves` leaves of its container) judges strings by their kind alone, and nothing
-   * else reads the value: no fingerprint of it, no assembled value, no annotations. An item must
-   * have been announced.
+   * The bound past which every schema applied to the string value (its runs, above its
+   * container's on the stack, and the first `leaves` leaves of its container) judges every string
+   * alike (stringsAlikePast), where nothing else reads the value: no fingerprint of it, no
+   * assembled value, no annotations. Infinity where the text decides. An item must have been
+   * announced.
    */
-  private stringJudgedByKind(leaves: number): boolean {
-    if (this.assemblies.length > 0 || this.collectsAnnotations) return false;
+  private stringsAlikeFrom(leaves: number): number {
+    if (this.assemblies.length > 0 || this.collectsAnnotations) return Infinity;
     let start = 0;
+    let past = -1;
     if (this.depth > 0) {
       const frame = this.frames[this.depth - 1];
-      if (this.wantsFingerprint(frame)) return false;
-      for (let i = 0; i < leaves; i++) if (!judgesStringsByKind(frame.leaves!.nodes[i])) return false;
+      if (this.wantsFingerprint(frame)) return Infinity;
+      for (let i = 0; i < leaves && past !== Infinity; i++) past = Math.max(past, stringsAlikePast(frame.leaves!.nodes[i]));
       start = frame.end;
     }
     const stack = this.stack;
-    for (let i = start; i < stack.length; i++) if (!judgesStringsByKind(stack[i].node)) return false;
-    return true;
+    for (let i = start; i < stack.length && past !== Infinity; i++) past = Math.max(past, stringsAlikePast(stack[i].node));
+    return past;
   }
 
   numberValue(text: string): void {
@@ -651,7 +680,7 @@ export class Evaluator extends HeldScalar implements TokenSink, RunHost {
     if (kind === STRING) {
       this.scalarIsString = true;
       this.scalarLeaves = this.depth === 0 ? 0 : this.frames[this.depth - 1].leafCount;
-      this.scalarByKind = -1;
+      this.scalarPast = NaN;
     }
     this.deliverScalarTo(start, kind);
     if (this.depth > 0) {

@@ -1,36 +1,43 @@
-// Which schemas judge a string by its kind alone: every string passes them, or every string fails
-// them, whatever its text. A string is whole at its closing quote; where every schema applied to
-// it judges strings by their kind, it is decided at its opening quote instead, and a session need
-// not read a long string of the wrong kind (up to `limits.maxStringLength`) to say no
-// (Evaluator.stringBegins).
+// Which schemas judge a string by its kind alone, or by its kind and a bound on its length: every
+// string passes them, or every string fails them, whatever its text, once it is longer than the
+// bound (-1 for the kind alone). A string is whole at its closing quote; where every schema applied
+// to it has a bound, it is decided at its opening quote for -1, and in a session as it grows past
+// the bound: a session need not read a long string of the wrong kind, or one longer than
+// `maxLength`, (up to `limits.maxStringLength`) to say no (Evaluator.stringBegins, stringGrows).
 //
-// Each keyword says so of itself (KeywordDefinition.judgesStringsByKind); a schema does when each of
+// Each keyword says so of itself (KeywordDefinition.stringsAlikePast); a schema does when each of
 // its keywords that acts on scalars does, and each subschema it applies in place does too (read
-// from the outlines). A keyword that may rewrite errors (`errorMessage`) or follows the dynamic
-// scope does not, nor one of the caller's that reads strings (a custom keyword or string format).
+// from the outlines), and its bound is the largest of theirs. A keyword that may rewrite errors
+// (`errorMessage`) or follows the dynamic scope does not, nor one of the caller's that reads
+// strings (a custom keyword or string format).
 
 import {acts, type SchemaNode} from '../schema/node.js';
 import {InPlaceWalk} from '../keywords/rules/inPlaceWalk.js';
 
-/** Whether a schema and all it applies in place judge strings by kind; read once per schema. */
+/** A schema's bound, with all it applies in place (Infinity where the text decides); read once per schema. */
 class KindReader extends InPlaceWalk {
   /** Something applies that the outline cannot name (a `$dynamicRef`, a custom keyword), or too much. */
   private unknown = false;
+  /** The largest bound read so far. */
+  private past = -1;
 
   constructor() {
     // A `not` judges a string by its kind only if its subschema does.
     super(true);
   }
 
-  judges(root: SchemaNode): boolean {
+  bound(root: SchemaNode): number {
     this.visit(root);
-    return this.walk((node) => this.readNode(node)) && !this.unknown;
+    return this.walk((node) => this.readNode(node)) && !this.unknown ? this.past : Infinity;
   }
 
   /** False when `node`'s own keywords, or what it was found to be before, read a string's text. */
   private readNode(node: SchemaNode): boolean {
-    const known = judged.get(node);
-    if (known !== undefined || node.bool !== undefined) return known !== false;
+    const known = node.bool !== undefined ? -1 : bounds.get(node);
+    if (known !== undefined) {
+      this.past = Math.max(this.past, known);
+      return known !== Infinity;
+    }
     for (const keyword of node.keywords) {
       const {definition} = keyword;
       // `errorMessage` acts only on errors, which it may write with the value in them.
@@ -38,7 +45,11 @@ class KindReader extends InPlaceWalk {
       if (!acts(definition)) continue;
       if (definition.followsDynamicScope === true) return false;
       const onScalars = definition.accepts !== undefined || definition.scalar !== undefined;
-      if (onScalars && definition.judgesStringsByKind?.(keyword) !== true) return false;
+      if (onScalars) {
+        const past = definition.stringsAlikePast?.(keyword);
+        if (past === undefined) return false;
+        this.past = Math.max(this.past, past);
+      }
       if (definition.outline !== undefined) definition.outline(keyword, this);
       else if (!onScalars) return false;
     }
@@ -59,11 +70,19 @@ class KindReader extends InPlaceWalk {
 }
 
 /** What each schema was found to be: it depends on the schema alone. */
-const judged = new WeakMap<SchemaNode, boolean>();
+const bounds = new WeakMap<SchemaNode, number>();
+
+/**
+ * Every string of more than this many code points gets one verdict from `node` and all it applies
+ * in place, whatever its text: -1 where every string does, Infinity where the text decides.
+ */
+export function stringsAlikePast(node: SchemaNode): number {
+  let past = bounds.get(node);
+  if (past === undefined) bounds.set(node, (past = new KindReader().bound(node)));
+  return past;
+}
 
 /** Does `node`, with all it applies in place, judge every string by its kind alone? */
 export function judgesStringsByKind(node: SchemaNode): boolean {
-  let verdict = judged.get(node);
-  if (verdict === undefined) judged.set(node, (verdict = new KindReader().judges(node)));
-  return verdict;
+  return stringsAlikePast(node) < 0;
 }

@@ -105,6 +105,10 @@ export class TeeSink implements TokenSink {
     this.first.stringBegins?.();
     this.second.stringBegins?.();
   }
+  stringGrows(length: number): void {
+    this.first.stringGrows?.(length);
+    this.second.stringGrows?.(length);
+  }
   numberValue(text: string): void {
     this.first.numberValue(text);
     this.second.numberValue(text);

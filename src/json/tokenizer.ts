@@ -326,7 +326,11 @@ export class Tokenizer {
     if (expect === Expect.InString || expect === Expect.InKey) {
       // The text starts inside a string (possibly at a carried escape).
       i = this.scanString(text, i, expect === Expect.InKey, final);
-      if (i === PARTIAL || this._stopped) return;
+      if (i === PARTIAL) {
+        if (expect === Expect.InString) this.stringGrew();
+        return;
+      }
+      if (this._stopped) return;
       expect = this.expect;
       if (this.skipTo >= 0) {
         i = this.skipRead(text);
@@ -532,6 +536,12 @@ export class Tokenizer {
     if (this.sink.stringBegins === undefined) return;
     this.cutStringStart = this.positionAt(this.stringQuote);
     this.announceString();
+    this.stringGrew();
+  }
+
+  /** A string value goes on past this text: the sink hears how long it is so far (TokenSink.stringGrows). */
+  private stringGrew(): void {
+    if (!this._stopped) this.sink.stringGrows?.(this.decoded.length);
   }
 
   /** Tell the sink the string value begins, as from its opening quote (TokenSink.stringBegins). */

@@ -46,7 +46,7 @@ export const format = scalarCheck<Format>({
   failure: (keyword) => [`must match format "${keyword.value.name}"`, {format: keyword.value.name}],
   callsCaller: (keyword) => keyword.value.fromCaller,
   // A number's format (int32, double...) passes every string.
-  judgesStringsByKind: (keyword) => keyword.value.kind !== STRING,
+  stringsAlikePast: (keyword) => (keyword.value.kind !== STRING ? -1 : undefined),
 });
 
 /**

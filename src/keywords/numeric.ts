@@ -45,7 +45,8 @@ function withinBound(keyword: CompiledKeyword<Bound>, kind: Kind, scalar: Scalar
 }
 
 /** A number's keywords pass every string. */
-const passesStrings = (): boolean => true;
+/** Every string passes a numeric keyword. */
+const passesStrings = (): number => -1;
 
 const boundFailure = (keyword: CompiledKeyword<Bound>): [string, Record<string, unknown>] => [
   keyword.value.message,
@@ -58,7 +59,7 @@ function boundKeyword(name: string, fails: Fails): KeywordDefinition<Bound> {
     compile: (value, context) => bound(expectNumber(value, context), fails),
     accepts: withinBound,
     failure: boundFailure,
-    judgesStringsByKind: passesStrings,
+    stringsAlikePast: passesStrings,
   });
 }
 
@@ -80,7 +81,7 @@ function draft4BoundKeyword(name: 'minimum' | 'maximum', exclusiveName: string):
     },
     accepts: withinBound,
     failure: boundFailure,
-    judgesStringsByKind: passesStrings,
+    stringsAlikePast: passesStrings,
   });
 }
 
@@ -113,7 +114,7 @@ export const multipleOf = scalarCheck<Divisor>({
     if (divisor <= 0) throw context.fail('must be a number greater than 0');
     return {number: divisor, decimal: parseDecimal(String(divisor))!};
   },
-  judgesStringsByKind: passesStrings,
+  stringsAlikePast: passesStrings,
   accepts: (keyword, kind, scalar) =>
     kind !== NUMBER || isMultipleOf(scalar.numberText(), scalar.number(), keyword.value.decimal, keyword.value.number),
   failure: (keyword) => [`must be a multiple of ${keyword.value.number}`, {multipleOf: keyword.value.number}],

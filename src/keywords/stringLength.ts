@@ -11,6 +11,8 @@ export const maxLength = scalarCheck<number>({
   accepts: (keyword, kind, scalar) =>
     kind !== STRING || scalar.text.length <= keyword.value || codePointLength(scalar.text) <= keyword.value,
   failure: (keyword) => [`must NOT have more than ${keyword.value} characters`, {limit: keyword.value}],
+  // Every string longer than the limit fails, whatever its text.
+  stringsAlikePast: (keyword) => keyword.value,
 });
 
 export const minLength = scalarCheck<number>({
@@ -18,4 +20,6 @@ export const minLength = scalarCheck<number>({
   compile: (value, context) => expectNonNegativeInteger(value, context) || undefined,
   accepts: (keyword, kind, scalar) => kind !== STRING || codePointLength(scalar.text) >= keyword.value,
   failure: (keyword) => [`must NOT have fewer than ${keyword.value} characters`, {limit: keyword.value}],
+  // Every string of the limit or longer passes, whatever its text.
+  stringsAlikePast: (keyword) => keyword.value - 1,
 });

@@ -120,7 +120,7 @@ export const type: KeywordDefinition<TypeValue> = {
   },
   accepts: (keyword, kind, scalar) => hasType(keyword.value.mask, kind, scalar),
   // A string is of the type or not, whatever it says.
-  judgesStringsByKind: () => true,
+  stringsAlikePast: () => -1,
   outline: (keyword, outline) => outline.kinds(keyword.value.mask),
   amend(keyword: CompiledKeyword<TypeValue>, amendments) {
     if (keyword.value.coercion !== null) amendments.coerce(keyword.value.coercion);

@@ -225,11 +225,14 @@ export interface KeywordDefinition<V = any> {
    */
   accepts?(keyword: CompiledKeyword<V>, kind: Kind, scalar: Scalar): boolean;
   /**
-   * Every string passes this keyword, or every string fails it, whatever its text (`type`, the
-   * numeric keywords, `enum` and `const` without strings). Where every keyword applied to a string
-   * says so, it is judged at its opening quote rather than its closing one (src/engine/judgedByKind.ts).
+   * Every string of more than this many code points gets the same verdict from this keyword,
+   * whatever its text: -1 where every string does (`type`, the numeric keywords, `enum` and
+   * `const` without strings), n for `maxLength: n` (all fail past it), undefined where the text
+   * decides. Where every keyword applied to a string has a bound, it is decided once it is known
+   * to be longer than all of them: at its opening quote for -1, else as it grows past them in a
+   * session (src/engine/judgedByKind.ts).
    */
-  judgesStringsByKind?(keyword: CompiledKeyword<V>): boolean;
+  stringsAlikePast?(keyword: CompiledKeyword<V>): number | undefined;
   /**
    * True when its verdict runs a function the caller gave (a custom keyword, a custom format),
    * which may answer differently another time: no engine keeps such a verdict for later.

@@ -117,6 +117,10 @@ export class MemberSink implements TokenSink {
     this.evaluator.stringBegins();
   }
 
+  stringGrows(length: number): void {
+    this.evaluator.stringGrows(length);
+  }
+
   numberValue(text: string): void {
     this.evaluator.numberValue(text);
   }

@@ -165,6 +165,7 @@ export function tokenValidator(validator: Validator): TokenValidator {
         if (piece === undefined) refuseTokens(`A ${name} token outside the value it belongs to`);
         pieces += text(name, value);
         checkLength(pieces, piece!.limit);
+        if (piece!.kind === 'string') sink.stringGrows?.(pieces.length);
         return;
       case 'endString':
       case 'endKey':

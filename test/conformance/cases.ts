@@ -286,6 +286,7 @@ const readRefusals: WireRefusal[] = [
 
 const FIFTY_MB = 50 * MiB;
 const forbiddenUploads = mount(uploadSchema, {bodyRoom: 100 * MiB});
+const shortNames = mount({type: 'object', properties: {name: {type: 'string', maxLength: 64}}}, {bodyRoom: 100 * MiB});
 const limited = mount({}, {limit: 100 * KiB});
 const plain = mount({}, {bodyRoom: 100 * MiB});
 
@@ -557,14 +558,22 @@ export const CASES: readonly Case[] = [
   },
   {
     kind: 'verdicts',
-    name: 'a long body whose first key is forbidden is refused having read a bounded prefix',
+    name: 'a long body made invalid early (a forbidden first key, a string past its maxLength) is refused having read a bounded prefix',
     from: "the early-rejection blocks of express, koa, fastify and web.test.ts; web.test.ts 'nothing more is pulled'; stream.test.ts 'as soon as it is certain'; text-stream.test.ts 'without asking for another delta'",
     // In 1000-byte chunks: a door that pipes may have taken one more chunk than the one deciding.
-    steps: [true, false].map((announced) => ({
-      mount: forbiddenUploads,
-      body: large({prefix: '{"forbidden": "', size: FIFTY_MB, suffix: '"}', chunk: 1000, announced}),
-      expect: {...refused('validation'), consumedAtMost: 15 + 2 * 1000, readAtMost: 2 * 64 * KiB + KiB},
-    })),
+    steps: [true, false].flatMap((announced) => [
+      {
+        mount: forbiddenUploads,
+        body: large({prefix: '{"forbidden": "', size: FIFTY_MB, suffix: '"}', chunk: 1000, announced}),
+        expect: {...refused('validation'), consumedAtMost: 15 + 2 * 1000, readAtMost: 2 * 64 * KiB + KiB},
+      },
+      // Decided once the string is certainly past maxLength: in the chunk that takes it past twice the limit.
+      {
+        mount: shortNames,
+        body: large({prefix: '{"name": "', size: FIFTY_MB, suffix: '"}', chunk: 1000, announced}),
+        expect: {...refused('validation'), consumedAtMost: 10 + 2 * 1000, readAtMost: 2 * 64 * KiB + KiB},
+      },
+    ]),
   },
   {
     kind: 'verdicts',

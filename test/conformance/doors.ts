@@ -602,7 +602,7 @@ function verdictOfRecords(records: readonly NdjsonRecord[], failure: unknown, so
 const NDJSON_SKIPS = {
   ...STREAM_SKIPS,
   'an empty body is refused': 'an empty NDJSON stream holds no record: there is nothing to refuse',
-  'a long body whose first key is forbidden is refused having read a bounded prefix': NDJSON_RECORD_AT_LINE_END,
+  'a long body made invalid early (a forbidden first key, a string past its maxLength) is refused having read a bounded prefix': NDJSON_RECORD_AT_LINE_END,
 };
 
 const ndjsonValidatorDoor: Door = {
@@ -713,7 +713,7 @@ const cliDoor: Door = {
     'a UTF-8 sequence split across chunks is decoded whole': NO_SPLIT,
     'nesting deeper than maxDepth, strings and keys longer than their limits are refused': 'no option for the validator limits; the defaults are a case of their own',
     'a sender that goes away mid-body is refused, leaves nothing behind, and the next body is judged': NO_SENDER,
-    'a long body whose first key is forbidden is refused having read a bounded prefix':
+    'a long body made invalid early (a forbidden first key, a string past its maxLength) is refused having read a bounded prefix':
       'the CLI reads a document on past its first schema violation by design, to report a syntax error after it too (adapters/cli.ts)',
     'two bodies fed alternately through one mount get the verdicts each gets alone': 'a process judges its files one after another: there is nothing to interleave',
     'two bodies fed alternately through one compiled validator get the verdicts each gets alone': 'a command line takes a schema file: there is no compiled validator to give it',

@@ -52,9 +52,10 @@ describe('minLength / maxLength', () => {
     });
   });
 
-  test('streaming: decided at the closing quote of the string', () => {
+  test('streaming: decided as the string grows past the limit, before its closing quote', () => {
+    // A code point is at most two code units: "too long" is certainly past 3 at its 7th unit.
     const text = '["ok", "too long", "x"]';
-    assert.equal(refusalByte({items: {maxLength: 3}}, text), text.indexOf('g"') + 1);
+    assert.equal(refusalByte({items: {maxLength: 3}}, text), text.indexOf('too long') + 2 * 3);
   });
 
   test('compile: a non-negative integer (1.0 counts as an integer)', () => {

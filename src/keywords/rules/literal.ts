@@ -409,7 +409,7 @@ export function literalApplicator(name: string, compile: (value: unknown, contex
     begin: beginMatching,
     accepts: acceptsScalar,
     // With no string among the literals, every string fails.
-    judgesStringsByKind: (keyword) => keyword.value.strings.size === 0,
+    stringsAlikePast: (keyword) => (keyword.value.strings.size === 0 ? -1 : undefined),
     outline: outlineLiterals,
     scalar: scalarMatches,
     result: candidateSettled,

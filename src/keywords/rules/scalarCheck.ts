@@ -13,8 +13,8 @@ export interface ScalarCheck<V> {
   failure(keyword: CompiledKeyword<V>): [message: string, params: Record<string, unknown>];
   /** KeywordDefinition.callsCaller. */
   callsCaller?(keyword: CompiledKeyword<V>): boolean;
-  /** KeywordDefinition.judgesStringsByKind. */
-  judgesStringsByKind?(keyword: CompiledKeyword<V>): boolean;
+  /** KeywordDefinition.stringsAlikePast. */
+  stringsAlikePast?(keyword: CompiledKeyword<V>): number | undefined;
 }
 
 export function scalarCheck<V>(check: ScalarCheck<V>): KeywordDefinition<V> {
@@ -23,7 +23,7 @@ export function scalarCheck<V>(check: ScalarCheck<V>): KeywordDefinition<V> {
     compile: check.compile,
     accepts: check.accepts,
     callsCaller: check.callsCaller,
-    judgesStringsByKind: check.judgesStringsByKind,
+    stringsAlikePast: check.stringsAlikePast,
     scalar(run, keyword) {
       if (check.accepts(keyword, run.kind as Kind, run.evaluator)) return;
       const [message, params] = check.failure(keyword);
