@@ -346,7 +346,11 @@ export interface SessionOptions {
 
 /** One document in chunks; `R` is the verdict `end` gives (with the value when asked to `parse`). */
 export interface Session<R extends Result = Result> {
-  /** Feed the next chunk. Returns false as soon as the document is certainly invalid. */
+  /**
+   * Feed the next chunk. Returns false as soon as the document is certainly invalid. With
+   * `allErrors`, a failure inside an object or array counts for the document once that value ends:
+   * the value is read on to find every error in it, so until then this may still return true.
+   */
   write(chunk: string | Uint8Array): boolean;
   /** The document is complete: the verdict. */
   end(): R;
