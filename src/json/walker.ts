@@ -4,6 +4,7 @@
 
 import {InputError, NO_POSITION} from '../output/errors.js';
 import {escapePointerToken} from './pointer.js';
+import {exceeded} from './limits.js';
 import type {Limits, TokenSink} from '../types.js';
 
 
@@ -43,7 +44,7 @@ export function walkValue(value: unknown, sink: StoppableSink, limits: Required<
     // Deliver `next`.
     if (next === null) sink.nullValue();
     else if (typeof next === 'string') {
-      if (next.length > limits.maxStringLength) throw walkError(stack, 'limit', 'limit.string', `string longer than ${limits.maxStringLength} characters`);
+      if (next.length > limits.maxStringLength) throw walkError(stack, 'limit', 'limit.string', exceeded('limit.string', limits));
       sink.stringValue(next);
     } else if (typeof next === 'number') {
       if (!Number.isFinite(next)) throw walkError(stack, 'syntax', 'value.notJson', `${next} is not a JSON number`);
@@ -52,18 +53,18 @@ export function walkValue(value: unknown, sink: StoppableSink, limits: Required<
       if (next) sink.trueValue();
       else sink.falseValue();
     } else if (isArray(next, stack)) {
-      if (stack.length >= limits.maxDepth) throw walkError(stack, 'limit', 'limit.depth', `nesting deeper than ${limits.maxDepth}`);
+      if (stack.length >= limits.maxDepth) throw walkError(stack, 'limit', 'limit.depth', exceeded('limit.depth', limits));
       sink.startArray();
       stack.push({value: next, keys: null, index: 0});
     } else if (typeof next === 'object') {
-      if (stack.length >= limits.maxDepth) throw walkError(stack, 'limit', 'limit.depth', `nesting deeper than ${limits.maxDepth}`);
+      if (stack.length >= limits.maxDepth) throw walkError(stack, 'limit', 'limit.depth', exceeded('limit.depth', limits));
       let keys: string[];
       try {
         keys = Object.keys(next as object);
       } catch (error) {
         throw unreadable(stack, error);
       }
-      if (keys.length > limits.maxProperties) throw walkError(stack, 'limit', 'limit.properties', `object with more than ${limits.maxProperties} properties`);
+      if (keys.length > limits.maxProperties) throw walkError(stack, 'limit', 'limit.properties', exceeded('limit.properties', limits));
       sink.startObject();
       stack.push({value: next as Record<string, unknown>, keys, index: 0});
     } else {
@@ -98,7 +99,7 @@ export function walkValue(value: unknown, sink: StoppableSink, limits: Required<
           }
           // As JSON.stringify does, a property whose value is undefined is not there.
           if (member === undefined) continue;
-          if (key.length > limits.maxKeyLength) throw walkError(stack, 'limit', 'limit.key', `key longer than ${limits.maxKeyLength} characters`);
+          if (key.length > limits.maxKeyLength) throw walkError(stack, 'limit', 'limit.key', exceeded('limit.key', limits));
           sink.keyValue(key);
           next = member;
           if (sink.stopped) return;
