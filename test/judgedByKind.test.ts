@@ -160,7 +160,7 @@ describe('where a string is still judged at its closing quote', () => {
   it('in an object whose fingerprint is wanted (an item of a uniqueItems array)', () => closing({uniqueItems: true, items: {properties: {a: {type: 'number'}}}}, '[{"a": ', '}]'));
 });
 
-describe('a string past the length its schemas bound is refused as it grows past it', () => {
+describe('a string past the length its schemas bound (maxLength, minLength, the longest string of an enum) is refused as it grows past it', () => {
   const bound = (schema: unknown): number => stringsAlikePast(compileSchema(schema, {}).root);
   it('maxLength n and minLength n bound at n and n − 1, with the kind, through what applies in place', () => {
     assert.equal(bound({maxLength: 5}), 5);
@@ -169,7 +169,10 @@ describe('a string past the length its schemas bound is refused as it grows past
     assert.equal(bound({anyOf: [{maxLength: 3}, {type: 'number'}], not: {maxLength: 8}}), 8);
     assert.equal(bound({type: 'number'}), -1);
     assert.equal(bound({maxLength: 5, pattern: '^a'}), Infinity);
-    assert.equal(bound({anyOf: [{maxLength: 3}, {enum: ['a']}]}), Infinity);
+    // No string longer than the longest string literal equals one.
+    assert.equal(bound({enum: ['user', 'admin', 1]}), 5);
+    assert.equal(bound({anyOf: [{maxLength: 3}, {const: 'a'}]}), 3);
+    assert.equal(bound({anyOf: [{maxLength: 3}, {pattern: 'a'}]}), Infinity);
   });
 
   it('in a session, a member, an item or the document, after reading past the bound only', () => {
@@ -179,6 +182,9 @@ describe('a string past the length its schemas bound is refused as it grows past
     assert.deepEqual(member.result.errors.map((unit) => [unit.keyword, unit.offset]), [['maxLength', '{"a": '.length]]);
     const item = session({items: {maxLength: 3}}, ['["ab', 'cdefgh', LONG, '"]']);
     assert.deepEqual(item.writes, [true, false, false, false]);
+    const role = session({properties: {role: {enum: ['user', 'admin']}}}, ['{"role": "', LONG, LONG, '"}']);
+    assert.deepEqual(role.writes, [true, false, false, false]);
+    assert.deepEqual(role.result.errors.map((unit) => [unit.keyword, unit.offset]), [['enum', '{"role": '.length]]);
     const root = session({maxLength: 3}, ['"abcdefg', LONG, '"']);
     assert.deepEqual(root.writes, [false, false, false]);
     // Within an anyOf, it is the branch that is decided: the anyOf fails once every branch has.
@@ -208,6 +214,7 @@ describe('a string past the length its schemas bound is refused as it grows past
   it('every cut of a text gives validateText\'s errors, with and without allErrors', () => {
     const schemas = [
       {properties: {a: {type: 'string', maxLength: 4}, b: {minLength: 2, maxLength: 6}}},
+      {properties: {a: {enum: ['abcd', 'é😀', 1]}, b: {not: {const: 'x'}}}},
       {items: {anyOf: [{maxLength: 2}, {type: 'number'}]}},
       {type: 'array', items: {not: {minLength: 5}}},
     ];

@@ -304,6 +304,8 @@ export interface Literals {
   /** `true`, `false` and `null` literals. */
   readonly scalars: readonly unknown[];
   readonly strings: ReadonlySet<string>;
+  /** The UTF-16 length of the longest string literal, -1 without one: no longer string equals any. */
+  readonly longestString: number;
   /** Number literals by their double: a lookup instead of a scan, whatever the enum's length. */
   readonly numbers: ReadonlySet<number>;
   readonly objects: readonly SchemaNode[];
@@ -342,7 +344,9 @@ export function compileLiterals(
     else if (typeof value === 'number') numbers.add(value);
     else scalars.push(value);
   });
-  return {scalars, strings, numbers, objects, arrays, ...failure};
+  let longestString = -1;
+  for (const string of strings) longestString = Math.max(longestString, string.length);
+  return {scalars, strings, longestString, numbers, objects, arrays, ...failure};
 }
 
 function beginMatching(run: Run, keyword: CompiledKeyword<Literals>): void {
@@ -408,8 +412,9 @@ export function literalApplicator(name: string, compile: (value: unknown, contex
     compile,
     begin: beginMatching,
     accepts: acceptsScalar,
-    // With no string among the literals, every string fails.
-    stringsAlikePast: (keyword) => (keyword.value.strings.size === 0 ? -1 : undefined),
+    // Every string longer than the longest string literal fails (every string, without one). A
+    // code point is one or two code units, so a literal has at most as many as its length.
+    stringsAlikePast: (keyword) => keyword.value.longestString,
     outline: outlineLiterals,
     scalar: scalarMatches,
     result: candidateSettled,
