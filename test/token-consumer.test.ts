@@ -302,6 +302,32 @@ describe('tokenValidator: tokens are held to the limits and to the protocol, as 
     assert.deepEqual(codes(verdictOf(true, [{name: 'numberValue', value: '1e400'}], {limits: {inexactNumbers: 'reject'}})), ['limit.number.inexact']);
   });
 
+  test('what text would report first is reported first: a string\'s kind before its limit, a streamed key before the next limit', async () => {
+    // Found by comparing pipelines with validateText: the packed string's limit came before its
+    // kind's error, and a streamed key waiting for the next token was never judged when that token
+    // broke a limit (the key repeated, the next value too deep).
+    const cases: [unknown, string, Record<string, unknown>][] = [
+      [{type: 'object'}, '"abcdef"', {limits: {maxStringLength: 3}}],
+      [true, '{"a": 1, "a": {"b": {}}}', {limits: {maxDepth: 2}}],
+      [{properties: {a: {type: 'string'}}}, '{"a": 1, "b": 2}', {limits: {maxProperties: 1}}],
+    ];
+    for (const [schema, text, options] of cases) {
+      const expected = compile(schema, options).validateText(text).errors.map((unit) => unit.params?.code ?? unit.keyword);
+      for (const parserOptions of [{}, {packValues: false}, {streamValues: false}, {packKeys: false}, {streamKeys: false}]) {
+        const results: Result[] = [];
+        const pipeline = chain([parser(parserOptions), tokenConsumer(schema, options)]);
+        pipeline.on('data', (result: Result) => results.push(result));
+        const done = new Promise((resolve, reject) => {
+          pipeline.on('end', resolve);
+          pipeline.on('error', reject);
+        });
+        Readable.from([text]).pipe(pipeline);
+        await done;
+        assert.deepEqual(results.map((result) => result.errors.map((unit) => unit.params?.code ?? unit.keyword)), [expected], `${text} ${JSON.stringify(parserOptions)}`);
+      }
+    }
+  });
+
   test('a streamed string past its limit is refused at the chunk that passes it, not at its end', () => {
     const document = tokenValidator(compile(true, small));
     assert.equal(document.push({name: 'startString'}), true);

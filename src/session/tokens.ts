@@ -109,6 +109,12 @@ export function tokenValidator(validator: Validator): TokenValidator {
     if (typeof token !== 'object' || token === null || typeof token.name !== 'string') refuseTokens(`Not a token of stream-json's protocol (${describe(token)})`);
     const name = token.name;
     if (piece !== undefined && name !== piece.chunk && name !== piece.end) refuseTokens(`A ${name} token inside a ${piece.kind}, before its ${piece.end}`);
+    // A value streamed in pieces comes before the token after it, as in text, unless that token is
+    // its packed value: a key before the limit its value breaks, a value before the next key.
+    if (pending !== undefined && PACKED_KIND[name as keyof typeof PACKED_KIND] !== pending) {
+      deliverPending();
+      if (evaluator.stopped) return;
+    }
     if (valueEnded() && !(name === 'stringValue' && previous === 'endString') && !(name === 'numberValue' && previous === 'endNumber')) {
       refuse('syntax', 'syntax.trailing', `A ${name} token came after the document's value ended`);
     }
@@ -154,7 +160,6 @@ export function tokenValidator(validator: Validator): TokenValidator {
       case 'startString':
       case 'startKey':
       case 'startNumber':
-        deliverPending();
         piece = PIECES[name]!;
         // A string of the wrong kind is refused here, before its chunks (Evaluator.stringBegins).
         if (name === 'startString') sink.stringBegins?.();
@@ -179,14 +184,19 @@ export function tokenValidator(validator: Validator): TokenValidator {
       case 'keyValue':
       case 'numberValue': {
         const packed = text(name, value);
-        checkLength(packed, PACKED_LIMIT[name]);
-        if (name === 'numberValue') checkNumber(packed);
-        // The packed value supersedes the pieces streamed just before it, of its own kind only: a
-        // key streamed and a value packed (packKeys: false) are two tokens.
-        if (pending === PACKED_KIND[name]) {
+        // The packed value supersedes the pieces streamed just before it, of its own kind only (a
+        // key streamed and a value packed, with packKeys: false, are two tokens: see deliver).
+        if (pending !== undefined) {
           pending = undefined;
           pieces = '';
-        } else deliverPending();
+        } else if (name === 'stringValue' && packed.length > limits.maxStringLength) {
+          // A string too long is announced first, as at its opening quote in text
+          // (Tokenizer.scanStringValue): a string of the wrong kind is that error, not the limit's.
+          sink.stringBegins?.();
+          if (evaluator.stopped) return;
+        }
+        checkLength(packed, PACKED_LIMIT[name]);
+        if (name === 'numberValue') checkNumber(packed);
         sink[name](packed);
         return;
       }
@@ -197,7 +207,6 @@ export function tokenValidator(validator: Validator): TokenValidator {
       case 'nullValue':
       case 'trueValue':
       case 'falseValue':
-        deliverPending();
         sink[name]();
         return;
       default:
