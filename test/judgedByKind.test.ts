@@ -235,6 +235,31 @@ describe('a string past the length its schemas bound (maxLength, minLength, the 
     }
   });
 
+  it('an input error inside a string is reported after its length so far, as every cut reports it', () => {
+    // Found by an outside attack: a cut past the bound judged the string, where the whole text
+    // reached the bad escape, control character, string limit or end first and reported that alone.
+    const cases: [unknown, string, CompileOptions, string][] = [
+      [{maxLength: 0}, '"x\\q"', {}, 'maxLength'],
+      [{maxLength: 0}, '"x\u0001"', {}, 'maxLength'],
+      [{maxLength: 2}, '"abcdefgh"', {limits: {maxStringLength: 7}}, 'maxLength'],
+      [{type: 'integer', maxLength: 2}, '"abcde\\q"', {}, 'type'],
+      [{properties: {a: {maxLength: 2}}}, '{"a":"abcde\\q"}', {allErrors: true}, 'maxLength'],
+      [{maxLength: 3}, '"abcdefghijklmnop\\q"', {}, 'maxLength'],
+      [{maxLength: 2}, '"abcde', {}, 'maxLength'],
+    ];
+    for (const [schema, text, options, first] of cases) {
+      const validator = compile(schema, options);
+      const whole = validator.validateText(text);
+      assert.equal(whole.errors[0]!.keyword, first, `${text}: ${JSON.stringify(whole.errors)}`);
+      for (let cut = 1; cut < text.length; cut++) {
+        const document = validator.session();
+        document.write(text.slice(0, cut));
+        document.write(text.slice(cut));
+        assert.deepEqual(document.end(), whole, `${JSON.stringify(schema)} ${text} cut at ${cut}`);
+      }
+    }
+  });
+
   it('stream-json tokens: a streamed string is refused at the chunk that takes it past the bound', () => {
     const document = tokenValidator(compile({properties: {a: {maxLength: 3}}}));
     for (const token of [{name: 'startObject'}, {name: 'keyValue', value: 'a'}, {name: 'startString'}, {name: 'stringChunk', value: 'ab'}]) assert.equal(document.push(token), true);

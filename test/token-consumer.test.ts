@@ -12,7 +12,7 @@ import chain from 'stream-chain';
 import {parser} from 'stream-json';
 import {tokenConsumer, type StreamJsonToken} from '../adapters/stream-json.js';
 import {compile, tokenValidator} from '../src/index.js';
-import type {Result} from '../src/types.js';
+import type {CompileOptions, Result, SchemaOrValidator} from '../src/types.js';
 
 const schema = {
   type: 'object',
@@ -306,7 +306,7 @@ describe('tokenValidator: tokens are held to the limits and to the protocol, as 
     // Found by comparing pipelines with validateText: the packed string's limit came before its
     // kind's error, and a streamed key waiting for the next token was never judged when that token
     // broke a limit (the key repeated, the next value too deep).
-    const cases: [unknown, string, Record<string, unknown>][] = [
+    const cases: [SchemaOrValidator, string, CompileOptions][] = [
       [{type: 'object'}, '"abcdef"', {limits: {maxStringLength: 3}}],
       [true, '{"a": 1, "a": {"b": {}}}', {limits: {maxDepth: 2}}],
       [{properties: {a: {type: 'string'}}}, '{"a": 1, "b": 2}', {limits: {maxProperties: 1}}],
@@ -324,6 +324,31 @@ describe('tokenValidator: tokens are held to the limits and to the protocol, as 
         Readable.from([text]).pipe(pipeline);
         await done;
         assert.deepEqual(results.map((result) => result.errors.map((unit) => unit.params?.code ?? unit.keyword)), [expected], `${text} ${JSON.stringify(parserOptions)}`);
+      }
+    }
+  });
+
+  test('a packed value that differs from the pieces streamed before it is refused: it would pass unjudged', () => {
+    // Found by an outside attack: chunks past minLength's bound were judged as they grew, and the
+    // packed "" after them replaced them unjudged; a key streamed as "a" and packed as "b" too.
+    const cases: [unknown, {name: string; value?: unknown}[]][] = [
+      [{minLength: 3}, [{name: 'startString'}, {name: 'stringChunk', value: 'abcdefgh'}, {name: 'endString'}, {name: 'stringValue', value: ''}]],
+      [{properties: {a: false}}, object({name: 'startKey'}, {name: 'stringChunk', value: 'a'}, {name: 'endKey'}, {name: 'keyValue', value: 'b'}, {name: 'nullValue'})],
+      [{maximum: 5}, [{name: 'startNumber'}, {name: 'numberChunk', value: '1'}, {name: 'endNumber'}, {name: 'numberValue', value: '9'}]],
+    ];
+    for (const [schema, tokens] of cases) assert.deepEqual(codes(verdictOf(schema, tokens)), ['syntax.tokens'], JSON.stringify(tokens));
+  });
+
+  test('a string over its limit reports its length first, as text does: maxLength before limit.string', () => {
+    for (const allErrors of [false, true]) {
+      const options = {allErrors, limits: {maxStringLength: 4}};
+      const expected = codes(compile({maxLength: 1}, options).validateText('"abcde"'));
+      for (const tokens of [
+        [{name: 'startString'}, {name: 'stringChunk', value: 'abc'}, {name: 'stringChunk', value: 'de'}, {name: 'endString'}],
+        [{name: 'startString'}, {name: 'stringChunk', value: 'abcde'}, {name: 'endString'}],
+        [{name: 'stringValue', value: 'abcde'}],
+      ]) {
+        assert.deepEqual(codes(verdictOf({maxLength: 1}, tokens, options)), expected, `${allErrors} ${JSON.stringify(tokens)}`);
       }
     }
   });

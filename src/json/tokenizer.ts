@@ -120,6 +120,11 @@ export class Tokenizer {
    */
   private stringQuote = -1;
   private cutStringStart: InputPosition | null = null;
+  /**
+   * Code units of the string value read before the input error being thrown inside it, -1 where
+   * they are all in `decoded`: the sink hears that length, as a cut there would have told it.
+   */
+  private unitsBeforeError = -1;
 
   /** The end of a value the sink read itself (readMemberValue, readItem); -1: none. */
   private skipTo = -1;
@@ -325,9 +330,9 @@ export class Tokenizer {
     }
     if (expect === Expect.InString || expect === Expect.InKey) {
       // The text starts inside a string (possibly at a carried escape).
-      i = this.scanString(text, i, expect === Expect.InKey, final);
+      i = expect === Expect.InKey ? this.scanString(text, i, true, final) : this.scanStringValue(text, i, final, true);
       if (i === PARTIAL) {
-        if (expect === Expect.InString) this.stringGrew();
+        if (expect === Expect.InString) this.stringGrew(this.decoded.length);
         return;
       }
       if (this._stopped) return;
@@ -411,7 +416,7 @@ export class Tokenizer {
       if (c === Ch.Quote) {
         this.expect = Expect.InString;
         this.stringQuote = i;
-        i = this.scanStringValue(text, i + 1, final);
+        i = this.scanStringValue(text, i + 1, final, false);
         if (i === PARTIAL) {
           this.stringCut();
           return;
@@ -516,12 +521,15 @@ export class Tokenizer {
    * sink, the error is never reached. A limit the sink counts and raised as the string ended
    * (`maxApplications`) is raised again by the announcement, at the quote, as a cut text raises it.
    */
-  private scanStringValue(text: string, i: number, final: boolean): number {
+  private scanStringValue(text: string, i: number, final: boolean, begun: boolean): number {
+    this.unitsBeforeError = -1;
     try {
       return this.scanString(text, i, false, final);
     } catch (error) {
       if (!(error instanceof InputError) || this.sink.stringBegins === undefined) throw error;
-      this.announceString();
+      // As a cut there would have told it: that the string began, and how long it is up to there.
+      if (!begun) this.announceString();
+      this.stringGrew(this.unitsBeforeError >= 0 ? this.unitsBeforeError : this.decoded.length);
       if (!this._stopped) throw error;
       return text.length;
     }
@@ -536,12 +544,12 @@ export class Tokenizer {
     if (this.sink.stringBegins === undefined) return;
     this.cutStringStart = this.positionAt(this.stringQuote);
     this.announceString();
-    this.stringGrew();
+    this.stringGrew(this.decoded.length);
   }
 
-  /** A string value goes on past this text: the sink hears how long it is so far (TokenSink.stringGrows). */
-  private stringGrew(): void {
-    if (!this._stopped) this.sink.stringGrows?.(this.decoded.length);
+  /** A string value is `length` code units long so far, and goes on: the sink hears it (TokenSink.stringGrows). */
+  private stringGrew(length: number): void {
+    if (!this._stopped) this.sink.stringGrows?.(length);
   }
 
   /** Tell the sink the string value begins, as from its opening quote (TokenSink.stringBegins). */
@@ -565,10 +573,14 @@ export class Tokenizer {
       i = STRING_RUN.lastIndex;
       // The value so far is what was accumulated plus text[segment, i): fail at the first unit past the bound.
       const room = max - this.decoded.length;
-      if (i - segment > room) throw this.tooLong(segment + room, isKey);
+      if (i - segment > room) {
+        this.unitsBeforeError = max;
+        throw this.tooLong(segment + room, isKey);
+      }
       if (i >= length) {
         if (final) {
           this.index = i;
+          this.unitsBeforeError = this.decoded.length + i - segment;
           throw this.endOfInput(isKey ? "a string character or '\"' to end the key" : "a string character or '\"'");
         }
         if (i > segment) this.decoded.add(text.slice(segment, i));
@@ -589,13 +601,17 @@ export class Tokenizer {
       }
       if (c !== Ch.Backslash) {
         this.index = i;
+        this.unitsBeforeError = this.decoded.length + i - segment;
         throw this.fail(
           'syntax',
           'syntax.unexpected',
           `Unexpected control character ${describeChar(c)} in string at ${this.where()}, expected a string character, an escape or '"'`
         );
       }
-      if (i - segment >= room) throw this.tooLong(i, isKey);
+      if (i - segment >= room) {
+        this.unitsBeforeError = this.decoded.length + i - segment;
+        throw this.tooLong(i, isKey);
+      }
       if (i > segment) this.decoded.add(text.slice(segment, i));
       const escaped = this.escape(text, i, final);
       if (escaped === '') {

@@ -169,8 +169,13 @@ export function tokenValidator(validator: Validator): TokenValidator {
         // Inside its own value only (`deliver` refused any other token inside one).
         if (piece === undefined) refuseTokens(`A ${name} token outside the value it belongs to`);
         pieces += text(name, value);
+        if (piece!.kind === 'string') {
+          // Its length so far, up to the limit, before the limit's error: what text tells at a cut
+          // or at an error inside the string (Tokenizer.scanStringValue).
+          sink.stringGrows?.(Math.min(pieces.length, limits.maxStringLength));
+          if (evaluator.stopped) return;
+        }
         checkLength(pieces, piece!.limit);
-        if (piece!.kind === 'string') sink.stringGrows?.(pieces.length);
         return;
       case 'endString':
       case 'endKey':
@@ -187,12 +192,15 @@ export function tokenValidator(validator: Validator): TokenValidator {
         // The packed value supersedes the pieces streamed just before it, of its own kind only (a
         // key streamed and a value packed, with packKeys: false, are two tokens: see deliver).
         if (pending !== undefined) {
+          // The value judged is the streamed one (perhaps already, as it grew): another would pass unjudged.
+          if (packed !== pieces) refuseTokens(`A ${name} token that differs from the pieces streamed before it`);
           pending = undefined;
           pieces = '';
         } else if (name === 'stringValue' && packed.length > limits.maxStringLength) {
-          // A string too long is announced first, as at its opening quote in text
-          // (Tokenizer.scanStringValue): a string of the wrong kind is that error, not the limit's.
+          // A string too long is announced first, with its length up to the limit, as text tells
+          // it at the limit (Tokenizer.scanStringValue): its kind's or length's error comes first.
           sink.stringBegins?.();
+          if (!evaluator.stopped) sink.stringGrows?.(limits.maxStringLength);
           if (evaluator.stopped) return;
         }
         checkLength(packed, PACKED_LIMIT[name]);
