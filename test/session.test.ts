@@ -263,6 +263,19 @@ describe('limits turn hostile input into clear errors in both modes', () => {
 });
 
 describe('parse: the session assembles the value as JSON.parse would', () => {
+  test('an invalid document has no value, with allErrors too, as from parseText', () => {
+    // With allErrors the invalid document is read whole, and its value was given with its errors.
+    for (const allErrors of [false, true]) {
+      const strict = compile({properties: {a: {type: 'string'}}}, {allErrors});
+      const session = strict.session({parse: true});
+      session.write('{"a": 1, "b": 2}');
+      const result = session.end();
+      assert.equal(result.valid, false);
+      assert.equal('value' in result, false, `allErrors: ${allErrors}`);
+      assert.equal('value' in strict.parseText('{"a": 1, "b": 2}'), false);
+    }
+  });
+
   const validator = compile({type: 'object'});
   for (const text of [
     '{"__proto__": {"polluted": true}, "a": [1, 2.5e3, -0, 12345678901234567890]}',

@@ -321,7 +321,8 @@ export class Document implements Session {
       });
     }
     const result = verdict(this.evaluator, this.inputError);
-    if (this.assembler !== undefined && this.complete) result.value = this.assembler.value;
+    // Only a valid document has a value, as from parseText: with allErrors an invalid one is read whole too.
+    if (this.assembler !== undefined && this.complete && result.valid) result.value = this.assembler.value;
     this.result = result;
     return result;
   }
