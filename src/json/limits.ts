@@ -18,19 +18,22 @@ export const defaultLimits: Required<Limits> = {
 /** The limits a reader of text or tokens holds each value to, by the code of the error past it. */
 export type ReadLimit = 'limit.depth' | 'limit.properties' | 'limit.string' | 'limit.key' | 'limit.number';
 
-/** What a `limit` error says was exceeded, before where (each reader says where in its own terms). */
-export function exceeded(code: ReadLimit, limits: Required<Limits>): string {
+/**
+ * What a `limit` error says was exceeded, `bound` being the limit's value, before where (each
+ * reader says where in its own terms).
+ */
+export function exceeded(code: ReadLimit, bound: number): string {
   switch (code) {
     case 'limit.depth':
-      return `Nesting deeper than maxDepth (${limits.maxDepth})`;
+      return `Nesting deeper than maxDepth (${bound})`;
     case 'limit.properties':
-      return `More than maxProperties (${limits.maxProperties}) properties in one object`;
+      return `More than maxProperties (${bound}) properties in one object`;
     case 'limit.string':
-      return `String longer than maxStringLength (${limits.maxStringLength})`;
+      return `String longer than maxStringLength (${bound})`;
     case 'limit.key':
-      return `Key longer than maxKeyLength (${limits.maxKeyLength})`;
+      return `Key longer than maxKeyLength (${bound})`;
     case 'limit.number':
-      return `Number longer than maxNumberLength (${limits.maxNumberLength})`;
+      return `Number longer than maxNumberLength (${bound})`;
   }
 }
 

@@ -59,7 +59,6 @@ const PARTIAL = -1;
 
 const LITERALS = ['true', 'false', 'null'];
 
-
 /** Where `search` next occurs in `text` from `from` on, or the text's length. */
 const indexOrLength = (text: string, search: string, from: number): number => {
   const at = text.indexOf(search, from);
@@ -70,8 +69,6 @@ export class Tokenizer {
   private sink: TokenSink;
   private readonly maxDepth: number;
   private readonly maxStringLength: number;
-  /** The limits above, for their errors' messages (limits.ts). */
-  private readonly limits: Required<Limits>;
   private readonly maxKeyLength: number;
   private readonly maxProperties: number;
   private readonly maxNumberLength: number;
@@ -142,7 +139,6 @@ export class Tokenizer {
     this.maxProperties = limits?.maxProperties ?? defaultLimits.maxProperties;
     this.maxNumberLength = limits?.maxNumberLength ?? defaultLimits.maxNumberLength;
     this.rejectInexact = (limits?.inexactNumbers ?? defaultLimits.inexactNumbers) === 'reject';
-    this.limits = {...defaultLimits, maxDepth: this.maxDepth, maxStringLength: this.maxStringLength, maxKeyLength: this.maxKeyLength, maxProperties: this.maxProperties, maxNumberLength: this.maxNumberLength};
   }
 
   get stopped(): boolean {
@@ -484,7 +480,7 @@ export class Tokenizer {
   private open(i: number, entry: number): void {
     this.index = i;
     if (this.depth >= this.maxDepth) {
-      throw this.fail('limit', 'limit.depth', `${exceeded('limit.depth', this.limits)} at ${this.where()}`);
+      throw this.fail('limit', 'limit.depth', `${exceeded('limit.depth', this.maxDepth)} at ${this.where()}`);
     }
     ++this.depth;
     this.stack.push(this.top);
@@ -510,7 +506,7 @@ export class Tokenizer {
       return;
     }
     this.index = i;
-    throw this.fail('limit', 'limit.properties', `${exceeded('limit.properties', this.limits)} at ${this.where()}`);
+    throw this.fail('limit', 'limit.properties', `${exceeded('limit.properties', this.maxProperties)} at ${this.where()}`);
   }
 
   /**
@@ -842,7 +838,7 @@ export class Tokenizer {
 
   private numberTooLong(start: number): InputError {
     this.index = start + this.maxNumberLength;
-    return this.fail('limit', 'limit.number', `${exceeded('limit.number', this.limits)} at ${this.where()}`);
+    return this.fail('limit', 'limit.number', `${exceeded('limit.number', this.maxNumberLength)} at ${this.where()}`);
   }
 
   /** At the number's last character, where a scalar's errors are. */
@@ -853,7 +849,7 @@ export class Tokenizer {
   private tooLong(i: number, isKey: boolean): InputError {
     this.index = i;
     const code = isKey ? 'limit.key' : 'limit.string';
-    return this.fail('limit', code, `${exceeded(code, this.limits)} at ${this.where()}`);
+    return this.fail('limit', code, `${exceeded(code, isKey ? this.maxKeyLength : this.maxStringLength)} at ${this.where()}`);
   }
 
   private expectedText(): string {

@@ -44,7 +44,7 @@ export function walkValue(value: unknown, sink: StoppableSink, limits: Required<
     // Deliver `next`.
     if (next === null) sink.nullValue();
     else if (typeof next === 'string') {
-      if (next.length > limits.maxStringLength) throw walkError(stack, 'limit', 'limit.string', exceeded('limit.string', limits));
+      if (next.length > limits.maxStringLength) throw walkError(stack, 'limit', 'limit.string', exceeded('limit.string', limits.maxStringLength));
       sink.stringValue(next);
     } else if (typeof next === 'number') {
       if (!Number.isFinite(next)) throw walkError(stack, 'syntax', 'value.notJson', `${next} is not a JSON number`);
@@ -53,18 +53,18 @@ export function walkValue(value: unknown, sink: StoppableSink, limits: Required<
       if (next) sink.trueValue();
       else sink.falseValue();
     } else if (isArray(next, stack)) {
-      if (stack.length >= limits.maxDepth) throw walkError(stack, 'limit', 'limit.depth', exceeded('limit.depth', limits));
+      if (stack.length >= limits.maxDepth) throw walkError(stack, 'limit', 'limit.depth', exceeded('limit.depth', limits.maxDepth));
       sink.startArray();
       stack.push({value: next, keys: null, index: 0});
     } else if (typeof next === 'object') {
-      if (stack.length >= limits.maxDepth) throw walkError(stack, 'limit', 'limit.depth', exceeded('limit.depth', limits));
+      if (stack.length >= limits.maxDepth) throw walkError(stack, 'limit', 'limit.depth', exceeded('limit.depth', limits.maxDepth));
       let keys: string[];
       try {
         keys = Object.keys(next as object);
       } catch (error) {
         throw unreadable(stack, error);
       }
-      if (keys.length > limits.maxProperties) throw walkError(stack, 'limit', 'limit.properties', exceeded('limit.properties', limits));
+      if (keys.length > limits.maxProperties) throw walkError(stack, 'limit', 'limit.properties', exceeded('limit.properties', limits.maxProperties));
       sink.startObject();
       stack.push({value: next as Record<string, unknown>, keys, index: 0});
     } else {
@@ -99,7 +99,7 @@ export function walkValue(value: unknown, sink: StoppableSink, limits: Required<
           }
           // As JSON.stringify does, a property whose value is undefined is not there.
           if (member === undefined) continue;
-          if (key.length > limits.maxKeyLength) throw walkError(stack, 'limit', 'limit.key', exceeded('limit.key', limits));
+          if (key.length > limits.maxKeyLength) throw walkError(stack, 'limit', 'limit.key', exceeded('limit.key', limits.maxKeyLength));
           sink.keyValue(key);
           next = member;
           if (sink.stopped) return;

@@ -19,22 +19,25 @@ const PACKED_KIND = {stringValue: 'string', keyValue: 'key', numberValue: 'numbe
 
 type PieceKind = 'string' | 'key' | 'number';
 
-/** A value streamed in pieces: what starts it, the tokens that carry and end it, and its limit. */
+/** The limit on the text of a string, key or number, streamed or packed: its error, and the bound. */
+const TEXT_LIMITS: Readonly<Record<PieceKind, {readonly code: ReadLimit; readonly bound: 'maxStringLength' | 'maxKeyLength' | 'maxNumberLength'}>> = {
+  string: {code: 'limit.string', bound: 'maxStringLength'},
+  key: {code: 'limit.key', bound: 'maxKeyLength'},
+  number: {code: 'limit.number', bound: 'maxNumberLength'},
+};
+
+/** A value streamed in pieces: what starts it, and the tokens that carry and end it. */
 interface Piece {
   readonly kind: PieceKind;
   readonly chunk: string;
   readonly end: string;
-  readonly limit: ReadLimit;
 }
 
 const PIECES: Readonly<Record<string, Piece>> = {
-  startString: {kind: 'string', chunk: 'stringChunk', end: 'endString', limit: 'limit.string'},
-  startKey: {kind: 'key', chunk: 'stringChunk', end: 'endKey', limit: 'limit.key'},
-  startNumber: {kind: 'number', chunk: 'numberChunk', end: 'endNumber', limit: 'limit.number'},
+  startString: {kind: 'string', chunk: 'stringChunk', end: 'endString'},
+  startKey: {kind: 'key', chunk: 'stringChunk', end: 'endKey'},
+  startNumber: {kind: 'number', chunk: 'numberChunk', end: 'endNumber'},
 };
-
-/** The limit on a packed value's text, by its token. */
-const PACKED_LIMIT = {stringValue: 'limit.string', keyValue: 'limit.key', numberValue: 'limit.number'} as const;
 
 /** A stream-json token: `{name, value}` (packed or streamed values). */
 export type StreamJsonToken = {name: string; value?: unknown};
@@ -75,7 +78,7 @@ export function tokenValidator(validator: Validator): TokenValidator {
   const keys: number[] = [];
   /** The innermost object has the key of its next value: keys and values alternate in it. */
   let keyed = false;
-  /** The token before: a packed value right after its streamed pieces is the same value. */
+  /** The token before: whether it ended a value (valueEnded). */
   let previous = '';
   let inputError: InputError | undefined;
   const refuse = (kind: 'syntax' | 'limit', code: string, message: string): never => {
@@ -101,26 +104,27 @@ export function tokenValidator(validator: Validator): TokenValidator {
     if (limits.inexactNumbers === 'reject' && !isWithinDoubleRange(text)) refuse('limit', 'limit.number.inexact', inexact(text));
   };
   /** Text too long for its limit, as the Tokenizer refuses it (a streamed one before the rest comes). */
-  const checkLength = (text: string, limit: ReadLimit): void => {
-    const max = limit === 'limit.string' ? limits.maxStringLength : limit === 'limit.key' ? limits.maxKeyLength : limits.maxNumberLength;
-    if (text.length > max) refuse('limit', limit, exceeded(limit, limits));
+  const checkLength = (text: string, kind: PieceKind): void => {
+    const {code, bound} = TEXT_LIMITS[kind];
+    if (text.length > limits[bound]) refuse('limit', code, exceeded(code, limits[bound]));
   };
   const deliver = (token: StreamJsonToken): void => {
     if (typeof token !== 'object' || token === null || typeof token.name !== 'string') refuseTokens(`Not a token of stream-json's protocol (${describe(token)})`);
     const name = token.name;
     if (piece !== undefined && name !== piece.chunk && name !== piece.end) refuseTokens(`A ${name} token inside a ${piece.kind}, before its ${piece.end}`);
-    // A value streamed in pieces comes before the token after it, as in text, unless that token is
-    // its packed value: a key before the limit its value breaks, a value before the next key.
-    if (pending !== undefined && PACKED_KIND[name as keyof typeof PACKED_KIND] !== pending) {
+    // The packed value of the pieces just streamed (stream-json sends both where asked to) is the
+    // same value again, not the next one.
+    const repeats = pending !== undefined && PACKED_KIND[name as keyof typeof PACKED_KIND] === pending;
+    // A value streamed in pieces comes before the token after it, as in text: a key before the
+    // limit its value breaks, a value before the next key.
+    if (pending !== undefined && !repeats) {
       deliverPending();
       if (evaluator.stopped) return;
     }
-    if (valueEnded() && !(name === 'stringValue' && previous === 'endString') && !(name === 'numberValue' && previous === 'endNumber')) {
-      refuse('syntax', 'syntax.trailing', `A ${name} token came after the document's value ended`);
-    }
-    followShape(name);
+    if (valueEnded() && !repeats) refuse('syntax', 'syntax.trailing', `A ${name} token came after the document's value ended`);
+    followShape(name, repeats);
     previous = name;
-    deliverToken(name, token.value);
+    deliverToken(name, token.value, repeats);
   };
   const text = (name: string, value: unknown): string => (typeof value === 'string' ? value : refuseTokens(`A ${name} token whose value is not a string`));
   /**
@@ -128,24 +132,24 @@ export function tokenValidator(validator: Validator): TokenValidator {
    * set to emit no keys (neither packKeys nor streamKeys) gives values with no key: their
    * subschemas could not be found, so they are refused rather than passed unread.
    */
-  const followShape = (name: string): void => {
+  const followShape = (name: string, repeats: boolean): void => {
     const top = open.length === 0 ? undefined : open[open.length - 1];
     const refuseShape = (what: string): never => refuseTokens(`${what} (a ${name} token)`);
-    const startsKey = name === 'startKey' || (name === 'keyValue' && previous !== 'endKey');
+    const startsKey = name === 'startKey' || (name === 'keyValue' && !repeats);
     const startsValue =
       name === 'startObject' || name === 'startArray' || name === 'startString' || name === 'startNumber' || name === 'nullValue' || name === 'trueValue' || name === 'falseValue' ||
-      (name === 'stringValue' && previous !== 'endString') || (name === 'numberValue' && previous !== 'endNumber');
+      ((name === 'stringValue' || name === 'numberValue') && !repeats);
     if (startsKey) {
       if (top !== 'object' || keyed) refuseShape('A key where a value or the end of an array was due');
       // Counted as the key starts, as the Tokenizer counts it at its opening quote.
-      if (++keys[keys.length - 1]! > limits.maxProperties) refuse('limit', 'limit.properties', exceeded('limit.properties', limits));
+      if (++keys[keys.length - 1]! > limits.maxProperties) refuse('limit', 'limit.properties', exceeded('limit.properties', limits.maxProperties));
       keyed = true;
     } else if (startsValue && top === 'object') {
       if (!keyed) refuseShape('A value with no key before it, in an object: the parser must give keys (packKeys or streamKeys)');
       keyed = false;
     }
     if (name === 'startObject' || name === 'startArray') {
-      if (open.length >= limits.maxDepth) refuse('limit', 'limit.depth', exceeded('limit.depth', limits));
+      if (open.length >= limits.maxDepth) refuse('limit', 'limit.depth', exceeded('limit.depth', limits.maxDepth));
       open.push(name === 'startObject' ? 'object' : 'array');
       keys.push(0);
     } else if (name === 'endObject' || name === 'endArray') {
@@ -155,7 +159,7 @@ export function tokenValidator(validator: Validator): TokenValidator {
     }
   };
   /** What each token of stream-json's protocol does; any other is refused. */
-  const deliverToken = (name: string, value: unknown): void => {
+  const deliverToken = (name: string, value: unknown, repeats: boolean): void => {
     switch (name) {
       case 'startString':
       case 'startKey':
@@ -175,7 +179,7 @@ export function tokenValidator(validator: Validator): TokenValidator {
           sink.stringGrows?.(Math.min(pieces.length, limits.maxStringLength));
           if (evaluator.stopped) return;
         }
-        checkLength(pieces, piece!.limit);
+        checkLength(pieces, piece!.kind);
         return;
       case 'endString':
       case 'endKey':
@@ -191,7 +195,7 @@ export function tokenValidator(validator: Validator): TokenValidator {
         const packed = text(name, value);
         // The packed value supersedes the pieces streamed just before it, of its own kind only (a
         // key streamed and a value packed, with packKeys: false, are two tokens: see deliver).
-        if (pending !== undefined) {
+        if (repeats) {
           // The value judged is the streamed one (perhaps already, as it grew): another would pass unjudged.
           if (packed !== pieces) refuseTokens(`A ${name} token that differs from the pieces streamed before it`);
           pending = undefined;
@@ -203,7 +207,7 @@ export function tokenValidator(validator: Validator): TokenValidator {
           if (!evaluator.stopped) sink.stringGrows?.(limits.maxStringLength);
           if (evaluator.stopped) return;
         }
-        checkLength(packed, PACKED_LIMIT[name]);
+        checkLength(packed, PACKED_KIND[name]);
         if (name === 'numberValue') checkNumber(packed);
         sink[name](packed);
         return;
