@@ -12,6 +12,7 @@ import {describe, it} from 'node:test';
 import {compile, tokenValidator} from '../src/index.js';
 import {judgesStringsByKind, stringsAlikePast} from '../src/engine/judgedByKind.js';
 import {compileSchema} from '../src/compile/compile.js';
+import {feed} from './support/chunks.js';
 import type {CompileOptions, Result} from '../src/types.js';
 
 const LONG = 'x'.repeat(1 << 20);
@@ -72,10 +73,7 @@ describe('a string of the wrong kind is refused at its opening quote', () => {
     assert.equal(whole.valid, false);
     assert.equal(whole.errors[0]!.offset, text.indexOf('"a string"'));
     for (let cut = 1; cut < text.length; cut++) {
-      const document = validator.session();
-      document.write(text.slice(0, cut));
-      document.write(text.slice(cut));
-      assert.deepEqual(document.end().errors, whole.errors, `cut at ${cut}`);
+      assert.deepEqual(feed(validator, [text.slice(0, cut), text.slice(cut)]).errors, whole.errors, `cut at ${cut}`);
     }
   });
 
@@ -86,10 +84,7 @@ describe('a string of the wrong kind is refused at its opening quote', () => {
       const whole = validator.validateText(text);
       assert.deepEqual(whole.errors.map((unit) => [unit.keyword, unit.offset]), [['type', 6]], text);
       for (let cut = 1; cut < text.length; cut++) {
-        const document = validator.session();
-        document.write(text.slice(0, cut));
-        document.write(text.slice(cut));
-        assert.deepEqual(document.end().errors, whole.errors, `${text} cut at ${cut}`);
+        assert.deepEqual(feed(validator, [text.slice(0, cut), text.slice(cut)]).errors, whole.errors, `${text} cut at ${cut}`);
       }
     }
     // Where the kind is right, the input error stands.
@@ -120,10 +115,7 @@ describe('a string of the wrong kind is refused at its opening quote', () => {
         const whole = validator.validateText(text);
         assert.equal(whole.valid, false, text);
         for (let cut = 1; cut < text.length; cut++) {
-          const document = validator.session();
-          document.write(text.slice(0, cut));
-          document.write(text.slice(cut));
-          assert.deepEqual(document.end().errors, whole.errors, `${JSON.stringify(schema)} ${text} cut at ${cut}, allErrors ${allErrors}`);
+          assert.deepEqual(feed(validator, [text.slice(0, cut), text.slice(cut)]).errors, whole.errors, `${JSON.stringify(schema)} ${text} cut at ${cut}, allErrors ${allErrors}`);
         }
       }
     }
@@ -225,10 +217,8 @@ describe('a string past the length its schemas bound (maxLength, minLength, the 
         for (const text of texts) {
           const whole = validator.validateText(text);
           for (let cut = 1; cut < text.length; cut++) {
-            const document = validator.session();
-            document.write(text.slice(0, cut));
-            document.write(text.slice(cut));
-            assert.deepEqual(document.end(), whole, `${JSON.stringify(schema)} ${allErrors} ${text} cut at ${cut}`);
+            const {valid, errors} = feed(validator, [text.slice(0, cut), text.slice(cut)]);
+            assert.deepEqual({valid, errors}, whole, `${JSON.stringify(schema)} ${allErrors} ${text} cut at ${cut}`);
           }
         }
       }
@@ -252,10 +242,8 @@ describe('a string past the length its schemas bound (maxLength, minLength, the 
       const whole = validator.validateText(text);
       assert.equal(whole.errors[0]!.keyword, first, `${text}: ${JSON.stringify(whole.errors)}`);
       for (let cut = 1; cut < text.length; cut++) {
-        const document = validator.session();
-        document.write(text.slice(0, cut));
-        document.write(text.slice(cut));
-        assert.deepEqual(document.end(), whole, `${JSON.stringify(schema)} ${text} cut at ${cut}`);
+        const {valid, errors} = feed(validator, [text.slice(0, cut), text.slice(cut)]);
+        assert.deepEqual({valid, errors}, whole, `${JSON.stringify(schema)} ${text} cut at ${cut}`);
       }
     }
   });

@@ -21,10 +21,10 @@ const schema = {
   additionalProperties: false,
 };
 
-/** Every Result a stream-json pipeline into tokenConsumer emits for `chunks`. */
-async function pipelineResults(chunks: readonly string[], options: Record<string, unknown>, of: unknown = schema): Promise<Result[]> {
+/** Every Result a stream-json pipeline into tokenConsumer(of, compileOptions) emits for `chunks`. */
+async function pipelineResults(chunks: readonly string[], options: Record<string, unknown>, of: SchemaOrValidator = schema, compileOptions?: CompileOptions): Promise<Result[]> {
   const results: Result[] = [];
-  const pipeline = chain([parser(options), tokenConsumer(compile(of))]);
+  const pipeline = chain([parser(options), tokenConsumer(of, compileOptions)]);
   pipeline.on('data', (result: Result) => results.push(result));
   const done = new Promise((resolve, reject) => {
     pipeline.on('end', resolve);
@@ -78,15 +78,7 @@ test('a validator from elsewhere is refused; a schema is compiled, with its opti
   assert.throws(() => tokenValidator({} as never), TypeError);
   // A validator takes no compile options: they were given to compile().
   assert.throws(() => tokenConsumer(compile(schema), {allErrors: true}), TypeError);
-  const results: Result[] = [];
-  const pipeline = chain([parser(), tokenConsumer({type: 'array', items: {type: 'string'}}, {limits: {maxStringLength: 3}})]);
-  pipeline.on('data', (result: Result) => results.push(result));
-  const done = new Promise((resolve, reject) => {
-    pipeline.on('end', resolve);
-    pipeline.on('error', reject);
-  });
-  Readable.from(['["ab", "abcd"]']).pipe(pipeline);
-  await done;
+  const results = await pipelineResults(['["ab", "abcd"]'], {}, {type: 'array', items: {type: 'string'}}, {limits: {maxStringLength: 3}});
   assert.deepEqual(results.map((result) => result.errors.map((unit) => unit.params?.code)), [['limit.string']]);
 });
 
@@ -207,13 +199,17 @@ describe('tokenValidator: a string value judged at its startString', () => {
   });
 });
 
+/** The verdict of `tokens` pushed into a tokenValidator of `schema` compiled with `options`. */
+function verdictOf(schema: unknown, tokens: readonly unknown[], options: CompileOptions = {}): Result {
+  const document = tokenValidator(compile(schema, options));
+  for (const token of tokens) document.push(token as StreamJsonToken);
+  return document.end();
+}
+
+/** Each error's input code, or its keyword for a schema violation. */
+const codes = (result: Result): unknown[] => result.errors.map((unit) => unit.params?.code ?? unit.keyword);
+
 describe('tokenValidator: one document, whole', () => {
-  const verdictOf = (schema: unknown, tokens: readonly {name: string; value?: unknown}[]): Result => {
-    const document = tokenValidator(compile(schema));
-    for (const token of tokens) document.push(token);
-    return document.end();
-  };
-  const codes = (result: Result): unknown[] => result.errors.map((unit) => unit.params?.code ?? unit.keyword);
 
   test('a string begun and not ended is refused as syntax.end, even where its start decided it', () => {
     // The string passes `type: string` at its startString; the tokens stop before its end.
@@ -274,12 +270,6 @@ describe('tokenValidator: one document, whole', () => {
 describe('tokenValidator: tokens are held to the limits and to the protocol, as text is', () => {
   // Tokens can come from anywhere, not only from stream-json's parser: each of these once passed
   // unjudged, or threw a TypeError instead of an input error.
-  const verdictOf = (schema: unknown, tokens: readonly unknown[], options: Parameters<typeof compile>[1] = {}): Result => {
-    const document = tokenValidator(compile(schema, options));
-    for (const token of tokens) document.push(token as {name: string});
-    return document.end();
-  };
-  const codes = (result: Result): unknown[] => result.errors.map((unit) => unit.params?.code ?? unit.keyword);
   const small = {limits: {maxStringLength: 3, maxKeyLength: 2, maxDepth: 2, maxProperties: 1, maxNumberLength: 3}};
   const object = (...inner: {name: string; value?: unknown}[]) => [{name: 'startObject'}, ...inner, {name: 'endObject'}];
 
@@ -312,18 +302,10 @@ describe('tokenValidator: tokens are held to the limits and to the protocol, as 
       [{properties: {a: {type: 'string'}}}, '{"a": 1, "b": 2}', {limits: {maxProperties: 1}}],
     ];
     for (const [schema, text, options] of cases) {
-      const expected = compile(schema, options).validateText(text).errors.map((unit) => unit.params?.code ?? unit.keyword);
+      const expected = codes(compile(schema, options).validateText(text));
       for (const parserOptions of [{}, {packValues: false}, {streamValues: false}, {packKeys: false}, {streamKeys: false}]) {
-        const results: Result[] = [];
-        const pipeline = chain([parser(parserOptions), tokenConsumer(schema, options)]);
-        pipeline.on('data', (result: Result) => results.push(result));
-        const done = new Promise((resolve, reject) => {
-          pipeline.on('end', resolve);
-          pipeline.on('error', reject);
-        });
-        Readable.from([text]).pipe(pipeline);
-        await done;
-        assert.deepEqual(results.map((result) => result.errors.map((unit) => unit.params?.code ?? unit.keyword)), [expected], `${text} ${JSON.stringify(parserOptions)}`);
+        const results = await pipelineResults([text], parserOptions, schema, options);
+        assert.deepEqual(results.map(codes), [expected], `${text} ${JSON.stringify(parserOptions)}`);
       }
     }
   });
