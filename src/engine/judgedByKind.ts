@@ -82,7 +82,3 @@ export function stringsAlikePast(node: SchemaNode): number {
   return past;
 }
 
-/** Does `node`, with all it applies in place, judge every string by its kind alone? */
-export function judgesStringsByKind(node: SchemaNode): boolean {
-  return stringsAlikePast(node) < 0;
-}
