@@ -149,7 +149,7 @@ export class TextChecker implements TokenSink, RangeSink {
     /** The document's pattern verdicts: the evaluator recalls what this checker found. */
     private readonly patterns: PatternTests = new PatternTests(),
   ) {
-    this.held = new HeldScalar(patterns.run);
+    this.held = new HeldScalar(patterns.run, patterns.runInPlace);
     this.root = new Member(-1, [rootNode], [DOCUMENT], [cache.documentScope], cache.scalarPlans);
     this.top = this.root;
     this.pending = this.root;

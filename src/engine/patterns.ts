@@ -11,6 +11,9 @@
 //   every pass (a store of a young string into an old array per string) made validate and
 //   validateText 1.4 to 1.7 times slower on records with two patterns each; a pass before the
 //   failure is run again by the evaluator.
+// - A plain string the text checker or its code holds where it stands in the text is matched
+//   there by the pattern's twin, whose verdict is the pattern's (src/keywords/rules/inPlacePattern.ts):
+//   a failure is logged as any other, and once one is, strings are copied out and recalled as usual.
 // - The verdicts just found, passes too, are remembered for a few asks: a leaf's verdict asked
 //   again for its report, `additionalProperties` asking what `patternProperties` just ran on the
 //   same name (a compile runs each source once, so both hold one RegExp).
@@ -18,7 +21,21 @@
 // A verdict depends on the regular expression and the string alone, so one recalled is the one
 // the run would find. What is kept is forgotten when the document ends (see clear).
 
-import type {Matcher} from '../schema/node.js';
+import type {Matcher, StringPattern} from '../schema/node.js';
+
+/**
+ * A `pattern`'s verdict on the plain string from `from` to `to` (its closing quote) in `source`,
+ * matched where it stands; undefined where it must be copied out and run as usual.
+ */
+export type InPlaceMatcher = (pattern: StringPattern, source: string, from: number, to: number) => boolean | undefined;
+
+/** Each twin run as asked (HeldScalar's default, as `runEachTime` is for patterns). */
+export const inPlaceEachTime: InPlaceMatcher = (pattern, source, from) => {
+  const twin = pattern.inPlace;
+  if (twin === null) return undefined;
+  twin.lastIndex = from;
+  return twin.test(source);
+};
 
 /** Verdicts remembered as they are found, whichever engine finds them. */
 const RECENT = 4;
@@ -49,11 +66,24 @@ export class PatternTests {
     if (recent !== undefined) return recent;
     if (this.failedTexts.length > 0 && this.failedBefore(pattern, text)) return false;
     const verdict = this.found(pattern, text);
-    if (!verdict && this.failedTexts.length < MAX_LOGGED) {
-      this.failedPatterns.push(pattern);
-      this.failedTexts.push(text);
-    }
+    if (!verdict) this.log(pattern, text);
     return verdict;
+  };
+
+  /**
+   * The same for a plain string still in its text (`to` at its closing quote): the pattern's twin
+   * run where the string stands, whose verdict is the pattern's (src/keywords/rules/inPlacePattern.ts),
+   * and a failure logged with the string copied out. Undefined where there is no twin, or once a
+   * failure has been logged: `run` then recalls it from the copy, as the checker reading a
+   * document the code did not pass must.
+   */
+  readonly runInPlace: InPlaceMatcher = (pattern, source, from, to) => {
+    const twin = pattern.inPlace;
+    if (twin === null || this.failedTexts.length > 0) return undefined;
+    twin.lastIndex = from;
+    if (twin.test(source)) return true;
+    this.log(pattern.regExp, source.slice(from, to));
+    return false;
   };
 
   /** The evaluator's way: a failure the checker logged is recalled, not run again. */
@@ -81,6 +111,12 @@ export class PatternTests {
     }
     this.index = null;
     this.indexed = 0;
+  }
+
+  private log(pattern: RegExp, text: string): void {
+    if (this.failedTexts.length >= MAX_LOGGED) return;
+    this.failedPatterns.push(pattern);
+    this.failedTexts.push(text);
   }
 
   /** Run `pattern` on `text`, and remember the verdict for the next few asks. */

@@ -3,8 +3,9 @@
 // the evaluator is one (it extends HeldScalar), the text checker has its own.
 
 import {compareTiedNumberText, isIntegerText, isPlainIntegerAt, numberTextsEqual, type Decimal} from '../json/numbers.js';
-import type {Matcher, Scalar} from '../schema/node.js';
+import type {Matcher, Scalar, StringPattern} from '../schema/node.js';
 import {decodeString} from '../json/scanner.js';
+import {inPlaceEachTime, type InPlaceMatcher} from './patterns.js';
 
 /** Each pattern run as asked: an engine used on its own, outside a document. */
 const runEachTime: Matcher = (pattern, text) => pattern.test(text);
@@ -67,6 +68,8 @@ export class HeldScalar implements Scalar {
   constructor(
     /** How the document runs its patterns (src/engine/patterns.ts). */
     readonly match: Matcher = runEachTime,
+    /** How it runs them on a plain string held as a range, where it stands in the text. */
+    private readonly matchInPlace: InPlaceMatcher = inPlaceEachTime,
   ) {}
 
   /** The string being delivered (a number's text: `numberText()`). */
@@ -100,8 +103,13 @@ export class HeldScalar implements Scalar {
     this.numberFromDouble = false;
   }
 
-  matches(pattern: RegExp): boolean {
-    return this.match(pattern, this.text);
+  matches(pattern: StringPattern): boolean {
+    // A plain string still held as a range is matched where it stands, not copied out.
+    if (this.to >= 0 && !this.escaped) {
+      const verdict = this.matchInPlace(pattern, this.source, this.from, this.to);
+      if (verdict !== undefined) return verdict;
+    }
+    return this.match(pattern.regExp, this.text);
   }
 
   // One method per kind of scalar: a caller knows which it holds, and V8 inlines these where a

@@ -487,6 +487,13 @@ export interface DraftTable {
  */
 export type Matcher = (pattern: RegExp, text: string) => boolean;
 
+/** A `pattern` keyword's expression, with its twin for a string read where it stands in the text. */
+export interface StringPattern {
+  readonly regExp: RegExp;
+  /** `regExp` run from a plain string's first character in the JSON text, where that gives its verdict (src/keywords/rules/inPlacePattern.ts); else null. */
+  readonly inPlace: RegExp | null;
+}
+
 /** The scalar being delivered, as a keyword reads it (`accepts`, and the hooks through Instance). */
 export interface Scalar {
   /** The string being delivered. */
@@ -495,7 +502,7 @@ export interface Scalar {
    * The string being delivered matches `pattern` (ECMA-262, unanchored). Asked of the document,
    * which runs each pattern once per string whichever engine asks (src/engine/patterns.ts).
    */
-  matches(pattern: RegExp): boolean;
+  matches(pattern: StringPattern): boolean;
   /** The boolean being delivered. */
   readonly booleanValue: boolean;
   /** The number being delivered, as a double. */

@@ -2,19 +2,25 @@
 // tests that each pattern runs once per string it applies to in a document (src/engine/patterns.ts).
 
 import {compile} from '../../src/index.js';
+import {inPlaceTwin} from '../../src/keywords/rules/inPlacePattern.js';
 import {memberValues} from '../../src/session/memberSink.js';
 import type {CompileOptions} from '../../src/types.js';
 
 /**
- * Runs of regular expressions whose source is `source` during `work`. RegExp.prototype.test and
- * every other matching method call `exec` once it is not the built-in one (ECMA-262 §22.2.7.1,
- * RegExpExec), so counting there counts every run, whoever asks.
+ * Runs of regular expressions whose source is `source` during `work` (on the string `on` only, if
+ * given), its twin that matches a string where it stands in the text included
+ * (src/keywords/rules/inPlacePattern.ts). RegExp.prototype.test and every other matching method
+ * call `exec` once it is not the built-in one (ECMA-262 §22.2.7.1, RegExpExec), so counting there
+ * counts every run, whoever asks.
  */
-export function runsOf(source: string, work: () => unknown): number {
+export function runsOf(source: string, work: () => unknown, on?: string): number {
   const builtIn = RegExp.prototype.exec;
+  const twin = inPlaceTwin(new RegExp(source, 'u'))?.source;
   let runs = 0;
   RegExp.prototype.exec = function (this: RegExp, text: string) {
-    if (this.source === source) runs++;
+    // The twin runs on the whole text, from the string's first character to its closing quote.
+    const string = this.source === twin ? text.slice(this.lastIndex, text.indexOf('"', this.lastIndex)) : text;
+    if ((this.source === source || this.source === twin) && (on === undefined || string === on)) runs++;
     return builtIn.call(this, text);
   };
   try {
@@ -58,11 +64,11 @@ export const doors: readonly Door[] = [
   {name: 'session, member values judged apart', validate: sessionJudgingMembersApart},
 ];
 
-/** Each door's verdict on `text` and the runs of `source` it took, as `door: verdict, runs`. */
-export function runsByDoor(schema: object, text: string, source: string, options?: CompileOptions): string[] {
+/** Each door's verdict on `text` and the runs of `source` it took (on the string `on`, if given), as `door: verdict, runs`. */
+export function runsByDoor(schema: object, text: string, source: string, options?: CompileOptions, on?: string): string[] {
   return doors.map((door) => {
     let valid = false;
-    const runs = runsOf(source, () => (valid = door.validate(schema, text, options)));
+    const runs = runsOf(source, () => (valid = door.validate(schema, text, options)), on);
     return `${door.name}: ${valid ? 'valid' : 'invalid'}, ${runs}`;
   });
 }
