@@ -1,6 +1,6 @@
 // src/engine/scalar.ts: a number held as a range of its text is read in place where that is exact.
 // Whatever the text, it must be the number Number() makes of it and integer exactly when its text
-// says so (src/json/numbers.ts).
+// says so (src/json/numbers.ts). A string's lengths are read in place too.
 
 import assert from 'node:assert/strict';
 import {test} from 'node:test';
@@ -63,4 +63,21 @@ test('a number tied with a limit in its double compares as its exact decimal doe
   for (const [text, limit] of [['0.1', 0.1], ['0.10', 0.1], ['1.50', 1.5], ['-0', 0], ['0.30000000000000004', 0.30000000000000004], ['0.3', 0.30000000000000004], ['0.1000000000000000000001', 0.1], ['9007199254740993', 9007199254740992], ['100000000000000', 1e14]] as const) {
     judge(text, limit);
   }
+});
+
+test('a string held as a range of its text or whole has the same lengths; lone surrogates count one code point each', () => {
+  for (const text of ['', 'abc', '😀', 'a😀b😀', '\ud83d', '\ude00', '\ude00\ud83d', '\ud83d\ud83d\ude00', 'e\u0301', 'x😀y', 'ü', 'a\ud83db']) {
+    const whole = new HeldScalar();
+    whole.text = text;
+    const ranged = new HeldScalar();
+    ranged.holdRange(`["${text}","😀"]`, 2, 2 + text.length, false);
+    for (const held of [whole, ranged]) {
+      assert.equal(held.codePoints(), [...text].length, JSON.stringify(text));
+      assert.equal(held.units, text.length, JSON.stringify(text));
+    }
+  }
+  // A pair cut by the range's end: its first half counts as one, what follows the range not at all.
+  const cut = new HeldScalar();
+  cut.holdRange('a😀', 0, 2, false);
+  assert.equal(cut.codePoints(), 2);
 });

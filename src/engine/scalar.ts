@@ -38,6 +38,22 @@ function readShortNumber(text: string, from: number, to: number): number {
 const POWERS_OF_TEN: number[] = [1];
 while (POWERS_OF_TEN.length <= MAX_EXACT_DIGITS) POWERS_OF_TEN.push(POWERS_OF_TEN[POWERS_OF_TEN.length - 1]! * 10);
 
+/** Unicode code points from `from` to `to` in `text`: a surrogate pair is one, a lone surrogate one too. */
+function codePointsIn(text: string, from: number, to: number): number {
+  let length = to - from;
+  for (let i = from; i < to; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 0xd800 && code <= 0xdbff && i + 1 < to) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        length--;
+        i++;
+      }
+    }
+  }
+  return length;
+}
+
 export class HeldScalar implements Scalar {
   private heldText = '';
   /**
@@ -101,6 +117,14 @@ export class HeldScalar implements Scalar {
     this.numberParsed = false;
     this.numberTextPending = false;
     this.numberFromDouble = false;
+  }
+
+  get units(): number {
+    return this.to >= 0 && !this.escaped ? this.to - this.from : this.text.length;
+  }
+
+  codePoints(): number {
+    return this.to >= 0 && !this.escaped ? codePointsIn(this.source, this.from, this.to) : codePointsIn(this.text, 0, this.text.length);
   }
 
   matches(pattern: StringPattern): boolean {

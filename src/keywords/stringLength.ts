@@ -2,14 +2,13 @@
 
 import {STRING} from '../schema/node.js';
 import {scalarCheck} from './rules/scalarCheck.js';
-import {codePointLength, expectNonNegativeInteger} from './rules/expect.js';
+import {expectNonNegativeInteger} from './rules/expect.js';
 
 export const maxLength = scalarCheck<number>({
   name: 'maxLength',
   compile: expectNonNegativeInteger,
   // UTF-16 length is an upper bound of the code-point length: most strings need no count.
-  accepts: (keyword, kind, scalar) =>
-    kind !== STRING || scalar.text.length <= keyword.value || codePointLength(scalar.text) <= keyword.value,
+  accepts: (keyword, kind, scalar) => kind !== STRING || scalar.units <= keyword.value || scalar.codePoints() <= keyword.value,
   failure: (keyword) => [`must NOT have more than ${keyword.value} characters`, {limit: keyword.value}],
   // Every string longer than the limit fails, whatever its text.
   stringsAlikePast: (keyword) => keyword.value,
@@ -18,7 +17,7 @@ export const maxLength = scalarCheck<number>({
 export const minLength = scalarCheck<number>({
   name: 'minLength',
   compile: (value, context) => expectNonNegativeInteger(value, context) || undefined,
-  accepts: (keyword, kind, scalar) => kind !== STRING || codePointLength(scalar.text) >= keyword.value,
+  accepts: (keyword, kind, scalar) => kind !== STRING || scalar.codePoints() >= keyword.value,
   failure: (keyword) => [`must NOT have fewer than ${keyword.value} characters`, {limit: keyword.value}],
   // Every string of the limit or longer passes, whatever its text.
   stringsAlikePast: (keyword) => keyword.value - 1,

@@ -498,6 +498,10 @@ export interface StringPattern {
 export interface Scalar {
   /** The string being delivered. */
   readonly text: string;
+  /** Its length in UTF-16 code units (`text.length`), known without making `text`. */
+  readonly units: number;
+  /** Its length in Unicode code points (2020-12 validation §6.3.1), counted without making `text`. */
+  codePoints(): number;
   /**
    * The string being delivered matches `pattern` (ECMA-262, unanchored). Asked of the document,
    * which runs each pattern once per string whichever engine asks (src/engine/patterns.ts).

@@ -85,18 +85,3 @@ export function compilePattern(source: unknown, context: KeywordContext, relativ
   return pattern;
 }
 
-/** Length in Unicode code points (2020-12 validation §6.3.1), not UTF-16 units. */
-export function codePointLength(text: string): number {
-  let length = text.length;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
-      const next = text.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) {
-        length--;
-        i++;
-      }
-    }
-  }
-  return length;
-}

@@ -1,10 +1,9 @@
-// src/keywords/expect.ts: the shape checks keyword compilers share, and the code-point length.
+// src/keywords/expect.ts: the shape checks keyword compilers share.
 // Called directly with a context whose `fail` records where and why.
 
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
 import {
-  codePointLength,
   compilePattern,
   expectNonNegativeInteger,
   expectNumber,
@@ -109,18 +108,5 @@ describe('shapes', () => {
     const pattern = compilePattern('a', context);
     assert.equal(pattern.test('a'), true);
     assert.equal(pattern.test('a'), true);
-  });
-
-  test('codePointLength counts code points; lone surrogates count one each', () => {
-    assert.equal(codePointLength(''), 0);
-    assert.equal(codePointLength('abc'), 3);
-    assert.equal(codePointLength('😀'), 1);
-    assert.equal(codePointLength('a😀b😀'), 4);
-    assert.equal(codePointLength('\ud83d'), 1);
-    assert.equal(codePointLength('\ude00'), 1);
-    assert.equal(codePointLength('\ude00\ud83d'), 2);
-    assert.equal(codePointLength('\ud83d\ud83d\ude00'), 2);
-    assert.equal(codePointLength('e\u0301'), 2);
-    for (const text of ['x😀y', '😀😀😀', 'ü', '\ud83d', 'a\ud83db']) assert.equal(codePointLength(text), [...text].length, text);
   });
 });
