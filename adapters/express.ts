@@ -25,6 +25,7 @@ import {
   type PartsOptions,
   type ProblemOptions,
 } from './http-body.js';
+import {optionsArgument} from '../src/session/options.js';
 
 export {HttpError, parseLimit, toProblem} from './http-body.js';
 export type {BodyOptions, BodyTimeout, PartsOptions, ProblemDocument, ProblemItem, ProblemOptions} from './http-body.js';
@@ -67,7 +68,8 @@ export function validateBody<
   T = ValidValue<S, Schemas, Defaults>,
 >(schema: S, options?: BodyOptions & TypingOptions<Schemas, Defaults>): BodyHandler<T>;
 export function validateBody(schema: SchemaOrValidator, options?: BodyOptions): BodyHandler<unknown>;
-export function validateBody(schema: unknown, options: BodyOptions = {}): BodyHandler<unknown> {
+export function validateBody(schema: unknown, given?: BodyOptions): BodyHandler<unknown> {
+  const options = optionsArgument(given, 'validateBody');
   const reader = new BodyReader(schema, options);
   return function validateBodyMiddleware(req: Request, res: Response, next: NextFunction): void {
     reader.read(req, res, (error, body) => {
@@ -101,8 +103,8 @@ export function validate<
   const Schemas extends Record<string, unknown> = {},
   Params = SchemaOutput<P, Schemas>,
   Query = SchemaOutput<Q, Schemas>,
->(schemas: PartSchemas<Q, P, H>, options: PartsOptions & {schemas?: Schemas} = {}): PartsHandler<P, Q, Params, Query> {
-  const parts = new PartsValidator(schemas, options);
+>(schemas: PartSchemas<Q, P, H>, options?: PartsOptions & {schemas?: Schemas}): PartsHandler<P, Q, Params, Query> {
+  const parts = new PartsValidator(schemas, optionsArgument(options, 'validate'));
   return function validateMiddleware(req: Request, _res: Response, next: NextFunction): void {
     const values = {query: req.query, params: req.params, headers: req.headers};
     const error = parts.check(values);
@@ -121,7 +123,8 @@ export function validate<
  * `application/problem+json` (RFC 9457), with at most `maxErrors` entries in `errors`. Other
  * errors, and errors after the response has started, go on to the next handler.
  */
-export function problemHandler(options: ProblemOptions = {}): ErrorRequestHandler {
+export function problemHandler(given?: ProblemOptions): ErrorRequestHandler {
+  const options = optionsArgument(given, 'problemHandler');
   return function problemMiddleware(error: unknown, _req: Request, res: Response, next: NextFunction): void {
     const status = httpStatusOf(error);
     if (status === undefined || res.headersSent) return next(error);

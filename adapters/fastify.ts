@@ -45,6 +45,7 @@ import {explainedSchemaError, refuseAjvOnlyKeywords, withFastifyOptions, type Aj
 import {BodyReader, HttpError, NO_BODY, contentLength, hasBody, internalError, parseLimit, type BodyOptions} from './http-body.js';
 import {compileOptions, refuseMediaType, shortDetail, shortPointer} from './http-errors.js';
 import {compileOptionsOf} from './validator-cache.js';
+import {optionsArgument} from '../src/session/options.js';
 
 export {HttpError} from './http-body.js';
 
@@ -534,7 +535,7 @@ function fastifyRequire(): NodeJS.Require {
 function register(fastify: FastifyInstance, options: FastifyBodyOptions, done: (error?: Error) => void): void {
   let bodies: JsonBodies;
   try {
-    bodies = new JsonBodies(fastify, options);
+    bodies = new JsonBodies(fastify, optionsArgument(options, 'streamSchema'));
     bodies.install(fastify);
   } catch (thrown) {
     return done(thrown as Error);

@@ -14,6 +14,7 @@ import {isValidator} from '../src/index.js';
 import type {CompileOptions, Limits, OutputUnit, Result, Validator} from '../src/types.js';
 
 import {validatorFor} from './validator-cache.js';
+import {optionsArgument} from '../src/session/options.js';
 
 /**
  * Validator options, the same for `validateBody` and `validate`: compile's options, which go to
@@ -198,7 +199,8 @@ const MAX_POINTER_NAME_LENGTH = 64;
  * RFC 9457 §4.2.1: with `about:blank` the title is the status phrase. The machine-readable reason
  * goes in `code` rather than a made-up `type` URI that would resolve nowhere.
  */
-export function toProblem(error: unknown, status: number, options: ProblemOptions = {}): ProblemDocument {
+export function toProblem(error: unknown, status: number, given?: ProblemOptions): ProblemDocument {
+  const options = optionsArgument(given, 'toProblem');
   const maxErrors = options.maxErrors ?? 10;
   const problem: ProblemDocument = {type: 'about:blank', title: STATUS_PHRASES[status] ?? 'Error', status};
   const details = error as {expose?: unknown; message?: unknown; type?: unknown; errors?: unknown};
@@ -217,7 +219,8 @@ export function toProblem(error: unknown, status: number, options: ProblemOption
  * that stopped reading a body asks for `Connection: close`, which a Node server honours and which
  * runtimes that manage their connections themselves may drop.
  */
-export function problemResponse(error: unknown, options: ProblemOptions = {}): Response {
+export function problemResponse(error: unknown, given?: ProblemOptions): Response {
+  const options = optionsArgument(given, 'problemResponse');
   const status = httpStatusOf(error) ?? 500;
   const headers = new Headers([...errorHeaders(error)]);
   headers.set('Content-Type', `${PROBLEM_CONTENT_TYPE}; charset=utf-8`);

@@ -25,6 +25,7 @@ import {
   type PartsOptions,
   type ProblemOptions,
 } from './http-body.js';
+import {optionsArgument} from '../src/session/options.js';
 
 export {HttpError, parseLimit, toProblem} from './http-body.js';
 export type {BodyOptions, BodyTimeout, PartsOptions, ProblemDocument, ProblemItem, ProblemOptions} from './http-body.js';
@@ -54,7 +55,8 @@ export function validateBody<
   T = ValidValue<S, Schemas, Defaults>,
 >(schema: S, options?: BodyOptions & TypingOptions<Schemas, Defaults>): BodyMiddleware<T>;
 export function validateBody(schema: SchemaOrValidator, options?: BodyOptions): BodyMiddleware<unknown>;
-export function validateBody(schema: unknown, options: BodyOptions = {}): BodyMiddleware<unknown> {
+export function validateBody(schema: unknown, given?: BodyOptions): BodyMiddleware<unknown> {
+  const options = optionsArgument(given, 'validateBody');
   const reader = new BodyReader(schema, options);
   return async function validateBodyMiddleware(ctx: {req: IncomingMessage; res: ServerResponse; request: {body: unknown}}, next: Next): Promise<void> {
     const request = ctx.request;
@@ -79,7 +81,8 @@ export interface PartSchemas {
  * false`. Throws 400 `request.validation.failed` with pointers prefixed by the part
  * (`#/query/limit`).
  */
-export function validate(schemas: PartSchemas, options: PartsOptions = {}): Middleware {
+export function validate(schemas: PartSchemas, given?: PartsOptions): Middleware {
+  const options = optionsArgument(given, 'validate');
   const parts = new PartsValidator(schemas, options);
   return async function validateMiddleware(ctx: Context, next: Next): Promise<void> {
     const params = (ctx as {params?: unknown}).params ?? {};
@@ -97,7 +100,8 @@ export function validate(schemas: PartSchemas, options: PartsOptions = {}): Midd
  * `application/problem+json` (RFC 9457), with at most `maxErrors` entries in `errors`. Register
  * it before the routes. Other errors are rethrown to Koa.
  */
-export function problemHandler(options: ProblemOptions = {}): Middleware {
+export function problemHandler(given?: ProblemOptions): Middleware {
+  const options = optionsArgument(given, 'problemHandler');
   return async function problemMiddleware(ctx: Context, next: Next): Promise<void> {
     try {
       await next();

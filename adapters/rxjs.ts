@@ -19,6 +19,7 @@ import {
   type NdjsonRecord,
   type OnInvalid,
 } from './ndjson-lines.js';
+import { optionsArgument } from '../src/session/options.js';
 
 export { InvalidRecordError, RecordThrewError, type NdjsonRecord, type OnInvalid } from './ndjson-lines.js';
 
@@ -41,7 +42,8 @@ export function validateNdjson<
   T = ValidValue<S, Schemas, Defaults>,
 >(schema: S, options?: ValidateNdjsonOptions & TypingOptions<Schemas, Defaults> & { parse?: Parse }): OperatorFunction<string | Uint8Array, NdjsonRecord<ResultFor<T, Parse>>>;
 export function validateNdjson(schema: SchemaOrValidator, options?: ValidateNdjsonOptions): OperatorFunction<string | Uint8Array, NdjsonRecord>;
-export function validateNdjson(schema: SchemaOrValidator, options: ValidateNdjsonOptions = {}): OperatorFunction<string | Uint8Array, NdjsonRecord> {
+export function validateNdjson(schema: SchemaOrValidator, given?: ValidateNdjsonOptions): OperatorFunction<string | Uint8Array, NdjsonRecord> {
+  const options = optionsArgument(given, 'validateNdjson');
   const validator = validatorFor(schema, options);
   const onInvalid = checkOnInvalid(options.onInvalid);
   const readerOptions = readerOptionsOf(options);
@@ -119,7 +121,8 @@ export function validateValues<
   T = ValidValue<S, Schemas, Defaults>,
 >(schema: S, options?: ValidateValuesOptions & TypingOptions<Schemas, Defaults>): OperatorFunction<unknown, ValueRecord<T>>;
 export function validateValues(schema: SchemaOrValidator, options?: ValidateValuesOptions): OperatorFunction<unknown, ValueRecord>;
-export function validateValues(schema: SchemaOrValidator, options: ValidateValuesOptions = {}): OperatorFunction<unknown, ValueRecord> {
+export function validateValues(schema: SchemaOrValidator, given?: ValidateValuesOptions): OperatorFunction<unknown, ValueRecord> {
+  const options = optionsArgument(given, 'validateValues');
   const validator: Validator = validatorFor(schema, options);
   const onInvalid = checkOnInvalid(options.onInvalid);
   return (source) =>

@@ -10,6 +10,7 @@ import {flushable, none} from 'stream-chain/defs.js';
 import {tokenValidator, type StreamJsonToken} from '../src/index.js';
 import type {CompileOptions, Result, SchemaOrValidator} from '../src/types.js';
 import {validatorFor} from './validator-cache.js';
+import {optionsArgument} from '../src/session/options.js';
 
 export type {StreamJsonToken} from '../src/index.js';
 
@@ -21,7 +22,7 @@ export type {StreamJsonToken} from '../src/index.js';
  * Schema, compiled once with `options`, or a validator made by `compile` (then no options).
  */
 export function tokenConsumer(schema: SchemaOrValidator, options?: CompileOptions): (token: StreamJsonToken | typeof none) => Result | typeof none {
-  const validator = validatorFor(schema, options);
+  const validator = validatorFor(schema, optionsArgument(options, 'tokenConsumer'));
   const document = tokenValidator(validator);
   let concluded = false;
   return flushable((token: StreamJsonToken | typeof none): Result | typeof none => {

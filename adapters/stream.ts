@@ -20,6 +20,7 @@ import {
   type NdjsonRecord,
   type OnInvalid,
 } from './ndjson-lines.js';
+import { optionsArgument } from '../src/session/options.js';
 
 export { InvalidRecordError, RecordThrewError, type NdjsonRecord, type OnInvalid } from './ndjson-lines.js';
 export { NdjsonWorkerError, WorkerOptionsError } from './ndjson-workers.js';
@@ -63,7 +64,7 @@ export function ndjsonValidator<
   T = ValidValue<S, Schemas, Defaults>,
 >(schema: S, options?: NdjsonValidatorOptions & TypingOptions<Schemas, Defaults> & { parse?: Parse }): NdjsonValidatorStream<ResultFor<T, Parse>>;
 export function ndjsonValidator(schema: SchemaOrValidator, options?: NdjsonValidatorOptions): NdjsonValidatorStream;
-export function ndjsonValidator(schema: SchemaOrValidator, options: NdjsonValidatorOptions = {}): NdjsonValidatorStream {
+export function ndjsonValidator(schema: SchemaOrValidator, options?: NdjsonValidatorOptions): NdjsonValidatorStream {
   return new NdjsonValidatorStream(schema, options);
 }
 
@@ -81,7 +82,8 @@ export class NdjsonValidatorStream<R extends Result = Result> extends Transform 
   /** The first invalid record under `onInvalid: 'error'`, reported through the transform callback. */
   #invalidRecord: InvalidRecordError | undefined = undefined;
 
-  constructor(schema: SchemaOrValidator, options: NdjsonValidatorOptions = {}) {
+  constructor(schema: SchemaOrValidator, given?: NdjsonValidatorOptions) {
+    const options = optionsArgument(given, 'ndjsonValidator');
     super({
       readableObjectMode: true,
       readableHighWaterMark: options.highWaterMark ?? 16,
@@ -168,7 +170,7 @@ export function jsonValidator<
   T = ValidValue<S, Schemas, Defaults>,
 >(schema: S, options?: JsonValidatorOptions & TypingOptions<Schemas, Defaults> & { parse?: Parse }): JsonValidatorStream<ResultFor<T, Parse>>;
 export function jsonValidator(schema: SchemaOrValidator, options?: JsonValidatorOptions): JsonValidatorStream;
-export function jsonValidator<R extends Result>(schema: SchemaOrValidator, options: JsonValidatorOptions = {}): JsonValidatorStream<R> {
+export function jsonValidator<R extends Result>(schema: SchemaOrValidator, options?: JsonValidatorOptions): JsonValidatorStream<R> {
   return new JsonValidatorStream<R>(schema, options);
 }
 
@@ -190,7 +192,8 @@ export class JsonValidatorStream<R extends Result = Result> extends Writable {
   #resolve!: (result: R) => void;
   #reject!: (error: Error) => void;
 
-  constructor(schema: SchemaOrValidator, options: JsonValidatorOptions = {}) {
+  constructor(schema: SchemaOrValidator, given?: JsonValidatorOptions) {
+    const options = optionsArgument(given, 'jsonValidator');
     super({ decodeStrings: false });
     const validator = validatorFor(schema, options);
     this.#session = validator.session({ parse: options.parse === true });

@@ -10,6 +10,7 @@ import type {CompileOptions, Result, ResultFor, SchemaOrValidator, Session, Typi
 import {Deadline} from './deadline.js';
 import {parseLimit, parseTimeout, tooLarge, type BodyTimeout, type HttpError} from './http-errors.js';
 import {validatorFor} from './validator-cache.js';
+import {optionsArgument} from '../src/session/options.js';
 
 /**
  * Default `limit`, 1 MiB. The longest completions LLM APIs give are on the order of 100 000
@@ -190,7 +191,8 @@ export function textStreamValidator<
   T = ValidValue<S, Schemas, Defaults>,
 >(schema: S, options?: TextStreamValidatorOptions & Typing<Schemas, Defaults, Parse>): TextStreamValidator<ResultFor<T, Parse>>;
 export function textStreamValidator(schema: SchemaOrValidator, options?: TextStreamValidatorOptions): TextStreamValidator;
-export function textStreamValidator(schema: SchemaOrValidator, options: TextStreamValidatorOptions = {}): TextStreamValidator {
+export function textStreamValidator(schema: SchemaOrValidator, given?: TextStreamValidatorOptions): TextStreamValidator {
+  const options = optionsArgument(given, 'textStreamValidator');
   return new TextStreamValidator(validatorFor(schema, options), options);
 }
 
@@ -216,7 +218,8 @@ export function validateTextStream<
   T = ValidValue<S, Schemas, Defaults>,
 >(source: AsyncIterable<string | Uint8Array>, schema: S, options?: TextStreamOptions & Typing<Schemas, Defaults, Parse>): Promise<TextStreamResult<ResultFor<T, Parse>>>;
 export function validateTextStream(source: AsyncIterable<string | Uint8Array>, schema: SchemaOrValidator, options?: TextStreamOptions): Promise<TextStreamResult>;
-export async function validateTextStream(source: AsyncIterable<string | Uint8Array>, schema: SchemaOrValidator, options: TextStreamOptions = {}): Promise<TextStreamResult> {
+export async function validateTextStream(source: AsyncIterable<string | Uint8Array>, schema: SchemaOrValidator, given?: TextStreamOptions): Promise<TextStreamResult> {
+  const options = optionsArgument(given, 'validateTextStream');
   const bounds = parseTimeout(options.timeout, DEFAULT_TIMEOUT);
   const validator = textStreamValidator(schema, options);
   const deadline = new Deadline(bounds, () => validator.bytesRead);

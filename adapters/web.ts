@@ -37,6 +37,7 @@ import {
 import {Deadline} from './deadline.js';
 import {JsonBody, type JsonBodySettings} from './json-body.js';
 import {validatorFor} from './validator-cache.js';
+import {optionsArgument} from '../src/session/options.js';
 
 export {HttpError, PROBLEM_CONTENT_TYPE, parseLimit, problemResponse, toProblem} from './http-errors.js';
 export type {ProblemDocument, ProblemItem, ProblemOptions, ValidatorOptions} from './http-errors.js';
@@ -82,7 +83,8 @@ export function validateRequest<
   T = ValidValue<S, Schemas, Defaults>,
 >(request: Request, schema: S, options?: RequestOptions & TypingOptions<Schemas, Defaults>): Promise<T>;
 export function validateRequest(request: Request, schema: SchemaOrValidator, options?: RequestOptions): Promise<unknown>;
-export async function validateRequest(request: Request, schema: unknown, options: RequestOptions = {}): Promise<unknown> {
+export async function validateRequest(request: Request, schema: unknown, given?: RequestOptions): Promise<unknown> {
+  const options = optionsArgument(given, 'validateRequest');
   const validator = bodyValidator(schema, options);
   const settings = requestSettings(options, validator);
   const length = contentLength(request);
@@ -418,7 +420,8 @@ function streamBody(schema: unknown, options: StreamOptions): JsonBody {
  *
  *   await response.body.pipeThrough(validationStream(schema)).pipeTo(file);
  */
-export function validationStream(schema: SchemaOrValidator, options: StreamOptions = {}): TransformStream<Uint8Array, Uint8Array> {
+export function validationStream(schema: SchemaOrValidator, given?: StreamOptions): TransformStream<Uint8Array, Uint8Array> {
+  const options = optionsArgument(given, 'validationStream');
   const jsonBody = streamBody(schema, options);
   // The bytes go on as sent: under the value options the verdict is about another document.
   if (jsonBody.changesValues) throw new TypeError('validationStream passes the bytes on as sent: a validator that changes values (coerceTypes, useDefaults, removeAdditional) would judge another document');
@@ -445,7 +448,8 @@ export function validationStream(schema: SchemaOrValidator, options: StreamOptio
  *   request.body.pipeTo(sink).catch(() => {});
  *   const {valid, errors} = await sink.result;
  */
-export function validationSink(schema: SchemaOrValidator, options: StreamOptions = {}): WritableStream<Uint8Array> & {readonly result: Promise<Result>} {
+export function validationSink(schema: SchemaOrValidator, given?: StreamOptions): WritableStream<Uint8Array> & {readonly result: Promise<Result>} {
+  const options = optionsArgument(given, 'validationSink');
   const jsonBody = streamBody(schema, options);
   let settle!: (result: Result) => void;
   let fail!: (reason: unknown) => void;

@@ -317,3 +317,14 @@ describe('strict mode', () => {
     assert.equal(schemaError({properties: {a: 'string'}}).schemaLocation, '/properties/a');
   });
 });
+
+describe('options that are not an object', () => {
+  // Destructured as given, null threw the runtime's own TypeError, and a number or a string was read as no options.
+  test('compile() and session() name the mistake in a TypeError', () => {
+    for (const options of [null, 5, 'strict', true, []]) {
+      assert.throws(() => compile({type: 'object'}, options as never), {name: 'TypeError', message: /^compile\(\): options must be an object, not /});
+      assert.throws(() => compile({type: 'object'}).session(options as never), {name: 'TypeError', message: /^session\(\): options must be an object, not /});
+    }
+    assert.equal(compile({type: 'object'}, undefined).session(undefined).write('{}'), true);
+  });
+});

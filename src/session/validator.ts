@@ -2,6 +2,7 @@
 
 import type {JSONSchema} from 'json-schema-to-ts';
 
+import {optionsArgument} from './options.js';
 import {compileSchema} from '../compile/compile.js';
 import {AmendPlans} from '../engine/amender.js';
 import {KeyPlans} from '../engine/keyPlan.js';
@@ -57,8 +58,9 @@ export function compile<
   Input = SchemaInput<S, Schemas>,
 >(schema: S, options?: CompileOptions & TypingOptions<Schemas, Defaults>): Validator<Output, Input>;
 export function compile(schema: unknown, options?: CompileOptions): Validator;
-export function compile(schema: unknown, options: CompileOptions = {}): Validator {
+export function compile(schema: unknown, given?: CompileOptions): Validator {
   assertSchemaValue(schema);
+  const options = optionsArgument(given, 'compile');
   const {root, draft, warnings} = compileSchema(schema, options);
   if (options.strict === 'warn') for (const warning of warnings) console.warn(`stream-schema: ${warning.message}`);
   const amends = amendsValues(options);
@@ -213,7 +215,8 @@ export class CompiledValidator<Output = unknown, Input = Output> implements Vali
 
   session(options: SessionOptions & {parse: true}): Session<ValueResult<Output>>;
   session(options?: SessionOptions): Session<Result<Output>>;
-  session(options: SessionOptions = {}): Session {
+  session(given?: SessionOptions): Session {
+    const options = optionsArgument(given, 'session');
     const document = new Document(this.parts);
     const parse = options.parse ?? false;
     document.beginText(parse, !parse && !this.allErrors);

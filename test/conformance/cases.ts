@@ -75,10 +75,14 @@ export interface NeverAcceptedCase extends Named {
   readonly bodies: readonly BodySpec[];
 }
 
-/** Mounting each value is a TypeError, at once. */
+/** Mounting each value (as the schema, or as the options of a good schema) is a TypeError, at once. */
 export interface MountErrorCase extends Named {
   readonly kind: 'mount error';
   readonly values: ReadonlyArray<{readonly shown: string; readonly value: unknown}>;
+  /** What the values stand for: the schema (the default), or the door's options. */
+  readonly as?: 'schema' | 'options';
+  /** What the TypeError must say: the runtime's own (reading a property of null) says nothing of the mistake. */
+  readonly says?: RegExp;
 }
 
 /** The bodies through one mount, one after another, get what a mount of their own gives each. */
@@ -362,6 +366,27 @@ export const CASES: readonly Case[] = [
     name: 'a value that is neither a schema nor a validator is a TypeError when mounted',
     from: 'issue 22, what must hold 1: anything else is a TypeError at mount time, not a schema of no keywords',
     values: notSchemas,
+  },
+  {
+    kind: 'mount error',
+    name: 'options that are not an object are a TypeError when mounted',
+    from: "the brief: an API used the wrong way gets a clear, typed error; null threw the runtime's TypeError, a number or a string was read as no options",
+    as: 'options',
+    says: /options must be an object/,
+    values: [
+      {shown: 'a number', value: 5},
+      {shown: 'a string', value: 'strict'},
+      {shown: 'a boolean', value: true},
+      {shown: 'an array', value: []},
+    ],
+  },
+  {
+    kind: 'mount error',
+    name: 'null options are a TypeError when mounted',
+    from: "the brief: an API used the wrong way gets a clear, typed error; destructured, null threw the runtime's own TypeError",
+    as: 'options',
+    says: /options must be an object, not null/,
+    values: [{shown: 'null', value: null}],
   },
   {
     kind: 'same verdict',

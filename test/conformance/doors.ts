@@ -13,7 +13,7 @@
 //     An HTTP door returns a ServedDoor (wire.ts), which also serves the connection cases.
 //   - A mount option the door cannot honour (`mediaType`, `changeBody`...) makes `open` throw:
 //     `refuseOptions` below. Never ignore one silently.
-//   - `mountError(value)` mounts a value alone and returns what that threw.
+//   - `mountError(value, options)` mounts a value alone (with options, if given) and returns what that threw.
 //   - `skip` names each case the door does not run, with the reason beside it. The runner prints
 //     every skip, and fails on a skip without a reason or naming no case. A skip states what the
 //     door cannot be asked (it has no Content-Encoding, no server, no such hook), never that it
@@ -213,7 +213,7 @@ const expressDoor: Door = {
     });
     return new ServedDoor(await served(app.listen(0, '127.0.0.1')), paths, MIDDLEWARE_STATUSES, record, failures);
   },
-  mountError: (schema) => thrownBy(() => expressAdapter.validateBody(schema as SchemaOrValidator)),
+  mountError: (schema, options) => thrownBy(() => expressAdapter.validateBody(schema as SchemaOrValidator, options as never)),
 };
 
 const koaDoor: Door = {
@@ -269,7 +269,7 @@ const koaDoor: Door = {
     app.use(router.routes());
     return new ServedDoor(await served(app.listen(0, '127.0.0.1')), paths, MIDDLEWARE_STATUSES, record, failures);
   },
-  mountError: (schema) => thrownBy(() => koaAdapter.validateBody(schema as SchemaOrValidator)),
+  mountError: (schema, options) => thrownBy(() => koaAdapter.validateBody(schema as SchemaOrValidator, options as never)),
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -324,6 +324,7 @@ const fastifyDoor: Door = {
       'Fastify answers a media type no parser takes itself (lib/handle-request.js), before the plugin sees the request; Node then reads and discards the rest to keep the connection',
     'a refusal of a body read whole or discarded keeps the connection for the next request':
       "Fastify closes the connection after any content-type parser error, as plain Fastify does (lib/content-type-parser.js: 'the client may send more data')",
+    'null options are a TypeError when mounted': 'Fastify gives every plugin registered with null options an empty object (avvio), so the plugin never sees null',
   },
   async open(mounts) {
     const record = newRecord();
@@ -356,9 +357,9 @@ const fastifyDoor: Door = {
       },
     };
   },
-  async mountError(schema) {
+  async mountError(schema, options) {
     const app = Fastify();
-    app.register(streamSchema);
+    app.register(streamSchema, options as never);
     app.post('/', {schema: {body: schema}}, async () => null);
     const thrown = await thrownBy(() => app.ready());
     await closeFastify(app);
@@ -464,7 +465,7 @@ const webRequestDoor: Door = {
       },
     };
   },
-  mountError: (schema) => thrownBy(() => validateRequest(new Request('http://127.0.0.1/', {method: 'POST', body: '{}', headers: {'content-type': 'application/json'}}), schema as SchemaOrValidator)),
+  mountError: (schema, options) => thrownBy(() => validateRequest(new Request('http://127.0.0.1/', {method: 'POST', body: '{}', headers: {'content-type': 'application/json'}}), schema as SchemaOrValidator, options as never)),
 };
 
 /** Bytes a door passed on, as the value the next stage would read from them. */
@@ -513,7 +514,7 @@ const webStreamDoor: Door = {
     }
     return {accepted: true, value: valueOfBytes(Buffer.concat(passed)), detail: {}, consumed: source.pulled};
   }),
-  mountError: (schema) => thrownBy(() => validationStream(schema as SchemaOrValidator)),
+  mountError: (schema, options) => thrownBy(() => validationStream(schema as SchemaOrValidator, options as never)),
 };
 
 const webSinkDoor: Door = {
@@ -525,7 +526,7 @@ const webSinkDoor: Door = {
     await source.stream().pipeTo(sink).catch(() => undefined);
     return verdictOf(sink.result, source, false);
   }),
-  mountError: (schema) => thrownBy(() => validationSink(schema as SchemaOrValidator)),
+  mountError: (schema, options) => thrownBy(() => validationSink(schema as SchemaOrValidator, options as never)),
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -544,7 +545,7 @@ const textStreamDoor: Door = {
     const {strict: _strict, ...options} = optionsOf(mount);
     return verdictOf(validateTextStream(source.iterable(), mount.schema as SchemaOrValidator, {parse: true, ...options}), source, true);
   }),
-  mountError: (schema) => thrownBy(() => validateTextStream((async function* () {})(), schema as SchemaOrValidator)),
+  mountError: (schema, options) => thrownBy(() => validateTextStream((async function* () {})(), schema as SchemaOrValidator, options as never)),
 };
 
 /** Writes `source` into a Node Writable, chunk by chunk, until `done()` says the verdict is in; a failing source destroys it. */
@@ -589,7 +590,7 @@ const jsonValidatorDoor: Door = {
     await writeInto(validator, source, () => concluded);
     return verdictOf(validator.result, source, true);
   }),
-  mountError: (schema) => thrownBy(() => jsonValidator(schema as SchemaOrValidator)),
+  mountError: (schema, options) => thrownBy(() => jsonValidator(schema as SchemaOrValidator, options as never)),
 };
 
 /** One document through an NDJSON door: its one record's verdict, or what the door failed with. */
@@ -619,7 +620,7 @@ const ndjsonValidatorDoor: Door = {
     await writeInto(transform, source, () => false);
     return verdictOfRecords(records, await finished, source);
   }),
-  mountError: (schema) => thrownBy(() => ndjsonValidator(schema as SchemaOrValidator)),
+  mountError: (schema, options) => thrownBy(() => ndjsonValidator(schema as SchemaOrValidator, options as never)),
 };
 
 const rxjsDoor: Door = {
@@ -634,7 +635,7 @@ const rxjsDoor: Door = {
     });
     return verdictOfRecords(records, failure, source);
   }),
-  mountError: (schema) => thrownBy(() => validateNdjson(schema as SchemaOrValidator)),
+  mountError: (schema, options) => thrownBy(() => validateNdjson(schema as SchemaOrValidator, options as never)),
 };
 
 /**
@@ -659,7 +660,7 @@ const streamJsonDoor: Door = {
     if (failure !== undefined && message.startsWith('Parser ')) return {accepted: false, refusal: 'syntax', detail: {parser: message}, consumed: source.pulled};
     return verdictOfRejection(failure ?? new Error('the pipeline ended with no result'), source.pulled);
   }),
-  mountError: (schema) => thrownBy(() => tokenConsumer(schema as SchemaOrValidator)),
+  mountError: (schema, options) => thrownBy(() => tokenConsumer(schema as SchemaOrValidator, options as never)),
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -708,6 +709,8 @@ const cliDoor: Door = {
     'a compiled validator is judged as its schema': 'a command line takes a schema file: there is no compiled validator to give it',
     'under the value options the value handed on is the value judged': 'a command line takes a schema file: there is no compiled validator to give it, and it hands no value on',
     'a value that is neither a schema nor a validator is a TypeError when mounted': 'a schema file holds JSON: it cannot hold a function, a class instance or a Map',
+    'options that are not an object are a TypeError when mounted': 'its options are flags, each checked as it is parsed (a UsageError)',
+    'null options are a TypeError when mounted': 'its options are flags, each checked as it is parsed (a UsageError)',
     'a key of 5,000 characters is never echoed in the answer': 'its output goes to whoever ran it on their own file',
     'every split point gives the verdict of the whole': NO_SPLIT,
     'a UTF-8 sequence split across chunks is decoded whole': NO_SPLIT,

@@ -424,8 +424,11 @@ export interface Door {
   readonly styles?: readonly string[];
   /** Sets the door up for every mount the cases use, once, before them. */
   open(mounts: readonly Mount[]): Promise<Opened>;
-  /** Mounts `schema` alone: what that throws (or rejects with), undefined when it mounts. */
-  mountError(schema: unknown): Promise<unknown>;
+  /**
+   * Mounts `schema` alone, given `options` as the door's options argument when there are any:
+   * what that throws (or rejects with), undefined when it mounts.
+   */
+  mountError(schema: unknown, options?: unknown): Promise<unknown>;
 }
 
 export interface Opened {

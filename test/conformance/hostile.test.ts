@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import {after, before, describe, it, type TestContext} from 'node:test';
 
 import {SOCKET_BUFFER} from '../support/http.js';
-import {CASES, type Case, type Expectation, type FreshCase, type InterleavedCase, type NeverAcceptedCase, type SameVerdictCase, type VerdictsCase, type WireCase, type WireRefusal} from './cases.js';
+import {CASES, type Case, type Expectation, type FreshCase, type InterleavedCase, type MountErrorCase, type NeverAcceptedCase, type SameVerdictCase, type VerdictsCase, type WireCase, type WireRefusal} from './cases.js';
 import {DOORS} from './doors.js';
 import {comparable, Source, whole, type BodySpec, type Door, type Mount, type Opened, type ServerFacet, type Verdict} from './harness.js';
 import {Connection} from './wire.js';
@@ -142,10 +142,15 @@ async function runInterleaved(opened: Opened, testCase: InterleavedCase): Promis
   }
 }
 
-async function runMountError(door: Door, values: ReadonlyArray<{shown: string; value: unknown}>): Promise<void> {
-  for (const {shown: what, value} of values) {
-    const thrown = await within(door.mountError(value), `mounting ${what}`);
+/** A schema every door mounts, for the cases about what else is given with it. */
+const GOOD_SCHEMA = {type: 'object'};
+
+async function runMountError(door: Door, {values, as = 'schema', says}: MountErrorCase): Promise<void> {
+  for (const {shown, value} of values) {
+    const what = as === 'schema' ? shown : `a schema with ${shown} for options`;
+    const thrown = await within(as === 'schema' ? door.mountError(value) : door.mountError(GOOD_SCHEMA, value), `mounting ${what}`);
     assert.ok(thrown instanceof TypeError, `mounting ${what}: ${thrown === undefined ? 'mounted without a word' : `threw ${String(thrown)}`}`);
+    if (says !== undefined) assert.match(thrown.message, says, `mounting ${what}`);
   }
 }
 
@@ -319,7 +324,7 @@ function planCase(door: Door, testCase: Case, styled: (mount: Mount, style: numb
     case 'never accepted':
       return [{name: testCase.name, mounts: [testCase.mount], run: (opened) => runNeverAccepted(opened, testCase)}];
     case 'mount error':
-      return [{name: testCase.name, mounts: [], run: () => runMountError(door, testCase.values)}];
+      return [{name: testCase.name, mounts: [], run: () => runMountError(door, testCase)}];
     case 'fresh':
       return [{name: testCase.name, mounts: [testCase.shared, ...testCase.fresh], run: (opened) => runFresh(opened, testCase)}];
     case 'interleaved':

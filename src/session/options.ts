@@ -1,0 +1,16 @@
+// The options argument every public function takes, checked in one place. Destructured as it was
+// given, `null` threw the runtime's own TypeError ("Cannot read properties of null"), and a number
+// or a string was read as no options at all: an API used the wrong way must get a clear error.
+
+/**
+ * `options` as given to `caller`: undefined is no options (`{}`); anything but an object (null, a
+ * number, a string, a boolean, an array, a function) is a TypeError that names the caller.
+ */
+export function optionsArgument<T extends object>(options: T | undefined, caller: string): T {
+  if (options === undefined) return {} as T;
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    const given = options === null ? 'null' : Array.isArray(options) ? 'an array' : typeof options === 'string' ? `the string ${JSON.stringify(options)}` : `${typeof options} ${String(options)}`;
+    throw new TypeError(`${caller}(): options must be an object, not ${given}`);
+  }
+  return options;
+}
