@@ -55,6 +55,16 @@ export function isNumberText(text: string): boolean {
  */
 export const STRING_RUN = /[^"\\\x00-\x1f]*/y;
 
+/**
+ * A run of characters that a string may hold as they are (RFC 8259 §7), quotes included: all but
+ * the backslash and U+0000–U+001F. Where a text has none of those, a string ends at the next
+ * quote: the TextScanner and the Tokenizer find the run once per text and each string's end by a
+ * quote search within it. Matched sticky, as one greedy run: V8 runs that 1.1 to 1.7 times as fast
+ * as a search for the first special character, which tries a match at every position
+ * (benchmarks/tokenizer.ts, "plain run").
+ */
+export const PLAIN_RUN = /[^\\\x00-\x1f]*/y;
+
 /** The single-character escapes of RFC 8259 §7, indexed by the character after '\'. */
 export const SHORT_ESCAPES: string[] = [];
 SHORT_ESCAPES[Ch.Quote] = '"';

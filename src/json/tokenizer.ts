@@ -10,7 +10,7 @@
 import type {Limits, TokenSink} from '../types.js';
 import {InputError, type InputPosition} from '../output/errors.js';
 import {DecodedText} from './decodedText.js';
-import {Ch, NUMBER, SHORT_ESCAPES, STRING_RUN, describeChar, hexValue, isHighSurrogate, isLowSurrogate} from './grammar.js';
+import {Ch, NUMBER, PLAIN_RUN, SHORT_ESCAPES, STRING_RUN, describeChar, hexValue, isHighSurrogate, isLowSurrogate} from './grammar.js';
 import {defaultLimits, exceeded, inexact} from './limits.js';
 import {isDigit, isWithinDoubleRange} from './numbers.js';
 
@@ -56,6 +56,7 @@ const ARRAY = -1;
 
 /** Result of a lexeme scan that reached the end of the text before the lexeme ended. */
 const PARTIAL = -1;
+const SHORT_RUN = 64;
 
 const LITERALS = ['true', 'false', 'null'];
 
@@ -130,6 +131,10 @@ export class Tokenizer {
    * looked for yet in this text: each part of a text is searched for line feeds once.
    */
   private nextLineFeed = -1;
+  /** This text from `plainFrom` to `plainUntil` holds no backslash or control character (see plainEnd). */
+  private plainFrom = 0;
+  private plainUntil = -1;
+  private shortRuns = false;
 
   constructor(sink: TokenSink, limits?: Limits) {
     this.sink = sink;
@@ -282,6 +287,7 @@ export class Tokenizer {
     this.text = text;
     this.stringQuote = -1;
     this.nextLineFeed = -1;
+    this.plainUntil = -1;
     this.index = 0;
     this.countedIndex = 0;
     this.countedBytes = 0;
@@ -564,9 +570,9 @@ export class Tokenizer {
     const max = isKey ? this.maxKeyLength : this.maxStringLength;
     let segment = i;
     for (;;) {
-      STRING_RUN.lastIndex = i;
-      STRING_RUN.test(text);
-      i = STRING_RUN.lastIndex;
+      // Past an escape the plain run is short: a run to the quote, not a quote search as well.
+      if (this.decoded.length === 0) i = this.plainEnd(text, i);
+      else i = ((STRING_RUN.lastIndex = i), STRING_RUN.test(text), STRING_RUN.lastIndex);
       // The value so far is what was accumulated plus text[segment, i): fail at the first unit past the bound.
       const room = max - this.decoded.length;
       if (i - segment > room) {
@@ -619,6 +625,22 @@ export class Tokenizer {
       i += text.charCodeAt(i + 1) === Ch.LowerU ? 6 : 2;
       segment = i;
     }
+  }
+
+  /** Where STRING_RUN from `i` stops: the next quote within this text's PLAIN_RUN from `i` (found once for many strings), else the run's end. */
+  private plainEnd(text: string, i: number): number {
+    if (i < this.plainFrom || i >= this.plainUntil) {
+      // Where escapes are dense, runs are short (under SHORT_RUN): each string is run to its end as
+      // it comes, until one ends with no escape.
+      if (this.shortRuns) return ((STRING_RUN.lastIndex = i), STRING_RUN.test(text), (this.shortRuns = text.charCodeAt(STRING_RUN.lastIndex) !== Ch.Quote), STRING_RUN.lastIndex);
+      PLAIN_RUN.lastIndex = i;
+      PLAIN_RUN.test(text);
+      this.plainFrom = i;
+      this.plainUntil = PLAIN_RUN.lastIndex;
+      this.shortRuns = this.plainUntil - i < SHORT_RUN;
+    }
+    const quote = text.indexOf('"', i);
+    return quote >= 0 && quote < this.plainUntil ? quote : this.plainUntil;
   }
 
   /** Decodes the escape at `i` (a backslash); '' when the text ends inside it. */
