@@ -21,7 +21,7 @@ export function inPlaceTwin(pattern: RegExp): RegExp | null {
   if (pattern.flags !== 'u') return null;
   const {source} = pattern;
   const alternatives = parsePattern(source);
-  if (alternatives.length !== 1) return null;
+  if (alternatives === undefined || alternatives.length !== 1) return null;
   const terms = alternatives[0]!;
   const first = terms[0];
   const last = terms[terms.length - 1];

@@ -29,8 +29,11 @@ export type Atom =
 const SYNTAX = new Set('^$\\.*+?()[]{}|/');
 const CONTROL_ESCAPES: Readonly<Record<string, string>> = {t: '\t', n: '\n', v: '\v', f: '\f', r: '\r'};
 
+/** Thrown where the parser cannot read the source through: no check may then answer for it. */
+class Unread extends Error {}
+
 class Parser {
-  private at = 0;
+  at = 0;
 
   constructor(private readonly source: string) {}
 
@@ -73,10 +76,12 @@ class Parser {
         return this.group();
       case '\\':
         return this.escape();
-      default:
-        // A surrogate pair is one character in Unicode mode.
-        if (char >= '\ud800' && char <= '\udbff' && this.at < this.source.length) return {kind: 'character', character: char + this.source[this.at++]};
+      default: {
+        // A surrogate pair is one character in Unicode mode; a lone surrogate is one by itself.
+        const next = this.source.charCodeAt(this.at);
+        if (char >= '\ud800' && char <= '\udbff' && next >= 0xdc00 && next <= 0xdfff) return {kind: 'character', character: char + this.source[this.at++]};
         return {kind: 'character', character: char};
+      }
     }
   }
 
@@ -88,10 +93,11 @@ class Parser {
       else if (kind === '=' || kind === '!') ((this.at += 2), (lookaround = true));
       else if (kind === '<' && (this.source[this.at + 2] === '=' || this.source[this.at + 2] === '!')) ((this.at += 3), (lookaround = true));
       // A named group: `(?<name>`.
-      else this.at = this.source.indexOf('>', this.at) + 1;
+      else this.at = this.after('>');
     }
     const alternatives = this.alternatives();
-    this.at++; // `)`
+    if (this.source[this.at] !== ')') throw new Unread();
+    this.at++;
     return {kind: 'group', alternatives, lookaround};
   }
 
@@ -100,22 +106,33 @@ class Parser {
     if (char === 'b' || char === 'B') return {kind: 'assertion'};
     if (char >= '1' && char <= '9') return {kind: 'backreference'};
     if (char === 'k') {
-      this.at = this.source.indexOf('>', this.at) + 1;
+      this.at = this.after('>');
       return {kind: 'backreference'};
     }
     if (SYNTAX.has(char) || char === '-') return {kind: 'character', character: char};
     if (char in CONTROL_ESCAPES) return {kind: 'character', character: CONTROL_ESCAPES[char]!};
     // `\p{…}`, `\u{…}`: to the brace; `\uXXXX`, `\xHH`, `\cX`, `\0`, `\d`...: their own length.
-    if ((char === 'p' || char === 'P' || char === 'u') && this.source[this.at] === '{') this.at = this.source.indexOf('}', this.at) + 1;
+    if ((char === 'p' || char === 'P' || char === 'u') && this.source[this.at] === '{') this.at = this.after('}');
     else if (char === 'u') this.at += 4;
     else if (char === 'x') this.at += 2;
     else if (char === 'c') this.at += 1;
+    if (this.at > this.source.length) throw new Unread();
     return {kind: 'set'};
   }
 
   private skipClass(): void {
-    while (this.source[this.at] !== ']') this.at += this.source[this.at] === '\\' ? 2 : 1;
+    while (this.source[this.at] !== ']') {
+      if (this.at >= this.source.length) throw new Unread();
+      this.at += this.source[this.at] === '\\' ? 2 : 1;
+    }
     this.at++;
+  }
+
+  /** Where the next `char` from here ends. */
+  private after(char: string): number {
+    const at = this.source.indexOf(char, this.at);
+    if (at < 0) throw new Unread();
+    return at + 1;
   }
 
   /** The bounds of the quantifier after an atom ([1, 1] when there is none); a lazy `?` is read too. */
@@ -126,7 +143,7 @@ class Parser {
     else if (char === '+') bounds = [1, Infinity];
     else if (char === '?') bounds = [0, 1];
     else if (char === '{') {
-      const close = this.source.indexOf('}', this.at);
+      const close = this.after('}') - 1;
       const [low, high] = this.source.slice(this.at + 1, close).split(',');
       bounds = [Number(low), high === undefined ? Number(low) : high === '' ? Infinity : Number(high)];
       this.at = close;
@@ -137,9 +154,19 @@ class Parser {
   }
 }
 
-/** The alternatives of `source`, a pattern that compiled with the `u` flag. */
-export function parsePattern(source: string): Term[][] {
-  return new Parser(source).alternatives();
+/**
+ * The alternatives of `source`, a pattern that compiled with the `u` flag; undefined where this
+ * reader cannot read it through (a form it does not know), so that no check answers for it.
+ */
+export function parsePattern(source: string): Term[][] | undefined {
+  const parser = new Parser(source);
+  try {
+    const alternatives = parser.alternatives();
+    return parser.at === source.length ? alternatives : undefined;
+  } catch (error) {
+    if (error instanceof Unread) return undefined;
+    throw error;
+  }
 }
 
 /** The single-character atom `source` matches `character`. */

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
 import {SchemaError, compile} from '../../../src/index.js';
 import {exponentialPart} from '../../../src/keywords/rules/exponential.js';
+import {parsePattern} from '../../../src/keywords/rules/patternSyntax.js';
 
 describe('exponentialPart', () => {
   test('a repeated group whose iterations can be cut more than one way', () => {
@@ -89,5 +90,18 @@ describe('refuseExponentialPatterns', () => {
     const validator = compile({pattern: '^[a-z]+(-[a-z]+)*$', patternProperties: {'^x-': true}}, {refuseExponentialPatterns: true});
     assert.equal(validator.validate('ab-cd').valid, true);
     assert.equal(validator.validate('ab--cd').valid, false);
+  });
+
+  test('a lone high surrogate is a character of its own, and the reader stops at the end of any source', () => {
+    // Found by an outside attack: `\ud800` and the `\` after it were read as one character, so
+    // the class after it ran past the end of the source and compile never returned.
+    const source = '^\ud800\\[a$';
+    assert.equal(exponentialPart(source), undefined);
+    assert.equal(compile({pattern: source}, {refuseExponentialPatterns: true}).validate('\ud800[a').valid, true);
+    // Sources no `u` pattern has: the reader gives up (and the check refuses) instead of looping.
+    for (const broken of ['[a', 'a{2', '(a', 'a)', '(?<name', '\\k<a', '\\u{41', '\\x4']) {
+      assert.equal(parsePattern(broken), undefined, broken);
+      assert.match(exponentialPart(broken) ?? '', /cannot read/, broken);
+    }
   });
 });

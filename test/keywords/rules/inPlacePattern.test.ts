@@ -45,6 +45,30 @@ describe('inPlaceTwin', () => {
     }
   });
 
+  // Found by an outside attack: the syntax reader took a lone high surrogate and the character
+  // after it for one character, so the quote or backslash after it went unseen.
+  test('a lone high surrogate in a pattern hides neither a quote nor a backslash after it', () => {
+    const HS = '\ud800';
+    const validator = compile({prefixItems: [{pattern: `^${HS}",$`}]});
+    const text = `["${HS}","b"]`;
+    assert.equal(validator.validate(JSON.parse(text)).valid, false);
+    assert.equal(validator.validateText(text).valid, false);
+    assert.equal(validator.parseText(text).valid, false);
+    // The class hides `.*`: a twin would run over the rest of the document for every string.
+    assert.equal(twinOf(`^${HS}\\[.*[\\]],$`), null);
+    const nested = compile({prefixItems: [{prefixItems: [{pattern: `^${HS}\\[.*[\\]],$`}]}]});
+    assert.equal(nested.validateText(`[["${HS}["],"z"]`).valid, false);
+  });
+
+  test('patterns that made the syntax reader loop compile, and get the verdict of their expression', () => {
+    const HS = '\ud800';
+    // A class, then a quantifier brace, read past the end of the source once the surrogate hid a backslash.
+    for (const [source, string] of [[`^${HS}\\[a$`, `${HS}[a`], [`^\\d?\\D{0,2}\\)*?${HS}\\{$`, `${HS}{`]] as const) {
+      const validator = compile({pattern: source});
+      for (const value of [string, 'x']) assert.equal(validator.validateText(JSON.stringify(value)).valid, new RegExp(source, 'u').test(value), `${source} on ${value}`);
+    }
+  });
+
   test('a backreference reads what its group read inside the string', () => {
     const twin = twinOf('^(a+)b\\1$')!;
     const text = '["aaba", "aabaa","x"]';
@@ -54,7 +78,7 @@ describe('inPlaceTwin', () => {
 });
 
 // Atoms that can and cannot match a quote, assertions, and characters the text must escape.
-const atom = fc.constantFrom('a', 'b', '1', '-', 'é', '😀', '\\d', '\\w', '\\W', '\\s', '.', '[a-z]', '[^a]', '[ -~]', '[^"]', '\\x22', '\\u0022', '\\p{L}', '\\p{P}', '\\b', '\\B', '(?=a)', '(?=\\W)', '(?<=\\W)', '(?!a)', '(?!$)', '(?<!^)', '\\uD83D', '\\n');
+const atom = fc.constantFrom('a', 'b', '1', '-', 'é', '😀', '\\d', '\\w', '\\W', '\\s', '.', '[a-z]', '[^a]', '[ -~]', '[^"]', '\\x22', '\\u0022', '\\p{L}', '\\p{P}', '\\b', '\\B', '(?=a)', '(?=\\W)', '(?<=\\W)', '(?!a)', '(?!$)', '(?<!^)', '\\uD83D', '\\n', '\ud800', '\udc00', '\ud800\\"', '\ud800\\[');
 const quantifier = fc.constantFrom('', '', '*', '+', '?', '{2}', '{0,3}');
 const term: fc.Arbitrary<string> = fc.letrec<{term: string}>((tie) => ({
   term: fc.oneof(
@@ -68,7 +92,7 @@ const pattern = fc.tuple(fc.array(term, {maxLength: 4}), fc.constantFrom('^$', '
   if (anchors === '^|$') return `^${body}|x$`;
   return (anchors.startsWith('^') ? '^' : '') + body + (anchors.endsWith('$') ? '$' : '');
 });
-const string = fc.array(fc.constantFrom('a', 'b', '1', '-', ' ', '"', '\\', 'é', '😀', '\uD83D', '\n', 'x', 'A', '.'), {maxLength: 8}).map((parts) => parts.join(''));
+const string = fc.array(fc.constantFrom('a', 'b', '1', '-', ' ', '"', '\\', 'é', '😀', '\uD83D', '\ud800', '\n', 'x', 'A', '.', '['), {maxLength: 8}).map((parts) => parts.join(''));
 
 describe('a pattern matched in place gives the verdict of the pattern on the string', () => {
   test('in validateText, with text after the string that would match the pattern', () => {
