@@ -156,7 +156,8 @@ class Parser {
 
 /**
  * The alternatives of `source`, a pattern that compiled with the `u` flag; undefined where this
- * reader cannot read it through (a form it does not know), so that no check answers for it.
+ * reader cannot read it through (a form it does not know, a nesting past the stack), so that no
+ * check answers for it.
  */
 export function parsePattern(source: string): Term[][] | undefined {
   const parser = new Parser(source);
@@ -164,7 +165,8 @@ export function parsePattern(source: string): Term[][] | undefined {
     const alternatives = parser.alternatives();
     return parser.at === source.length ? alternatives : undefined;
   } catch (error) {
-    if (error instanceof Unread) return undefined;
+    // A RangeError: groups nested past the stack, which V8's own parser takes.
+    if (error instanceof Unread || error instanceof RangeError) return undefined;
     throw error;
   }
 }
