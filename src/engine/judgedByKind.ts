@@ -81,4 +81,3 @@ export function stringsAlikePast(node: SchemaNode): number {
   if (past === undefined) bounds.set(node, (past = new KindReader().bound(node)));
   return past;
 }
-

@@ -44,7 +44,6 @@ function withinBound(keyword: CompiledKeyword<Bound>, kind: Kind, scalar: Scalar
   return !((order < 0 && value.failsBelow) || (order === 0 && value.failsEqual) || (order > 0 && value.failsAbove));
 }
 
-/** A number's keywords pass every string. */
 /** Every string passes a numeric keyword. */
 const passesStrings = (): number => -1;
 

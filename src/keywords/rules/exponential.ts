@@ -16,9 +16,7 @@
 // does not refuse patterns that cost polynomial time (`\d*\d*x`, `.*a.*b`): those are bounded by
 // `limits.maxStringLength`.
 
-import {matchesOne, parsePattern, type Term} from './patternSyntax.js';
-
-const isQuantified = (term: Term): boolean => term.min !== 1 || term.max !== 1;
+import {isQuantified, matchesOne, parsePattern, type Term} from './patternSyntax.js';
 
 /**
  * The part of `source` (a valid Unicode-mode pattern) that can make matching take time exponential

@@ -13,7 +13,7 @@
 // `^X$` on the copy (ECMA-262 §22.2.2: `$` without the `m` flag is the end of the input, here the
 // quote). Anything else has no twin and is run on the copy.
 
-import {matchesOne, parsePattern, type Term} from './patternSyntax.js';
+import {isQuantified, matchesOne, parsePattern, type Term} from './patternSyntax.js';
 
 /** `pattern` as a sticky expression to run from a plain string's first character in the text; null where it cannot give the same verdict. */
 export function inPlaceTwin(pattern: RegExp): RegExp | null {
@@ -29,8 +29,6 @@ export function inPlaceTwin(pattern: RegExp): RegExp | null {
   if (!terms.slice(1, -1).every(staysInString)) return null;
   return new RegExp(`(?:${source.slice(1, -1)})(?=")`, 'uy');
 }
-
-const isQuantified = (term: Term): boolean => term.min !== 1 || term.max !== 1;
 
 /** The term matches no quote and looks at nothing outside what it matches. */
 function staysInString(term: Term): boolean {

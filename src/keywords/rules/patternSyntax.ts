@@ -25,6 +25,9 @@ export type Atom =
   | {readonly kind: 'assertion'}
   | {readonly kind: 'backreference'};
 
+/** The term repeats or may be absent: it has a quantifier other than `{1}`. */
+export const isQuantified = (term: Term): boolean => term.min !== 1 || term.max !== 1;
+
 /** Characters that stand for themselves only when escaped (ECMA-262 §22.2.1, SyntaxCharacter). */
 const SYNTAX = new Set('^$\\.*+?()[]{}|/');
 const CONTROL_ESCAPES: Readonly<Record<string, string>> = {t: '\t', n: '\n', v: '\v', f: '\f', r: '\r'};
@@ -175,4 +178,3 @@ export function parsePattern(source: string): Term[][] | undefined {
 export function matchesOne(source: string, character: string): boolean {
   return new RegExp(`^(?:${source})$`, 'u').test(character);
 }
-
