@@ -325,6 +325,8 @@ describe('options that are not an object', () => {
       assert.throws(() => compile({type: 'object'}, options as never), {name: 'TypeError', message: /^compile\(\): options must be an object, not /});
       assert.throws(() => compile({type: 'object'}).session(options as never), {name: 'TypeError', message: /^session\(\): options must be an object, not /});
     }
+    // A function is named as one, not by its source.
+    assert.throws(() => compile({type: 'object'}, function secret() {} as never), {name: 'TypeError', message: 'compile(): options must be an object, not a function'});
     assert.equal(compile({type: 'object'}, undefined).session(undefined).write('{}'), true);
   });
 });

@@ -9,7 +9,16 @@
 export function optionsArgument<T extends object>(options: T | undefined, caller: string): T {
   if (options === undefined) return {} as T;
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
-    const given = options === null ? 'null' : Array.isArray(options) ? 'an array' : typeof options === 'string' ? `the string ${JSON.stringify(options)}` : `${typeof options} ${String(options)}`;
+    const given =
+      options === null
+        ? 'null'
+        : Array.isArray(options)
+          ? 'an array'
+          : typeof options === 'function'
+            ? 'a function'
+            : typeof options === 'string'
+              ? `the string ${JSON.stringify(options)}`
+              : `${typeof options} ${String(options)}`;
     throw new TypeError(`${caller}(): options must be an object, not ${given}`);
   }
   return options;
