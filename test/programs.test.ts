@@ -158,7 +158,7 @@ describe('value mode: code generated from the shapes', () => {
 describe('whole texts: code generated from the shapes', () => {
   it('passes no invalid text of the suite, in two layouts, and decides nine in ten of the valid ones', () => {
     assertCovers('texts', (schema, options) => {
-      // A schema any value passes is left to the scanner (TextChecker.textPasses).
+      // A schema any value passes is left to the scanner (RootPrograms.textPasses).
       if (compileSchema(schema, options).root.bool === true) return null;
       const judge = textProgramFor(schema, options);
       return (data) => [JSON.stringify(data), '\ufeff ' + JSON.stringify(data, null, 2) + '\n'].map(judge);

@@ -14,11 +14,14 @@ import fc from 'fast-check';
 import {compileSchema} from '../src/compile/compile.js';
 import {TextChecker} from '../src/engine/checker.js';
 import {CheckerCache} from '../src/engine/checkerCache.js';
-import {PASSED, type Asked} from '../src/engine/programs.js';
+import {PASSED, type RootPrograms} from '../src/engine/programs.js';
+import type {HeldScalar} from '../src/engine/scalar.js';
+import {TextScanner} from '../src/json/scanner.js';
 import {generatesCode} from '../src/engine/programs.js';
 import {compile, defaultLimits} from '../src/index.js';
 import type {CompileOptions, Limits, Validator} from '../src/types.js';
 import {reference} from './fixtures/jsontestsuite/cases.js';
+import {evaluatorSession} from './support/evaluatorSession.js';
 import {property} from './support/property.js';
 
 const BOM = '\ufeff';
@@ -33,20 +36,22 @@ function parsedOf(text: string): {value: unknown} | undefined {
 }
 
 /**
- * The reference: a session fed in pieces shorter than MemberSink's worthIt, so that the Tokenizer
- * and the evaluator alone judge the text (no checker, no generated code).
+ * The reference: the evaluator's session fed in pieces shorter than MemberSink's worthIt, so that
+ * the Tokenizer and the evaluator alone judge the text (no checker, no generated code).
  */
 function sessionVerdict(validator: Validator, text: string): boolean {
-  const running = validator.session();
+  const running = evaluatorSession(validator);
   for (let at = 0; at < text.length; at += 1000) running.write(text.slice(at, at + 1000));
   return running.end().valid;
 }
 
-/** The generated code's verdict alone (TextChecker's textPasses), through a checker of its own. */
+/** The generated code's verdict alone (RootPrograms.textPasses), through a checker of its own. */
 function programOf(schema: unknown, options: CompileOptions): (text: string) => boolean {
   const {root} = compileSchema(schema, options);
-  const checker = new TextChecker(root, {...defaultLimits, ...options.limits}, new CheckerCache()) as unknown as {textPasses(text: string): Asked};
-  return (text) => checker.textPasses(text) === PASSED;
+  const limits = {...defaultLimits, ...options.limits};
+  const checker = new TextChecker(root, limits, new CheckerCache()) as unknown as {programs: RootPrograms; held: HeldScalar};
+  const scanner = new TextScanner(limits);
+  return (text) => checker.programs.textPasses(text, checker.held, scanner) === PASSED;
 }
 
 const shown = (text: string): string => {

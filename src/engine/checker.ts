@@ -40,27 +40,21 @@ import {Tokenizer} from '../json/tokenizer.js';
 import {TextScanner, decodeString, type RangeSink} from '../json/scanner.js';
 import type {Limits, TokenSink} from '../types.js';
 import {
-  DECIDE_IF,
-  DECIDE_NONE,
-  DECIDE_ONE,
-  DECIDE_SOME,
-  DECIDE_UNEVALUATED,
-  DECIDE_WHEN,
   DOCUMENT,
   Member,
   Shape,
-  bitCount,
   clearBits,
   cleared,
   flagOf,
   fromMember,
-  holds,
   isSet,
   levelsUp,
   type Target,
 } from './shape.js';
-import {NOT_ASKED, NOT_PASSED, PASSED, ProgramState, TextState, type Asked, type TextProgram, type ValueProgram} from './programs.js';
+import {NOT_ASKED, NOT_PASSED, PASSED, RootPrograms} from './programs.js';
 import {CheckerCache, MAX_VALUE_DEPTH} from './checkerCache.js';
+import {failsAlready, failsAtClose, hasAll, neverEvaluated} from './decisions.js';
+import {stringsAlikePast} from './judgedByKind.js';
 
 /**
  * Names and indices remembered per shape; past these, or past the budget of the schema's kept
@@ -78,21 +72,17 @@ export const FAIL = 1;
 export const UNSURE = 2;
 export type Outcome = typeof PASS | typeof FAIL | typeof UNSURE;
 
-/** Every bit of `masks` (by word) is set in `words`. */
-function hasAll(words: Int32Array, masks: readonly number[]): boolean {
-  for (let word = 0; word < masks.length; word++) if ((words[word]! & masks[word]!) !== masks[word]) return false;
-  return true;
-}
-
 export class TextChecker implements TokenSink, RangeSink {
   outcome: Outcome = PASS;
   /** Why the last document was UNSURE, for tests. */
-  unsureOf: 'schema' | 'input' | 'bounds' | 'keyword' | undefined = undefined;
+  unsureOf: 'schema' | 'input' | 'bounds' | 'keyword' | 'early' | undefined = undefined;
   /** What reads the document's text, to be stopped at a verdict. */
   private tokenizer: Tokenizer | TextScanner | null = null;
   /** Reads whole texts for checkText; made on first need. */
   private scanner: TextScanner | null = null;
   private readonly root: Member;
+  /** The code generated for the document, asked first (checkText, checkValue). */
+  private readonly programs: RootPrograms;
   /** The member for the value at depth 0: the document's, or one judged apart (beginValue). */
   private top: Member;
   // The open containers, by depth.
@@ -135,22 +125,25 @@ export class TextChecker implements TokenSink, RangeSink {
   private usedLevels = 0;
   /** What the last key selected: the member for the value that follows. */
   private pending: Member;
-  /** The generated code for the document's values and texts (see program, textProgram); null: none. */
-  private rootProgram: ValueProgram | null | undefined = undefined;
-  private rootTextProgram: TextProgram | null | undefined = undefined;
-  /** What the programs keep while they judge a document; made with them. */
-  private textState: TextState | null = null;
-  private valueState: ProgramState | null = null;
+  /**
+   * A session's checker (beginStream): it gives up at the first token at which the evaluator may
+   * refuse the document, so that a session handing the document on to it answers no later.
+   */
+  private eager = false;
+  /** The string value arriving is judged alike past this many code points (stringBegins), as `growing`'s value. */
+  private growingPast = Infinity;
+  private growing: Member | null = null;
 
   constructor(
     rootNode: SchemaNode,
     private readonly limits: Required<Limits>,
     private readonly cache: CheckerCache = new CheckerCache(),
     /** The document's pattern verdicts: the evaluator recalls what this checker found. */
-    private readonly patterns: PatternTests = new PatternTests(),
+    readonly patterns: PatternTests = new PatternTests(),
   ) {
     this.held = new HeldScalar(patterns.run, patterns.runInPlace);
     this.root = new Member(-1, [rootNode], [DOCUMENT], [cache.documentScope], cache.scalarPlans);
+    this.programs = new RootPrograms(cache, this.root, limits);
     this.top = this.root;
     this.pending = this.root;
   }
@@ -228,12 +221,32 @@ export class TextChecker implements TokenSink, RangeSink {
   }
 
   /**
+   * Judge a session's document, whose tokens `tokenizer` delivers to this checker as its text
+   * arrives: eagerly (see `eager`). `outcome` says how it goes so far; endStream, how it ended.
+   */
+  beginStream(tokenizer: Tokenizer): void {
+    this.begin(this.root);
+    this.tokenizer = tokenizer;
+    this.eager = true;
+    // The evaluator refuses a document under `false` before its first byte.
+    if (this.root.refuses) this.giveUp('early');
+  }
+
+  endStream(): Outcome {
+    this.eager = false;
+    this.growingPast = Infinity;
+    this.growing = null;
+    this.release();
+    return this.outcome;
+  }
+
+  /**
    * Judge one whole document given as text, with no value options: read by a TextScanner, which
    * hands over keys and strings as ranges of the text (see keyAt, stringAt).
    */
   checkText(text: string): Outcome {
     this.begin(this.root);
-    const asked = this.cache.asksPrograms('text') ? this.textPasses(text) : NOT_ASKED;
+    const asked = this.cache.asksPrograms('text') ? this.programs.textPasses(text, this.held, (this.scanner ??= new TextScanner(this.limits))) : NOT_ASKED;
     if (asked === PASSED) {
       this.cache.programPasses.text++;
       this.release();
@@ -282,7 +295,7 @@ export class TextChecker implements TokenSink, RangeSink {
     this.begin(this.root);
     try {
       // The generated code's pass is the checker's; anything else, the checker reads again.
-      const asked = prototypeHasEnumerables() ? NOT_ASKED : this.programPasses(value);
+      const asked = prototypeHasEnumerables() ? NOT_ASKED : this.programs.valuePasses(value, this.held);
       if (asked === PASSED) this.cache.programPasses.value++;
       else if (!this.emitValue(value, 0)) this.giveUp('input');
       else if (asked === NOT_PASSED && this.outcome === PASS) this.cache.programMisses.value++;
@@ -295,57 +308,6 @@ export class TextChecker implements TokenSink, RangeSink {
       this.release();
     }
     return this.outcome;
-  }
-
-  /** The generated code's verdict on `value` (see ValueProgram); NOT_ASKED where there is none, or it is given up. */
-  private programPasses(value: unknown): Asked {
-    if (this.rootProgram === undefined) this.rootProgram = this.programFor('value') as ValueProgram | null;
-    if (this.rootProgram === null || !this.cache.asksPrograms('value')) return NOT_ASKED;
-    return this.rootProgram(value, this.held, 0, (this.valueState ??= new ProgramState())) >= 0 ? PASSED : NOT_PASSED;
-  }
-
-  /**
-   * The program for the document's values or texts, or null: none may be generated, the schema
-   * has a keyword the checker cannot ask, or writing it failed (a schema whose shapes nest past
-   * the stack: the checker builds them one at a time, as it reads).
-   */
-  private programFor(mode: 'value' | 'text'): ValueProgram | TextProgram | null {
-    if (!this.cache.usable) return null;
-    try {
-      return mode === 'value' ? this.cache.valueProgramOf(this.root, this.limits) : this.cache.textProgramOf(this.root, this.limits);
-    } catch {
-      return null;
-    }
-  }
-
-  /**
-   * The generated code's verdict on the whole of `text`, as the scanner would read it (a leading
-   * BOM, whitespace around the value): PASSED, NOT_PASSED, or NOT_ASKED where there is none.
-   */
-  private textPasses(text: string): Asked {
-    if (this.rootTextProgram === undefined) this.rootTextProgram = this.programFor('text') as TextProgram | null;
-    const program = this.rootTextProgram;
-    if (program === null) return NOT_ASKED;
-    const state = (this.textState ??= new TextState((this.scanner ??= new TextScanner(this.limits))));
-    state.reader.readStrings(text);
-    // The programs below the root are written on their first call, in here too.
-    try {
-      let i = text.length > 0 && text.charCodeAt(0) === Ch.BOM ? 1 : 0;
-      let c = 0;
-      while ((c = text.charCodeAt(i)) === Ch.Space || c === Ch.LF || c === Ch.CR || c === Ch.Tab) i++;
-      i = program(text, i, this.held, 0, state);
-      if (i < 0) return NOT_PASSED;
-      while ((c = text.charCodeAt(i)) === Ch.Space || c === Ch.LF || c === Ch.CR || c === Ch.Tab) i++;
-      return i === text.length ? PASSED : NOT_PASSED;
-    } catch (error) {
-      // A stack used up by the code's recursion: the checker, which keeps a stack of its own, reads
-      // the text again. Anything else was thrown by a custom format or keyword, as the checker
-      // would have it thrown (it may not throw a second time).
-      if (error instanceof RangeError && error.message.includes('call stack')) return NOT_PASSED;
-      throw error;
-    } finally {
-      state.release();
-    }
   }
 
   /**
@@ -441,7 +403,84 @@ export class TextChecker implements TokenSink, RangeSink {
       return;
     }
     const flag = flagOf(target);
-    this.flags[level - levelsUp(target)]![flag >> 5]! |= 1 << (flag & 31);
+    const at = level - levelsUp(target);
+    this.flags[at]![flag >> 5]! |= 1 << (flag & 31);
+    if (this.eager && at < this.depth) this.decidedEarly(at);
+  }
+
+  // ---- a session's early answers (eager) ----
+
+  /** A flag or presence bit of the open container at `level` was set: give up if a decision there already fails. */
+  private decidedEarly(level: number): void {
+    const {decisions} = this.open[level]!;
+    for (let i = 0; i < decisions.length; i++) {
+      if (!failsAlready(decisions[i]!, this.kinds[level]!, this.flags[level]!, this.seen[level]!)) continue;
+      this.giveUp('early');
+      return;
+    }
+  }
+
+  /** A container now has `count` members or items, or a tally `count`: give up past a bound's most (its odd entries). */
+  private countedEarly(bounds: readonly number[], count: number): void {
+    for (let i = 1; i < bounds.length; i += 2) {
+      if (count <= bounds[i]!) continue;
+      this.giveUp('early');
+      return;
+    }
+  }
+
+  /**
+   * A session's string value opened and goes on past the text so far (TokenSink.stringBegins). The
+   * evaluator announces an array's item here, and judges a string that every schema applied to it
+   * judges by its kind (and length) as soon as that is known (src/engine/judgedByKind.ts): so does
+   * the checker.
+   */
+  stringBegins(): void {
+    if (!this.eager || this.outcome !== PASS) return;
+    const depth = this.depth;
+    let member = depth === 0 ? this.top : this.pending;
+    if (depth > 0 && this.kinds[depth - 1] === ARRAY) {
+      const shape = this.open[depth - 1]!;
+      this.countedEarly(shape.itemBounds, this.counts[depth - 1]! + 1);
+      member = this.memberAt(shape, this.counts[depth - 1]!);
+    }
+    if (member.refuses) {
+      this.giveUp('early');
+      return;
+    }
+    let past = -1;
+    const {nodes} = member;
+    for (let i = 0; i < nodes.length && past !== Infinity; i++) past = Math.max(past, stringsAlikePast(nodes[i]!));
+    if (past < 0) this.judgeAhead(member, '');
+    else if (past !== Infinity) {
+      this.growing = member;
+      this.growingPast = past;
+    }
+  }
+
+  /** The string that began is `length` code units long so far: past the bound, judge it as any string as long. */
+  stringGrows(length: number): void {
+    const past = this.growingPast;
+    if (length - (length >> 1) <= past) return;
+    this.growingPast = Infinity;
+    this.judgeAhead(this.growing!, 'x'.repeat(past + 1));
+  }
+
+  /**
+   * Judge the string arriving as `member`'s value now, as `text`: every string it may be gets the
+   * verdict `text` gets, so its failures are those it will set as it ends (flags are only set).
+   */
+  private judgeAhead(member: Member, text: string): void {
+    const level = this.depth - 1;
+    const shape = level >= 0 && this.kinds[level] === ARRAY ? this.open[level]! : null;
+    // An item's tallies (`contains`): as its start would clear them (incoming), then counted as its end would.
+    if (shape !== null) clearBits(this.flags[level]!, shape.tallyBits);
+    this.held.holdString(text);
+    this.judgeScalar(member, STRING, this.depth);
+    if (shape === null || shape.tallyBits.length === 0) return;
+    const {tallyBits, tallyBounds} = shape;
+    const counts = this.tallies[level]!;
+    for (let i = 0; i < tallyBits.length; i++) if (!isSet(this.flags[level]!, tallyBits[i]!) && counts[i]! + 1 > tallyBounds[2 * i + 1]!) this.giveUp('early');
   }
 
   // ---- shapes and members ----
@@ -518,9 +557,11 @@ export class TextChecker implements TokenSink, RangeSink {
       const flags = this.flags[depth - 1]!;
       clearBits(flags, shape.tallyBits);
       clearBits(flags, shape.itemSources.ruleFlags);
+      if (this.eager) this.countedEarly(shape.itemBounds, this.counts[depth - 1]! + 1);
       // For memberEnded, when the item is an object or array that ends later.
       return (this.currentMembers[depth - 1] = this.memberAt(shape, this.counts[depth - 1]!++));
     }
+    if (this.eager) this.countedEarly(shape.itemBounds, this.counts[depth - 1]! + 1);
     return this.memberAt(shape, this.counts[depth - 1]!++);
   }
 
@@ -564,6 +605,7 @@ export class TextChecker implements TokenSink, RangeSink {
         when = condition.length === 0 ? null : [...when, condition];
       }
       if (when === null) continue;
+      if (this.eager && neverEvaluated(when)) this.giveUp('early');
       this.heldRules[level]!.push(r);
       this.heldConditions[level]!.push(when);
     }
@@ -601,6 +643,9 @@ export class TextChecker implements TokenSink, RangeSink {
     const counts = this.tallies[level]!;
     const flags = this.flags[level]!;
     for (let i = 0; i < tallyBits.length; i++) if (!isSet(flags, tallyBits[i]!)) counts[i]!++;
+    if (!this.eager) return;
+    const {tallyBounds} = this.open[level]!;
+    for (let i = 0; i < tallyBits.length; i++) if (counts[i]! > tallyBounds[2 * i + 1]!) this.giveUp('early');
   }
 
   private openContainer(kind: Kind): void {
@@ -643,6 +688,7 @@ export class TextChecker implements TokenSink, RangeSink {
     // After the frame is set up: a failure may go to one of its flags (`not: false`).
     const fails = kind === OBJECT ? shape.objectFails : shape.arrayFails;
     for (let i = 0; i < fails.length; i++) this.fail(fails[i]!, level);
+    if (this.eager) this.decidedEarly(level);
     // Unsure but usable: past the checker's bounds (flags, presence bits, in-place depth).
     if (shape.unsure) this.giveUp(this.usable ? 'bounds' : 'schema');
     else if ((shape.judgedWhole & kind) !== 0) this.giveUp('keyword');
@@ -704,55 +750,11 @@ export class TextChecker implements TokenSink, RangeSink {
   private decide(shape: Shape, level: number, kind: Kind): void {
     const {decisions} = shape;
     const flags = this.flags[level]!;
-    for (let i = decisions.length - 1; i >= 0; i--) {
-      const decision = decisions[i]!;
-      const {mode, masks, flag} = decision;
-      let failed: boolean;
-      switch (mode) {
-        case DECIDE_SOME:
-          failed = hasAll(flags, masks);
-          break;
-        case DECIDE_ONE: {
-          let passed = 0;
-          for (let word = 0; word < masks.length; word++) passed += bitCount(masks[word]! & ~flags[word]!);
-          failed = passed !== 1;
-          break;
-        }
-        case DECIDE_NONE:
-          failed = !isSet(flags, flag);
-          break;
-        case DECIDE_IF: {
-          const branch = isSet(flags, flag) ? decision.elseFlag : decision.thenFlag;
-          failed = branch >= 0 && isSet(flags, branch);
-          break;
-        }
-        case DECIDE_WHEN:
-          failed = kind === OBJECT && isSet(this.seen[level]!, decision.trigger) && isSet(flags, flag);
-          break;
-        case DECIDE_UNEVALUATED:
-          failed = kind === OBJECT && this.heldBack(level, decision.rule);
-          break;
-        default:
-          failed = kind === ARRAY && this.heldBack(level, decision.rule);
-      }
-      if (failed) this.fail(decision.target, level);
-    }
-  }
-
-  /** Some property the rule `rule` of the object at `level` held back was evaluated under no condition that holds. */
-  private heldBack(level: number, rule: number): boolean {
+    // A scalar's level has no presence bits or held members: only an object's or array's are read.
+    const seen = this.seen[level]!;
     const rules = this.heldRules[level]!;
     const conditions = this.heldConditions[level]!;
-    const flags = this.flags[level]!;
-    const seen = this.seen[level]!;
-    for (let i = 0; i < rules.length; i++) {
-      if (rules[i] !== rule) continue;
-      const when = conditions[i]!;
-      let evaluated = false;
-      for (let j = 0; j < when.length && !evaluated; j++) evaluated = holds(when[j]!, flags, seen);
-      if (!evaluated) return true;
-    }
-    return false;
+    for (let i = decisions.length - 1; i >= 0; i--) if (failsAtClose(decisions[i]!, kind, flags, seen, rules, conditions)) this.fail(decisions[i]!.target, level);
   }
 
   startObject(): void {
@@ -804,6 +806,12 @@ export class TextChecker implements TokenSink, RangeSink {
     this.counts[level] = position + 1;
     const bit = member.presence;
     if (bit >= 0) this.seen[level]![bit >> 5]! |= 1 << (bit & 31);
+    if (this.eager) {
+      // The evaluator applies the member's subschemas at its key: a `false` one fails there.
+      if (member.refuses) this.giveUp('early');
+      this.countedEarly(shape.propertyBounds, position + 1);
+      if (bit >= 0) this.decidedEarly(level);
+    }
     this.pending = member;
     if (this.hashing !== 0 && this.hashed[level]) this.hashKeys[level] = key;
     const {ruleFlags} = shape.memberSources;
@@ -854,6 +862,7 @@ export class TextChecker implements TokenSink, RangeSink {
   }
 
   stringValue(value: string): void {
+    this.growingPast = Infinity;
     this.held.holdString(value);
     this.scalar(STRING);
   }

@@ -113,6 +113,22 @@ export class PatternTests {
     this.indexed = 0;
   }
 
+  /**
+   * Take over what `other` found (a session's checker's, src/session/document.ts): the failures it
+   * logged and its last few verdicts, as if found here. Clears `other`.
+   */
+  adopt(other: PatternTests): void {
+    const {failedPatterns, failedTexts} = other;
+    for (let i = 0; i < failedTexts.length; i++) this.log(failedPatterns[i]!, failedTexts[i]!);
+    for (let i = 0; i < RECENT; i++) {
+      this.recentPatterns[i] = other.recentPatterns[i]!;
+      this.recentTexts[i] = other.recentTexts[i]!;
+      this.recentVerdicts[i] = other.recentVerdicts[i]!;
+    }
+    this.nextRecent = other.nextRecent;
+    other.clear();
+  }
+
   private log(pattern: RegExp, text: string): void {
     if (this.failedTexts.length >= MAX_LOGGED) return;
     this.failedPatterns.push(pattern);

@@ -111,6 +111,83 @@ export class TextState extends ProgramState {
   }
 }
 
+/**
+ * The code generated for a checker's documents, made on first need and asked first: its pass is
+ * the checker's; anything else, the checker reads again (src/engine/checker.ts).
+ */
+/** Where RootPrograms get their code: the schema's CheckerCache (src/engine/checkerCache.ts). */
+export interface ProgramSource {
+  readonly usable: boolean;
+  asksPrograms(mode: Mode): boolean;
+  valueProgramOf(member: Member, limits: Required<Limits>): ValueProgram | null;
+  textProgramOf(member: Member, limits: Required<Limits>): TextProgram | null;
+}
+
+export class RootPrograms {
+  private value: ValueProgram | null | undefined = undefined;
+  private text: TextProgram | null | undefined = undefined;
+  /** What the programs keep while they judge a document; made with them. */
+  private textState: TextState | null = null;
+  private valueState: ProgramState | null = null;
+
+  constructor(
+    private readonly cache: ProgramSource,
+    private readonly root: Member,
+    private readonly limits: Required<Limits>,
+  ) {}
+
+  /** The verdict on `value` (see ValueProgram); NOT_ASKED where there is none, or it is given up. */
+  valuePasses(value: unknown, held: HeldScalar): Asked {
+    if (this.value === undefined) this.value = this.programFor('value') as ValueProgram | null;
+    if (this.value === null || !this.cache.asksPrograms('value')) return NOT_ASKED;
+    return this.value(value, held, 0, (this.valueState ??= new ProgramState())) >= 0 ? PASSED : NOT_PASSED;
+  }
+
+  /**
+   * The verdict on the whole of `text`, as `scanner` would read it (a leading BOM, whitespace
+   * around the value): PASSED, NOT_PASSED, or NOT_ASKED where there is none.
+   */
+  textPasses(text: string, held: HeldScalar, scanner: TextScanner): Asked {
+    if (this.text === undefined) this.text = this.programFor('text') as TextProgram | null;
+    const program = this.text;
+    if (program === null) return NOT_ASKED;
+    const state = (this.textState ??= new TextState(scanner));
+    state.reader.readStrings(text);
+    // The programs below the root are written on their first call, in here too.
+    try {
+      let i = text.length > 0 && text.charCodeAt(0) === Ch.BOM ? 1 : 0;
+      let c = 0;
+      while ((c = text.charCodeAt(i)) === Ch.Space || c === Ch.LF || c === Ch.CR || c === Ch.Tab) i++;
+      i = program(text, i, held, 0, state);
+      if (i < 0) return NOT_PASSED;
+      while ((c = text.charCodeAt(i)) === Ch.Space || c === Ch.LF || c === Ch.CR || c === Ch.Tab) i++;
+      return i === text.length ? PASSED : NOT_PASSED;
+    } catch (error) {
+      // A stack used up by the code's recursion: the checker, which keeps a stack of its own, reads
+      // the text again. Anything else was thrown by a custom format or keyword, as the checker
+      // would have it thrown (it may not throw a second time).
+      if (error instanceof RangeError && error.message.includes('call stack')) return NOT_PASSED;
+      throw error;
+    } finally {
+      state.release();
+    }
+  }
+
+  /**
+   * The program for the document's values or texts, or null: none may be generated, the schema
+   * has a keyword the checker cannot ask, or writing it failed (a schema whose shapes nest past
+   * the stack: the checker builds them one at a time, as it reads).
+   */
+  private programFor(mode: Mode): ValueProgram | TextProgram | null {
+    if (!this.cache.usable) return null;
+    try {
+      return mode === 'value' ? this.cache.valueProgramOf(this.root, this.limits) : this.cache.textProgramOf(this.root, this.limits);
+    } catch {
+      return null;
+    }
+  }
+}
+
 /** Distinct programs per schema, at most; past it, values go to the checker. */
 const MAX_PROGRAMS = 2048;
 /** Items whose program is kept per array shape, as the checker keeps members (MAX_INDICES). */

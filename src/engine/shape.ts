@@ -144,6 +144,11 @@ export class Decision {
   trigger = -1;
   /** UNEVALUATED(_ITEMS): the rule's index among the shape's rules of its kind. */
   rule = -1;
+  /**
+   * SOME/ONE/NONE: how many branches are `true`; IF: 1 when the condition is. Such a branch passes
+   * as it is applied, and the evaluator decides on it there (src/engine/decisions.ts, failsAlready).
+   */
+  passing = 0;
 
   constructor(
     readonly mode: number,
@@ -172,6 +177,8 @@ export class Member {
   acceptsKeepable = true;
   /** No subschema applies to the value, or only `true` ones: any value passes. */
   readonly free: boolean;
+  /** A `false` subschema applies to the value: the value fails as it begins, whatever it is. */
+  readonly refuses: boolean;
   /**
    * Per UnevaluatedRule of the enclosing shape: the conditions under which a source evaluates
    * this name (null: unconditionally, so the rule's subschema is not applied to the value).
@@ -189,6 +196,7 @@ export class Member {
     scalarPlans: ScalarPlans,
   ) {
     this.free = nodes.every((node) => node.bool === true);
+    this.refuses = nodes.some((node) => node.bool === false);
     const plans = nodes.map((node) => (node.bool === undefined ? scalarPlans.of(node) : undefined));
     if (!plans.every((plan) => plan !== undefined && plan.plain)) return;
     this.accepts = [];

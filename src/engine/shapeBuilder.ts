@@ -270,6 +270,7 @@ export class ShapeBuilder implements Outline {
     this.shape.decisions.push(decision);
     const flags = nodes.map(() => this.shape.newFlag());
     decision.masks = masksOf(flags);
+    decision.passing = nodes.filter((node) => node.bool === true).length;
     nodes.forEach((node, index) => this.branch(node, flags[index]!, term(FLAG_CLEAR, flags[index]!)));
   }
 
@@ -277,6 +278,7 @@ export class ShapeBuilder implements Outline {
     const flag = this.shape.newFlag();
     const decision = new Decision(DECIDE_NONE, this.target);
     decision.flag = flag;
+    decision.passing = node.bool === true ? 1 : 0;
     this.shape.decisions.push(decision);
     this.branch(node, flag, NEVER);
   }
@@ -284,6 +286,7 @@ export class ShapeBuilder implements Outline {
   conditional(condition: SchemaNode, then: SchemaNode | undefined, otherwise: SchemaNode | undefined): void {
     const decision = new Decision(DECIDE_IF, this.target);
     decision.flag = this.shape.newFlag();
+    decision.passing = condition.bool === true ? 1 : 0;
     this.shape.decisions.push(decision);
     const passed = term(FLAG_CLEAR, decision.flag);
     this.branch(condition, decision.flag, passed);

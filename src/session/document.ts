@@ -39,14 +39,24 @@ export interface CompiledParts {
    * src/session/validator.ts): such a document is judged and parsed as sent.
    */
   readonly validAsSentIsUnchanged: boolean;
+  /** Checkers that sessions read ahead with (see Document.beginText), idle; at most MOST_IDLE. */
+  readonly idleCheckers: TextChecker[];
 }
 
 /** Bytes decoded at a time by a session (see ChunkDecoder). */
 const DECODE_SLICE = 8192;
+/**
+ * The most text (UTF-16 code units) a session's checker reads ahead of the evaluator (see
+ * beginText): what the evaluator reads again when the checker does not pass the document, and what
+ * the session holds meanwhile.
+ */
+const MOST_CHECKED = 16384;
+/** Idle checkers kept for sessions per validator: those of sessions that ran at once, beyond, are dropped. */
+const MOST_IDLE = 8;
 
 export class Document implements Session {
-  /** Runs, frames and the scalar being delivered; reset as each document begins. */
-  readonly evaluator: Evaluator;
+  /** Runs, frames and the scalar being delivered (see `evaluator`). */
+  private made: Evaluator | null = null;
   /** The subschemas this document applies, whichever evaluator applies them (the amender's judges too). */
   private readonly applications: ApplicationCount;
   /**
@@ -68,10 +78,26 @@ export class Document implements Session {
   private result: Result | undefined = undefined;
   /** The tokenizer saw the whole document (it was not stopped early). */
   private complete = false;
+  /**
+   * A session's text goes to the checker first (see beginText), through this tokenizer, until it
+   * passes, does not, or is longer than MOST_CHECKED; the text it read is kept for the evaluator.
+   */
+  private checking: Tokenizer | null = null;
+  /** The checker it feeds: one of the validator's idle ones, given back when it is done. */
+  private streamChecker: TextChecker | null = null;
+  private readonly checked: string[] = [];
+  private checkedLength = 0;
+  /** What startText is to be given when the evaluator takes over from the checker. */
+  private membersApart = false;
 
   constructor(private readonly parts: CompiledParts) {
     this.applications = new ApplicationCount(parts.limits.maxApplications);
-    this.evaluator = new Evaluator(parts.root, parts.allErrors, parts.keyPlans, parts.checkerCache.documentScope, this.applications, 'document', this.patterns.test, parts.annotations);
+  }
+
+  /** Runs, frames and the scalar being delivered; reset as each document begins. Made on first need: a session the checker passes never needs it. */
+  get evaluator(): Evaluator {
+    const parts = this.parts;
+    return (this.made ??= new Evaluator(parts.root, parts.allErrors, parts.keyPlans, parts.checkerCache.documentScope, this.applications, 'document', this.patterns.test, parts.annotations));
   }
 
   /** The limits every reader of this document holds it to. */
@@ -227,9 +253,77 @@ export class Document implements Session {
    * member values may be judged by the checker rather than the evaluator (not when every error is
    * wanted, nor when the value is assembled from the tokens).
    */
-  beginText(parse: boolean, membersApart: boolean): void {
+  beginText(parse: boolean, membersApart: boolean, checkFirst = true): void {
     this.patterns.clear();
+    this.checked.length = 0;
+    this.checkedLength = 0;
+    // Most documents are valid, and the checker reads them several times faster than the evaluator.
+    // It gives up at the first token at which the evaluator might refuse the document (its `eager`
+    // mode), and the evaluator then reads what it read, and goes on: the session answers when the
+    // evaluator alone would have, with the same verdict and errors.
+    const parts = this.parts;
+    if (checkFirst && !parse && !parts.allErrors && !parts.annotations && parts.amendPlans === null && parts.checkerCache.usable) {
+      this.membersApart = membersApart;
+      this.tokenizer = null;
+      this.decoder = new ChunkDecoder(DECODE_SLICE);
+      this.inputError = undefined;
+      this.result = undefined;
+      this.complete = false;
+      const checker = (this.streamChecker = parts.idleCheckers.pop() ?? new TextChecker(parts.root, parts.limits, parts.checkerCache));
+      this.checking = new Tokenizer(checker, parts.limits);
+      checker.beginStream(this.checking);
+      if (checker.outcome !== PASS) this.handOver();
+      return;
+    }
+    this.checking = null;
     this.startText(parse, membersApart);
+  }
+
+  /**
+   * A piece of a session's text, to the checker while it reads ahead: the evaluator takes over
+   * when it has not passed what it read, or the piece would take it past MOST_CHECKED.
+   */
+  private check(checking: Tokenizer, text: string): void {
+    if (this.checkedLength + text.length > MOST_CHECKED) {
+      this.handOver();
+      this.guard(() => this.writeText(this.tokenizer!, text));
+      return;
+    }
+    this.checked.push(text);
+    this.checkedLength += text.length;
+    try {
+      checking.write(text);
+    } catch (error) {
+      if (!(error instanceof InputError)) throw error;
+      this.handOver();
+      return;
+    }
+    if (this.streamChecker!.outcome !== PASS) this.handOver();
+  }
+
+  /** The checker is done with the session's text: back to the validator's idle ones, its failed patterns to the evaluator. */
+  private releaseChecker(): void {
+    const checker = this.streamChecker!;
+    this.streamChecker = null;
+    this.checking = null;
+    checker.endStream();
+    this.patterns.adopt(checker.patterns);
+    if (this.parts.idleCheckers.length < MOST_IDLE) this.parts.idleCheckers.push(checker);
+  }
+
+  /** The evaluator takes over from the checker: it reads the text the checker read, and what follows. */
+  private handOver(): void {
+    this.releaseChecker();
+    this.startText(false, this.membersApart);
+    const tokenizer = this.tokenizer!;
+    // One piece after the other, without forgetting the patterns' verdicts between them: the
+    // checker's failures are recalled, not run again (src/engine/patterns.ts).
+    this.guard(() => {
+      for (let i = 0; i < this.checked.length && !tokenizer.stopped; i++) tokenizer.write(this.checked[i]!);
+    });
+    this.checked.length = 0;
+    this.checkedLength = 0;
+    this.patterns.clear();
   }
 
   private startText(parse: boolean, membersApart: boolean): void {
@@ -271,32 +365,45 @@ export class Document implements Session {
   }
 
   get failed(): boolean {
-    return this.inputError !== undefined || this.evaluator.failed;
+    // While the checker reads, nothing has failed: it hands over at the first doubt.
+    return this.checking === null && (this.inputError !== undefined || this.made?.failed === true);
   }
 
   get bytesRead(): number {
-    return this.tokenizer === null ? 0 : this.tokenizer.bytesRead;
+    const tokenizer = this.checking ?? this.tokenizer;
+    return tokenizer === null ? 0 : tokenizer.bytesRead;
   }
 
   write(chunk: string | Uint8Array): boolean {
-    const tokenizer = this.tokenizer!;
-    if (this.result !== undefined || tokenizer.stopped) return !this.failed;
-    this.judgeMembersApart(tokenizer, typeof chunk === 'string' ? chunk.length : chunk.byteLength);
+    if (this.result !== undefined || this.stopped()) return !this.failed;
+    const length = typeof chunk === 'string' ? chunk.length : chunk.byteLength;
+    // A chunk the checker would not read whole goes to the evaluator at once (a byte is at most a code unit).
+    if (this.checking !== null && this.checkedLength + length > MOST_CHECKED) this.handOver();
+    if (this.checking === null) this.judgeMembersApart(this.tokenizer!, length);
     const decoder = this.decoder!;
     if (typeof chunk === 'string') {
       // Bytes still held before this text are an unfinished character, which ends here.
       const held = decoder.flush();
-      this.guard(() => {
-        if (held !== '') this.writeText(tokenizer, held);
-        if (!tokenizer.stopped) this.writeText(tokenizer, chunk);
-      });
+      if (held !== '') this.writePiece(held);
+      if (!this.stopped()) this.writePiece(chunk);
       return !this.failed;
     }
     decoder.start(chunk);
-    for (let text = decoder.next(); text !== undefined && !tokenizer.stopped; text = decoder.next()) {
-      if (text !== '') this.guard(() => this.writeText(tokenizer, text));
+    for (let text = decoder.next(); text !== undefined && !this.stopped(); text = decoder.next()) {
+      if (text !== '') this.writePiece(text);
     }
     return !this.failed;
+  }
+
+  /** The evaluator's tokenizer stopped: the document is decided, or ended in an input error. */
+  private stopped(): boolean {
+    return this.checking === null && this.tokenizer!.stopped;
+  }
+
+  /** One piece of a session's text, to the checker while it reads ahead, else to the evaluator. */
+  private writePiece(text: string): void {
+    if (this.checking !== null) this.check(this.checking, text);
+    else this.guard(() => this.writeText(this.tokenizer!, text));
   }
 
   /** One text to the tokenizer; what the engines found in it goes with it. */
@@ -308,6 +415,12 @@ export class Document implements Session {
 
   end(): Result {
     if (this.result !== undefined) return this.result;
+    if (this.checking !== null) {
+      const rest = this.decoder!.flush();
+      if (rest !== '') this.check(this.checking, rest);
+      if (this.checking !== null) this.endChecking(this.checking);
+      if (this.result !== undefined) return this.result;
+    }
     const tokenizer = this.tokenizer!;
     if (!tokenizer.stopped) {
       const rest = this.decoder!.flush();
@@ -325,6 +438,26 @@ export class Document implements Session {
     if (this.assembler !== undefined && this.complete && result.valid) result.value = this.assembler.value;
     this.result = result;
     return result;
+  }
+
+  /** The text ended while the checker read ahead: its pass is the verdict; anything else, the evaluator's. */
+  private endChecking(checking: Tokenizer): void {
+    try {
+      checking.end();
+    } catch (error) {
+      if (!(error instanceof InputError)) throw error;
+      this.handOver();
+      return;
+    }
+    if (this.streamChecker!.outcome !== PASS) {
+      this.handOver();
+      return;
+    }
+    this.releaseChecker();
+    this.checked.length = 0;
+    this.checkedLength = 0;
+    this.patterns.clear();
+    this.result = {valid: true, errors: []};
   }
 
   private guard(work: () => void): void {

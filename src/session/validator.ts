@@ -174,7 +174,7 @@ export class CompiledValidator<Output = unknown, Input = Output> implements Vali
     const checkerCache = new CheckerCache();
     // Annotations come from the evaluator's runs: the checker, which makes none, cannot give them.
     if (annotations) checkerCache.usable = false;
-    this.parts = {root, allErrors, annotations, limits, keyPlans, checkerCache, amendPlans: amends ? new AmendPlans(root, keyPlans, checkerCache.documentScope) : null, validAsSentIsUnchanged};
+    this.parts = {root, allErrors, annotations, limits, keyPlans, checkerCache, amendPlans: amends ? new AmendPlans(root, keyPlans, checkerCache.documentScope) : null, validAsSentIsUnchanged, idleCheckers: []};
     this['~standard'] = {version: 1, vendor: 'stream-schema', validate: (value) => standardResult(this.validate(value), value)};
   }
 

@@ -1,0 +1,104 @@
+// A session's text goes to the checker first and to the evaluator only when the checker does not
+// pass it (src/session/document.ts, beginText): the session must answer as the evaluator alone
+// would, with the same verdict and errors, and say no at the same write, never later. Compared here
+// with a session of the evaluator alone, over the suite's documents fed one character at a time
+// and cut at every point, and over generated schemas, documents and cuts.
+
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import {test} from 'node:test';
+import {compile} from '../src/index.js';
+import type {CompileOptions, Result, Session, Validator} from '../src/types.js';
+import {chunk, chunkingArbitrary, documentArbitrary, familyCases, schemaCases} from './support/arbitraries.js';
+import {evaluatorSession} from './support/evaluatorSession.js';
+import {property} from './support/property.js';
+import {drafts, remotes, suiteFiles, suiteFormats, suiteSkips} from './support/suite.js';
+
+interface Run {
+  result: Result;
+  /** The index of the first write that said false (-1: none), and `failed` after each write. */
+  refusedAt: number;
+  failed: boolean[];
+  bytesRead: number[];
+}
+
+function run(session: Session, pieces: readonly (string | Uint8Array)[]): Run {
+  let refusedAt = -1;
+  const failed: boolean[] = [];
+  const bytesRead: number[] = [];
+  pieces.forEach((piece, index) => {
+    if (!session.write(piece) && refusedAt === -1) refusedAt = index;
+    failed.push(session.failed);
+    bytesRead.push(session.bytesRead);
+  });
+  return {result: session.end(), refusedAt, failed, bytesRead};
+}
+
+function compare(validator: Validator, pieces: readonly (string | Uint8Array)[], name: string): void {
+  const reference = run(evaluatorSession(validator), pieces);
+  const checked = run(validator.session(), pieces);
+  assert.deepEqual(checked, reference, name);
+}
+
+/** The session's own (checker first) against the evaluator's, on one text cut into these pieces. */
+function cutsOf(text: string): string[][] {
+  const cuts: string[][] = [[...text]];
+  for (let at = 1; at < text.length; at++) cuts.push([text.slice(0, at), text.slice(at)]);
+  return cuts;
+}
+
+test('the suite, one character at a time and cut in two at every point: as the evaluator alone answers', () => {
+  const schemas = remotes();
+  let compared = 0;
+  for (const draft of drafts) {
+    for (const optional of [false, true]) {
+      for (const file of suiteFiles(draft, optional)) {
+        if (suiteSkips.has(`${draft}/${file.name}`)) continue;
+        for (const suiteCase of file.cases) {
+          const options: CompileOptions = {draft, schemas, ...suiteFormats(optional)};
+          let validator: Validator;
+          try {
+            validator = compile(suiteCase.schema, options);
+          } catch {
+            continue;
+          }
+          for (const suiteTest of suiteCase.tests) {
+            const text = JSON.stringify(suiteTest.data);
+            const name = `${draft}/${file.name}/${suiteCase.description}/${suiteTest.description}`;
+            for (const pieces of cutsOf(text)) compare(validator, pieces, `${name}: ${JSON.stringify(pieces)}`);
+            compared++;
+          }
+        }
+      }
+    }
+  }
+  assert.ok(compared > 6000, `only ${compared} documents compared`);
+});
+
+test('generated schemas, documents and cuts: as the evaluator alone answers', () => {
+  const cases = familyCases(schemaCases()).chain(({schemaCase, family}) =>
+    fc.tuple(fc.constant(schemaCase), fc.array(fc.tuple(documentArbitrary(schemaCase, family), chunkingArbitrary), {minLength: 1, maxLength: 6})),
+  );
+  fc.assert(
+    fc.property(cases, ([{schema, options}, documents]) => {
+      const validator = compile(schema, options);
+      for (const [document, chunking] of documents) compare(validator, chunk(document.bytes, chunking), `${JSON.stringify(schema)} ${JSON.stringify(chunking)}`);
+    }),
+    property(400),
+  );
+});
+
+test('a long document: the checker hands over past what it reads ahead, and the answers stay the same', () => {
+  const validator = compile({type: 'array', items: {type: 'object', properties: {n: {type: 'integer'}}, additionalProperties: false}, maxItems: 5000});
+  const items = Array.from({length: 3000}, (_, i) => `{"n":${i}}`);
+  const valid = `[${items.join(',')}]`;
+  const invalid = `[${items.slice(0, 2500).join(',')},{"n":1.5},${items.slice(2500).join(',')}]`;
+  const late = `[${items.slice(0, 2900).join(',')},{"m":1}]`;
+  for (const text of [valid, invalid, late]) {
+    for (const size of [7, 1000, 4096, 20000]) {
+      const pieces: string[] = [];
+      for (let at = 0; at < text.length; at += size) pieces.push(text.slice(at, at + size));
+      compare(validator, pieces, `${text.length} characters in pieces of ${size}`);
+    }
+  }
+});
