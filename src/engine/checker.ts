@@ -53,8 +53,7 @@ import {
 } from './shape.js';
 import {NOT_ASKED, NOT_PASSED, PASSED, RootPrograms} from './programs.js';
 import {CheckerCache, MAX_VALUE_DEPTH} from './checkerCache.js';
-import {failsAlready, failsAtClose, hasAll, neverEvaluated} from './decisions.js';
-import {stringsAlikePast} from './judgedByKind.js';
+import {failsAtClose, hasAll} from './decisions.js';
 
 /**
  * Names and indices remembered per shape; past these, or past the budget of the schema's kept
@@ -77,22 +76,22 @@ export class TextChecker implements TokenSink, RangeSink {
   /** Why the last document was UNSURE, for tests. */
   unsureOf: 'schema' | 'input' | 'bounds' | 'keyword' | 'early' | undefined = undefined;
   /** What reads the document's text, to be stopped at a verdict. */
-  private tokenizer: Tokenizer | TextScanner | null = null;
+  protected tokenizer: Tokenizer | TextScanner | null = null;
   /** Reads whole texts for checkText; made on first need. */
   private scanner: TextScanner | null = null;
-  private readonly root: Member;
+  protected readonly root: Member;
   /** The code generated for the document, asked first (checkText, checkValue). */
   private readonly programs: RootPrograms;
   /** The member for the value at depth 0: the document's, or one judged apart (beginValue). */
-  private top: Member;
+  protected top: Member;
   // The open containers, by depth.
-  private depth = 0;
-  private readonly open: Shape[] = [];
-  private readonly kinds: Kind[] = [];
-  private readonly counts: number[] = [];
+  protected depth = 0;
+  protected readonly open: Shape[] = [];
+  protected readonly kinds: Kind[] = [];
+  protected readonly counts: number[] = [];
   /** Presence bits and flags of the open containers, as words (see isSet). */
-  private readonly seen: Int32Array[] = [];
-  private readonly flags: Int32Array[] = [];
+  protected readonly seen: Int32Array[] = [];
+  protected readonly flags: Int32Array[] = [];
   /** The keys of the open objects, by depth (a repeated one is refused), and of those in a value skipped. */
   private readonly memberKeys: MemberKeys[] = [];
   private readonly skippedKeys: KeySet[] = [];
@@ -104,7 +103,7 @@ export class TextChecker implements TokenSink, RangeSink {
    */
   private readonly distinct: ItemFingerprints[] = [];
   /** The counts of the open arrays' tallies (Shape.tallyBits), by depth. */
-  private readonly tallies: number[][] = [];
+  protected readonly tallies: number[][] = [];
   /**
    * Open containers whose fingerprint is wanted (an item of a `uniqueItems` array, or anything in
    * one): their hashes so far and, for objects, the current key.
@@ -116,23 +115,15 @@ export class TextChecker implements TokenSink, RangeSink {
   private readonly hashKeys: string[] = [];
   private readonly scalarHash = new Hash();
   /** The scalar being judged, for the keywords' `accepts`; its patterns are logged (see PatternTests.run). */
-  private readonly held: HeldScalar;
+  protected readonly held: HeldScalar;
   /** Per open object: the member of its current key, and the properties an UnevaluatedRule holds back. */
   private readonly currentMembers: Member[] = [];
-  private readonly heldRules: number[][] = [];
-  private readonly heldConditions: (readonly (readonly number[])[])[][] = [];
+  protected readonly heldRules: number[][] = [];
+  protected readonly heldConditions: (readonly (readonly number[])[])[][] = [];
   /** Depths whose key sets or item sets this document used (see release). */
   private usedLevels = 0;
   /** What the last key selected: the member for the value that follows. */
-  private pending: Member;
-  /**
-   * A session's checker (beginStream): it gives up at the first token at which the evaluator may
-   * refuse the document, so that a session handing the document on to it answers no later.
-   */
-  private eager = false;
-  /** The string value arriving is judged alike past this many code points (stringBegins), as `growing`'s value. */
-  private growingPast = Infinity;
-  private growing: Member | null = null;
+  protected pending: Member;
 
   constructor(
     rootNode: SchemaNode,
@@ -188,7 +179,7 @@ export class TextChecker implements TokenSink, RangeSink {
    * its container opens (openContainer), so the levels need no clearing here; the rest is set
    * afresh, whatever way the last document ended.
    */
-  private begin(top: Member): void {
+  protected begin(top: Member): void {
     // The verdicts of what was judged before are no use to the evaluator now.
     this.patterns.clear();
     this.outcome = PASS;
@@ -217,26 +208,6 @@ export class TextChecker implements TokenSink, RangeSink {
     } finally {
       this.release();
     }
-    return this.outcome;
-  }
-
-  /**
-   * Judge a session's document, whose tokens `tokenizer` delivers to this checker as its text
-   * arrives: eagerly (see `eager`). `outcome` says how it goes so far; endStream, how it ended.
-   */
-  beginStream(tokenizer: Tokenizer): void {
-    this.begin(this.root);
-    this.tokenizer = tokenizer;
-    this.eager = true;
-    // The evaluator refuses a document under `false` before its first byte.
-    if (this.root.refuses) this.giveUp('early');
-  }
-
-  endStream(): Outcome {
-    this.eager = false;
-    this.growingPast = Infinity;
-    this.growing = null;
-    this.release();
     return this.outcome;
   }
 
@@ -378,7 +349,7 @@ export class TextChecker implements TokenSink, RangeSink {
    * Forget the document: its keys and scalars are slices of its text, which a long-lived checker
    * would keep alive (see Evaluator.release).
    */
-  private release(): void {
+  protected release(): void {
     for (let depth = 0; depth < this.usedLevels; depth++) {
       this.memberKeys[depth]?.forget();
       this.skippedKeys[depth]?.clear();
@@ -390,97 +361,20 @@ export class TextChecker implements TokenSink, RangeSink {
     this.tokenizer = null;
   }
 
-  private giveUp(reason: NonNullable<TextChecker['unsureOf']>): void {
+  protected giveUp(reason: NonNullable<TextChecker['unsureOf']>): void {
     this.outcome = UNSURE;
     this.unsureOf ??= reason;
     this.tokenizer?.stop();
   }
 
-  private fail(target: Target, level: number): void {
+  protected fail(target: Target, level: number): void {
     if (target === DOCUMENT) {
       if (this.outcome === PASS) this.outcome = FAIL;
       this.tokenizer?.stop();
       return;
     }
     const flag = flagOf(target);
-    const at = level - levelsUp(target);
-    this.flags[at]![flag >> 5]! |= 1 << (flag & 31);
-    if (this.eager && at < this.depth) this.decidedEarly(at);
-  }
-
-  // ---- a session's early answers (eager) ----
-
-  /** A flag or presence bit of the open container at `level` was set: give up if a decision there already fails. */
-  private decidedEarly(level: number): void {
-    const {decisions} = this.open[level]!;
-    for (let i = 0; i < decisions.length; i++) {
-      if (!failsAlready(decisions[i]!, this.kinds[level]!, this.flags[level]!, this.seen[level]!)) continue;
-      this.giveUp('early');
-      return;
-    }
-  }
-
-  /** A container now has `count` members or items, or a tally `count`: give up past a bound's most (its odd entries). */
-  private countedEarly(bounds: readonly number[], count: number): void {
-    for (let i = 1; i < bounds.length; i += 2) {
-      if (count <= bounds[i]!) continue;
-      this.giveUp('early');
-      return;
-    }
-  }
-
-  /**
-   * A session's string value opened and goes on past the text so far (TokenSink.stringBegins). The
-   * evaluator announces an array's item here, and judges a string that every schema applied to it
-   * judges by its kind (and length) as soon as that is known (src/engine/judgedByKind.ts): so does
-   * the checker.
-   */
-  stringBegins(): void {
-    if (!this.eager || this.outcome !== PASS) return;
-    const depth = this.depth;
-    let member = depth === 0 ? this.top : this.pending;
-    if (depth > 0 && this.kinds[depth - 1] === ARRAY) {
-      const shape = this.open[depth - 1]!;
-      this.countedEarly(shape.itemBounds, this.counts[depth - 1]! + 1);
-      member = this.memberAt(shape, this.counts[depth - 1]!);
-    }
-    if (member.refuses) {
-      this.giveUp('early');
-      return;
-    }
-    let past = -1;
-    const {nodes} = member;
-    for (let i = 0; i < nodes.length && past !== Infinity; i++) past = Math.max(past, stringsAlikePast(nodes[i]!));
-    if (past < 0) this.judgeAhead(member, '');
-    else if (past !== Infinity) {
-      this.growing = member;
-      this.growingPast = past;
-    }
-  }
-
-  /** The string that began is `length` code units long so far: past the bound, judge it as any string as long. */
-  stringGrows(length: number): void {
-    const past = this.growingPast;
-    if (length - (length >> 1) <= past) return;
-    this.growingPast = Infinity;
-    this.judgeAhead(this.growing!, 'x'.repeat(past + 1));
-  }
-
-  /**
-   * Judge the string arriving as `member`'s value now, as `text`: every string it may be gets the
-   * verdict `text` gets, so its failures are those it will set as it ends (flags are only set).
-   */
-  private judgeAhead(member: Member, text: string): void {
-    const level = this.depth - 1;
-    const shape = level >= 0 && this.kinds[level] === ARRAY ? this.open[level]! : null;
-    // An item's tallies (`contains`): as its start would clear them (incoming), then counted as its end would.
-    if (shape !== null) clearBits(this.flags[level]!, shape.tallyBits);
-    this.held.holdString(text);
-    this.judgeScalar(member, STRING, this.depth);
-    if (shape === null || shape.tallyBits.length === 0) return;
-    const {tallyBits, tallyBounds} = shape;
-    const counts = this.tallies[level]!;
-    for (let i = 0; i < tallyBits.length; i++) if (!isSet(this.flags[level]!, tallyBits[i]!) && counts[i]! + 1 > tallyBounds[2 * i + 1]!) this.giveUp('early');
+    this.flags[level - levelsUp(target)]![flag >> 5]! |= 1 << (flag & 31);
   }
 
   // ---- shapes and members ----
@@ -493,7 +387,7 @@ export class TextChecker implements TokenSink, RangeSink {
     return member;
   }
 
-  private memberAt(shape: Shape, item: number): Member {
+  protected memberAt(shape: Shape, item: number): Member {
     const index = shape.itemSources.alike(item);
     const known = shape.items[index];
     if (known !== undefined) return known;
@@ -512,7 +406,7 @@ export class TextChecker implements TokenSink, RangeSink {
    * an object or array there would get: `allOf`, `anyOf`, `not`, `if`... are decided one way.
    * True when it passed every `accepts` of the common leaf (false also when it was judged otherwise).
    */
-  private judgeScalar(member: Member, kind: Kind, level: number): boolean {
+  protected judgeScalar(member: Member, kind: Kind, level: number): boolean {
     const scalar = this.held;
     const {accepts} = member;
     if (accepts !== null) {
@@ -548,7 +442,7 @@ export class TextChecker implements TokenSink, RangeSink {
   // ---- TokenSink ----
 
   /** The member for the value that starts now; inside an array this counts the item. */
-  private incoming(): Member {
+  protected incoming(): Member {
     const depth = this.depth;
     if (depth === 0) return this.top;
     if (this.kinds[depth - 1] !== ARRAY) return this.pending;
@@ -557,11 +451,9 @@ export class TextChecker implements TokenSink, RangeSink {
       const flags = this.flags[depth - 1]!;
       clearBits(flags, shape.tallyBits);
       clearBits(flags, shape.itemSources.ruleFlags);
-      if (this.eager) this.countedEarly(shape.itemBounds, this.counts[depth - 1]! + 1);
       // For memberEnded, when the item is an object or array that ends later.
       return (this.currentMembers[depth - 1] = this.memberAt(shape, this.counts[depth - 1]!++));
     }
-    if (this.eager) this.countedEarly(shape.itemBounds, this.counts[depth - 1]! + 1);
     return this.memberAt(shape, this.counts[depth - 1]!++);
   }
 
@@ -585,7 +477,7 @@ export class TextChecker implements TokenSink, RangeSink {
    * value failed an UnevaluatedRule's subschema is held back with the conditions under which it
    * was evaluated after all.
    */
-  private memberEnded(level: number, member: Member): void {
+  protected memberEnded(level: number, member: Member): void {
     const shape = this.open[level]!;
     const flags = this.flags[level]!;
     const array = this.kinds[level] === ARRAY;
@@ -605,7 +497,6 @@ export class TextChecker implements TokenSink, RangeSink {
         when = condition.length === 0 ? null : [...when, condition];
       }
       if (when === null) continue;
-      if (this.eager && neverEvaluated(when)) this.giveUp('early');
       this.heldRules[level]!.push(r);
       this.heldConditions[level]!.push(when);
     }
@@ -638,17 +529,14 @@ export class TextChecker implements TokenSink, RangeSink {
   }
 
   /** An item of the array at `level` ended: count it for each tally whose subschema it satisfied. */
-  private countItem(level: number): void {
+  protected countItem(level: number): void {
     const {tallyBits} = this.open[level]!;
     const counts = this.tallies[level]!;
     const flags = this.flags[level]!;
     for (let i = 0; i < tallyBits.length; i++) if (!isSet(flags, tallyBits[i]!)) counts[i]!++;
-    if (!this.eager) return;
-    const {tallyBounds} = this.open[level]!;
-    for (let i = 0; i < tallyBits.length; i++) if (counts[i]! > tallyBounds[2 * i + 1]!) this.giveUp('early');
   }
 
-  private openContainer(kind: Kind): void {
+  protected openContainer(kind: Kind): void {
     const outer = this.depth - 1;
     // An item of a `uniqueItems` array, or a container inside one: its fingerprint is wanted.
     const hashed = outer >= 0 && ((this.hashing !== 0 && this.hashed[outer]!) || (this.kinds[outer] === ARRAY && this.open[outer]!.distinctTargets.length > 0));
@@ -688,7 +576,6 @@ export class TextChecker implements TokenSink, RangeSink {
     // After the frame is set up: a failure may go to one of its flags (`not: false`).
     const fails = kind === OBJECT ? shape.objectFails : shape.arrayFails;
     for (let i = 0; i < fails.length; i++) this.fail(fails[i]!, level);
-    if (this.eager) this.decidedEarly(level);
     // Unsure but usable: past the checker's bounds (flags, presence bits, in-place depth).
     if (shape.unsure) this.giveUp(this.usable ? 'bounds' : 'schema');
     else if ((shape.judgedWhole & kind) !== 0) this.giveUp('keyword');
@@ -781,7 +668,7 @@ export class TextChecker implements TokenSink, RangeSink {
    * The property named `key` of the innermost open object begins. `keys`: the object's keys so
    * far, to refuse a repeated one (null: a parsed value, which repeats none).
    */
-  private member(key: string, keys: MemberKeys | null): void {
+  protected member(key: string, keys: MemberKeys | null): void {
     const level = this.depth - 1;
     const position = this.counts[level]!;
     const shape = this.open[level]!;
@@ -806,12 +693,6 @@ export class TextChecker implements TokenSink, RangeSink {
     this.counts[level] = position + 1;
     const bit = member.presence;
     if (bit >= 0) this.seen[level]![bit >> 5]! |= 1 << (bit & 31);
-    if (this.eager) {
-      // The evaluator applies the member's subschemas at its key: a `false` one fails there.
-      if (member.refuses) this.giveUp('early');
-      this.countedEarly(shape.propertyBounds, position + 1);
-      if (bit >= 0) this.decidedEarly(level);
-    }
     this.pending = member;
     if (this.hashing !== 0 && this.hashed[level]) this.hashKeys[level] = key;
     const {ruleFlags} = shape.memberSources;
@@ -862,7 +743,6 @@ export class TextChecker implements TokenSink, RangeSink {
   }
 
   stringValue(value: string): void {
-    this.growingPast = Infinity;
     this.held.holdString(value);
     this.scalar(STRING);
   }

@@ -11,6 +11,7 @@ import {Amender, type AmendPlans} from '../engine/amender.js';
 import {ApplicationCount, Evaluator} from '../engine/evaluator.js';
 import type {KeyPlans} from '../engine/keyPlan.js';
 import {PASS, TextChecker} from '../engine/checker.js';
+import {StreamChecker} from '../engine/streamChecker.js';
 import type {CheckerCache} from '../engine/checkerCache.js';
 import {PatternTests} from '../engine/patterns.js';
 import type {SchemaNode} from '../schema/node.js';
@@ -40,7 +41,7 @@ export interface CompiledParts {
    */
   readonly validAsSentIsUnchanged: boolean;
   /** Checkers that sessions read ahead with (see Document.beginText), idle; at most MOST_IDLE. */
-  readonly idleCheckers: TextChecker[];
+  readonly idleCheckers: StreamChecker[];
 }
 
 /** Bytes decoded at a time by a session (see ChunkDecoder). */
@@ -84,7 +85,7 @@ export class Document implements Session {
    */
   private checking: Tokenizer | null = null;
   /** The checker it feeds: one of the validator's idle ones, given back when it is done. */
-  private streamChecker: TextChecker | null = null;
+  private streamChecker: StreamChecker | null = null;
   private readonly checked: string[] = [];
   private checkedLength = 0;
   /** What startText is to be given when the evaluator takes over from the checker. */
@@ -269,7 +270,7 @@ export class Document implements Session {
       this.inputError = undefined;
       this.result = undefined;
       this.complete = false;
-      const checker = (this.streamChecker = parts.idleCheckers.pop() ?? new TextChecker(parts.root, parts.limits, parts.checkerCache));
+      const checker = (this.streamChecker = parts.idleCheckers.pop() ?? new StreamChecker(parts.root, parts.limits, parts.checkerCache));
       this.checking = new Tokenizer(checker, parts.limits);
       checker.beginStream(this.checking);
       if (checker.outcome !== PASS) this.handOver();
