@@ -102,3 +102,16 @@ test('a long document: the checker hands over past what it reads ahead, and the 
     }
   }
 });
+
+// Found on the first version: the evaluator's start made a new decoder, and the bytes of a
+// character cut by the write before the hand-over were lost.
+test('a long document in bytes, a character cut where the evaluator takes over: its bytes are kept', () => {
+  const validator = compile({type: 'array', items: {type: 'string', maxLength: 40}});
+  const text = JSON.stringify(Array.from({length: 2000}, (_, i) => `é€${i}`));
+  const bytes = new TextEncoder().encode(text);
+  for (const size of [999, 1000, 1001, 4097]) {
+    const pieces: Uint8Array[] = [];
+    for (let at = 0; at < bytes.length; at += size) pieces.push(bytes.subarray(at, at + size));
+    compare(validator, pieces, `${bytes.length} bytes in pieces of ${size}`);
+  }
+});

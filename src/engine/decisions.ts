@@ -74,6 +74,22 @@ export function failsAlready(decision: Decision, kind: Kind, flags: Int32Array, 
   }
 }
 
+/** failsAlready may ever say yes of the decision. */
+export function mayFailEarly(decision: Decision): boolean {
+  switch (decision.mode) {
+    case DECIDE_SOME:
+    case DECIDE_ONE:
+    case DECIDE_WHEN:
+      return true;
+    case DECIDE_NONE:
+      return decision.passing > 0;
+    case DECIDE_IF:
+      return decision.elseFlag >= 0 || (decision.passing > 0 && decision.thenFlag >= 0);
+    default:
+      return false;
+  }
+}
+
 /** A member held back under these conditions can never be evaluated: each has a term that never holds. */
 export function neverEvaluated(when: readonly (readonly number[])[]): boolean {
   for (let i = 0; i < when.length; i++) if (!when[i]!.some((term) => (term & 3) === NEVER)) return false;

@@ -342,6 +342,12 @@ export class Shape {
   readonly tallyTargets: Target[] = [];
   // Both
   readonly decisions: Decision[] = [];
+  /**
+   * The decisions that may fail before the close, for a session's checker (StreamChecker), and
+   * whether one is a trigger's (read as keys arrive); null until it first asks.
+   */
+  early: Decision[] | null = null;
+  earlyOnKeys = false;
   flags = 0;
   /**
    * Something happens as a member of a container of this shape ends, or starts as an item

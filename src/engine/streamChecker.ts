@@ -18,12 +18,19 @@
 // for it: a test of a flag in `fail` alone cost value mode 5% on the keywords benchmark.
 
 import {ARRAY, STRING, type Kind} from '../schema/node.js';
-import {DOCUMENT, clearBits, isSet, levelsUp, type Member, type Target} from './shape.js';
-import {failsAlready, neverEvaluated} from './decisions.js';
+import {DECIDE_WHEN, DOCUMENT, clearBits, isSet, levelsUp, type Decision, type Member, type Shape, type Target} from './shape.js';
+import {failsAlready, mayFailEarly, neverEvaluated} from './decisions.js';
 import {stringsAlikePast} from './judgedByKind.js';
 import {PASS, TextChecker, type Outcome} from './checker.js';
 import type {MemberKeys} from './memberKeys.js';
 import type {Tokenizer} from '../json/tokenizer.js';
+
+/** The decisions of `shape` that may fail before the close, kept with it (its container's open asks first). */
+function earlyOf(shape: Shape): Decision[] {
+  const early = (shape.early = shape.decisions.filter(mayFailEarly));
+  shape.earlyOnKeys = early.some((decision) => decision.mode === DECIDE_WHEN);
+  return early;
+}
 
 export class StreamChecker extends TextChecker {
   /** The string value arriving is judged alike past this many code points (stringBegins), as `growing`'s value. */
@@ -66,9 +73,10 @@ export class StreamChecker extends TextChecker {
     if (this.outcome !== PASS) return;
     const level = this.depth - 1;
     const member = this.pending;
+    const shape = this.open[level]!;
     if (member.refuses) this.giveUp('early');
-    this.countedEarly(this.open[level]!.propertyBounds, this.counts[level]!);
-    if (member.presence >= 0) this.decidedEarly(level);
+    this.countedEarly(shape.propertyBounds, this.counts[level]!);
+    if (member.presence >= 0 && shape.early !== null && shape.earlyOnKeys) this.decidedEarly(level);
   }
 
   protected override incoming(): Member {
@@ -100,7 +108,8 @@ export class StreamChecker extends TextChecker {
 
   /** A flag or presence bit of the open container at `level` was set: give up if a decision there already fails. */
   private decidedEarly(level: number): void {
-    const {decisions} = this.open[level]!;
+    const shape = this.open[level]!;
+    const decisions = shape.early ?? earlyOf(shape);
     for (let i = 0; i < decisions.length; i++) {
       if (!failsAlready(decisions[i]!, this.kinds[level]!, this.flags[level]!, this.seen[level]!)) continue;
       this.giveUp('early');

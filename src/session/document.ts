@@ -224,6 +224,7 @@ export class Document implements Session {
   /** The evaluator's verdict and errors on a whole text: it finds where the document fails. `parse`: with its value. */
   private evaluateText(text: string | Uint8Array, parse = false): Result {
     // Not begun afresh: what the checker found in this same text is recalled, not run again.
+    this.decoder = new ChunkDecoder(DECODE_SLICE);
     this.startText(parse, false);
     try {
       this.write(text);
@@ -277,6 +278,7 @@ export class Document implements Session {
       return;
     }
     this.checking = null;
+    this.decoder = new ChunkDecoder(DECODE_SLICE);
     this.startText(parse, membersApart);
   }
 
@@ -333,7 +335,6 @@ export class Document implements Session {
     const tokenizer = (this.tokenizer = new Tokenizer(sink, this.parts.limits));
     const plans = this.parts.amendPlans;
     if (plans !== null) tokenizer.redirect(this.amenderOf(plans).begin(sink, tokenizer, true));
-    this.decoder = new ChunkDecoder(DECODE_SLICE);
     // A member value judged apart would be judged as sent, not as amended.
     this.judgesMembersApart = membersApart && this.parts.checkerCache.usable && plans === null;
     this.inputError = undefined;
