@@ -58,13 +58,9 @@ const MOST_IDLE = 8;
 export class Document implements Session {
   /** Runs, frames and the scalar being delivered (see `evaluator`). */
   private made: Evaluator | null = null;
-  /** The subschemas this document applies, whichever evaluator applies them (the amender's judges too). */
-  private readonly applications: ApplicationCount;
-  /**
-   * The patterns' verdicts found in this document: what the checker found, the evaluator recalls
-   * rather than runs again (src/engine/patterns.ts). Cleared as each document begins and ends.
-   */
-  private readonly patterns = new PatternTests();
+  // Made on first need (see `applications`, `patterns`): a session the checker passes needs neither.
+  private applicationsMade: ApplicationCount | null = null;
+  private patternsMade: PatternTests | null = null;
   /** The pass-only verdict, and the judge of member values set apart; made on first need. */
   private checker: TextChecker | null = null;
   /** Changes the tokens as the value options say, before the engines see them; made on first need. */
@@ -91,8 +87,19 @@ export class Document implements Session {
   /** What startText is to be given when the evaluator takes over from the checker. */
   private membersApart = false;
 
-  constructor(private readonly parts: CompiledParts) {
-    this.applications = new ApplicationCount(parts.limits.maxApplications);
+  constructor(private readonly parts: CompiledParts) {}
+
+  /** The subschemas this document applies, whichever evaluator applies them (the amender's judges too). */
+  private get applications(): ApplicationCount {
+    return (this.applicationsMade ??= new ApplicationCount(this.parts.limits.maxApplications));
+  }
+
+  /**
+   * The patterns' verdicts found in this document: what the checker found, the evaluator recalls
+   * rather than runs again (src/engine/patterns.ts). Cleared as each document begins and ends.
+   */
+  private get patterns(): PatternTests {
+    return (this.patternsMade ??= new PatternTests());
   }
 
   /** Runs, frames and the scalar being delivered; reset as each document begins. Made on first need: a session the checker passes never needs it. */
@@ -256,7 +263,7 @@ export class Document implements Session {
    * wanted, nor when the value is assembled from the tokens).
    */
   beginText(parse: boolean, membersApart: boolean, checkFirst = true): void {
-    this.patterns.clear();
+    this.patternsMade?.clear();
     this.checked.length = 0;
     this.checkedLength = 0;
     // Most documents are valid, and the checker reads them several times faster than the evaluator.
@@ -304,19 +311,23 @@ export class Document implements Session {
     if (this.streamChecker!.outcome !== PASS) this.handOver();
   }
 
-  /** The checker is done with the session's text: back to the validator's idle ones, its failed patterns to the evaluator. */
-  private releaseChecker(): void {
+  /**
+   * The checker is done with the session's text: back to the validator's idle ones. `handOver`:
+   * the patterns' verdicts it found go to the evaluator (else they are dropped with the text).
+   */
+  private releaseChecker(handOver: boolean): void {
     const checker = this.streamChecker!;
     this.streamChecker = null;
     this.checking = null;
     checker.endStream();
-    this.patterns.adopt(checker.patterns);
+    if (handOver) this.patterns.adopt(checker.patterns);
+    else checker.patterns.clear();
     if (this.parts.idleCheckers.length < MOST_IDLE) this.parts.idleCheckers.push(checker);
   }
 
   /** The evaluator takes over from the checker: it reads the text the checker read, and what follows. */
   private handOver(): void {
-    this.releaseChecker();
+    this.releaseChecker(true);
     this.startText(false, this.membersApart);
     const tokenizer = this.tokenizer!;
     // One piece after the other, without forgetting the patterns' verdicts between them: the
@@ -455,10 +466,9 @@ export class Document implements Session {
       this.handOver();
       return;
     }
-    this.releaseChecker();
+    this.releaseChecker(false);
     this.checked.length = 0;
     this.checkedLength = 0;
-    this.patterns.clear();
     this.result = {valid: true, errors: []};
   }
 
