@@ -19,6 +19,7 @@ interface Run {
   /** The index of the first write that said false (-1: none), and `failed` after each write. */
   refusedAt: number;
   failed: boolean[];
+  /** After each write, and after the end. */
   bytesRead: number[];
 }
 
@@ -31,7 +32,9 @@ function run(session: Session, pieces: readonly (string | Uint8Array)[]): Run {
     failed.push(session.failed);
     bytesRead.push(session.bytesRead);
   });
-  return {result: session.end(), refusedAt, failed, bytesRead};
+  const result = session.end();
+  bytesRead.push(session.bytesRead);
+  return {result, refusedAt, failed, bytesRead};
 }
 
 function compare(validator: Validator, pieces: readonly (string | Uint8Array)[], name: string): void {
@@ -114,4 +117,41 @@ test('a long document in bytes, a character cut where the evaluator takes over: 
     for (let at = 0; at < bytes.length; at += size) pieces.push(bytes.subarray(at, at + size));
     compare(validator, pieces, `${bytes.length} bytes in pieces of ${size}`);
   }
+});
+
+// Found by an outside attack on the first version, each a session answering later than the
+// evaluator alone, or differently (the writes are the attack's).
+const attackCases: [string, unknown, (string | Uint8Array)[]][] = [
+  ['a character cut where the checker gives up mid-document', {anyOf: [{properties: {a: false}}, {type: 'object'}], properties: {b: {const: 'é'}}}, [Uint8Array.from(Buffer.from('{"a":1,"b":"\xc3', 'latin1')), Uint8Array.from([0xa9, 0x22, 0x7d])]],
+  ['bytesRead after the checker passed the document', {type: 'array'}, ['[1,2]']],
+  ['the dead branch of `if: false`', {items: {type: 'number'}, if: false, then: {items: {const: 'user'}}}, ['["', 'b"]']],
+  ['the dead branch of `if: true`', {items: {type: 'number'}, if: true, else: {items: {const: 'user'}}}, ['["', 'b"]']],
+  ['`contains: true` counts an object or array item as it starts', {contains: true, maxContains: 0}, ['[', '[', ']']],
+  ['`contains: {}` with maxContains 2', {contains: {}, maxContains: 2}, [...'[{},{},{}]']],
+  ['a failed branch no longer bounds a string', {anyOf: [{type: 'string', unevaluatedProperties: {maxLength: 1}}, {}], properties: {c: {type: 'object'}}}, ['{"c":"', 'ab"}']],
+  ['unevaluatedItems where only a `contains` under `not` could evaluate', {unevaluatedItems: {type: 'number'}, not: {contains: {type: 'string'}}}, ['["', 'ab"]']],
+  ['unevaluatedProperties of a string member nothing evaluates', {unevaluatedProperties: {type: 'number'}, not: {properties: {a: true}}}, ['{"a":"', 'b"}']],
+  ['an object member nothing evaluates, of the wrong kind for unevaluatedProperties', {unevaluatedProperties: {type: 'string'}, anyOf: [{properties: {c: true}, type: 'object'}]}, [...'{"a":{"a":"x"},"b":"ab"}']],
+  ['an array item nothing evaluates, failing unevaluatedItems inside it', {unevaluatedItems: {items: false}, not: {contains: true}}, [...'[1,[1,2]]']],
+  ['a `true` tally counts a string item at its opening quote, under `oneOf`', {items: {maxLength: 1}, oneOf: [{contains: {}, minContains: 0, maxContains: 0}]}, [...'["a","a"]']],
+  ['a `$dynamicRef` applied to an item', {$dynamicAnchor: 'n', contains: {type: 'string'}, maxContains: 0, not: {items: {$dynamicRef: '#n'}}}, ['[1,"']],
+];
+
+for (const [name, schema, writes] of attackCases) {
+  test(`attack: ${name}`, () => {
+    compare(compile(schema), writes, name);
+  });
+}
+
+test('maxApplications: a session the checker passes is not refused by it, as validateText is not', () => {
+  // The one difference from the evaluator alone (docs/decisions.md, "A session reads with the checker first").
+  const validator = compile({items: {allOf: [{type: 'number'}, {type: 'number'}, {type: 'number'}]}}, {limits: {maxApplications: 1}});
+  const text = JSON.stringify(Array(100).fill(1));
+  const session = validator.session();
+  session.write(text);
+  assert.deepEqual(session.end(), validator.validateText(text));
+  assert.equal(validator.validateText(text).valid, true);
+  const alone = evaluatorSession(validator);
+  alone.write(text);
+  assert.equal(alone.end().errors[0]?.params?.code, 'limit.applications');
 });

@@ -43,6 +43,7 @@ import {
   DOCUMENT,
   Member,
   Shape,
+  type UnevaluatedRule,
   clearBits,
   cleared,
   flagOf,
@@ -117,7 +118,7 @@ export class TextChecker implements TokenSink, RangeSink {
   /** The scalar being judged, for the keywords' `accepts`; its patterns are logged (see PatternTests.run). */
   protected readonly held: HeldScalar;
   /** Per open object: the member of its current key, and the properties an UnevaluatedRule holds back. */
-  private readonly currentMembers: Member[] = [];
+  protected readonly currentMembers: Member[] = [];
   protected readonly heldRules: number[][] = [];
   protected readonly heldConditions: (readonly (readonly number[])[])[][] = [];
   /** Depths whose key sets or item sets this document used (see release). */
@@ -484,18 +485,7 @@ export class TextChecker implements TokenSink, RangeSink {
     if (array && shape.tallyBits.length > 0) this.countItem(level);
     const {rules} = array ? shape.itemSources : shape.memberSources;
     for (let r = 0; r < rules.length; r++) {
-      const rule = rules[r]!;
-      if (!isSet(flags, rule.flag)) continue;
-      // Null: a source evaluates it unconditionally (Sources.evaluatedWhen).
-      let when = member.unevaluated![r];
-      if (when === null || when === undefined) continue;
-      // The contains that matched this item evaluated it, under their own conditions.
-      const {matches} = rule;
-      for (let m = 0; m < matches.length && when !== null; m++) {
-        const {flag, condition} = matches[m]!;
-        if (isSet(flags, flag)) continue;
-        when = condition.length === 0 ? null : [...when, condition];
-      }
+      const when = heldWhen(rules[r]!, member, r, flags);
       if (when === null) continue;
       this.heldRules[level]!.push(r);
       this.heldConditions[level]!.push(when);
@@ -771,4 +761,23 @@ export class TextChecker implements TokenSink, RangeSink {
 function prototypeHasEnumerables(): boolean {
   for (const _ in Object.prototype) return true;
   return false;
+}
+
+/**
+ * The conditions under which `member`, whose value failed the subschema of `rule` (the `r`th
+ * UnevaluatedRule of its container, whose flags these are), was evaluated after all; null where it
+ * is not held back (it passed, or a source evaluates it unconditionally: Sources.evaluatedWhen).
+ */
+export function heldWhen(rule: UnevaluatedRule, member: Member, r: number, flags: Int32Array): readonly (readonly number[])[] | null {
+  if (!isSet(flags, rule.flag)) return null;
+  let when = member.unevaluated![r];
+  if (when === null || when === undefined) return null;
+  // The contains that matched this item evaluated it, under their own conditions.
+  const {matches} = rule;
+  for (let m = 0; m < matches.length && when !== null; m++) {
+    const {flag, condition} = matches[m]!;
+    if (isSet(flags, flag)) continue;
+    when = condition.length === 0 ? null : [...when, condition];
+  }
+  return when;
 }

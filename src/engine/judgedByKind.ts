@@ -17,7 +17,7 @@ import {InPlaceWalk} from '../keywords/rules/inPlaceWalk.js';
 /** A schema's bound, with all it applies in place (Infinity where the text decides); read once per schema. */
 class KindReader extends InPlaceWalk {
   /** Something applies that the outline cannot name (a `$dynamicRef`, a custom keyword), or too much. */
-  private unknown = false;
+  unknown = false;
   /** The largest bound read so far. */
   private past = -1;
 
@@ -36,6 +36,7 @@ class KindReader extends InPlaceWalk {
     const known = node.bool !== undefined ? -1 : bounds.get(node);
     if (known !== undefined) {
       this.past = Math.max(this.past, known);
+      if (known === Infinity && unknowable.has(node)) this.unknown = true;
       return known !== Infinity;
     }
     for (const keyword of node.keywords) {
@@ -43,7 +44,10 @@ class KindReader extends InPlaceWalk {
       // `errorMessage` acts only on errors, which it may write with the value in them.
       if (definition.restate !== undefined) return false;
       if (!acts(definition)) continue;
-      if (definition.followsDynamicScope === true) return false;
+      if (definition.followsDynamicScope === true) {
+        this.unknown = true;
+        return false;
+      }
       const onScalars = definition.accepts !== undefined || definition.scalar !== undefined;
       if (onScalars) {
         const past = definition.stringsAlikePast?.(keyword);
@@ -78,6 +82,23 @@ const bounds = new WeakMap<SchemaNode, number>();
  */
 export function stringsAlikePast(node: SchemaNode): number {
   let past = bounds.get(node);
-  if (past === undefined) bounds.set(node, (past = new KindReader().bound(node)));
+  if (past === undefined) {
+    const reader = new KindReader();
+    bounds.set(node, (past = reader.bound(node)));
+    if (reader.unknown) unknowable.add(node);
+  }
   return past;
+}
+
+/** The schemas whose bound is Infinity because what they apply could not be read (KindReader.unknown). */
+const unknowable = new WeakSet<SchemaNode>();
+
+/**
+ * `node`'s bound (stringsAlikePast) is Infinity because something it applies could not be read
+ * from its outline: a `$dynamicRef`, a keyword without an outline, too much. There the evaluator,
+ * which applies what it finds, may still judge a string early.
+ */
+export function stringsAlikeUnknown(node: SchemaNode): boolean {
+  stringsAlikePast(node);
+  return unknowable.has(node);
 }

@@ -340,6 +340,8 @@ export class Shape {
   readonly tallyBits: number[] = [];
   readonly tallyBounds: number[] = [];
   readonly tallyTargets: Target[] = [];
+  /** Per tally: its subschema is `true`, which an item passes as it starts (the evaluator counts it there). */
+  readonly tallyAtStart: boolean[] = [];
   // Both
   readonly decisions: Decision[] = [];
   /**

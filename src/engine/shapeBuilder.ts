@@ -251,6 +251,7 @@ export class ShapeBuilder implements Outline {
     shape.tallyBits.push(flag);
     shape.tallyBounds.push(min, max);
     shape.tallyTargets.push(this.target);
+    shape.tallyAtStart.push(node.bool === true);
   }
 
   all(node: SchemaNode): void {
@@ -290,11 +291,12 @@ export class ShapeBuilder implements Outline {
     this.shape.decisions.push(decision);
     const passed = term(FLAG_CLEAR, decision.flag);
     this.branch(condition, decision.flag, passed);
-    if (then !== undefined) {
+    // A boolean condition leaves one branch dead: it is never applied (2020-12 core §10.2.2.1-3).
+    if (then !== undefined && condition.bool !== false) {
       decision.thenFlag = this.shape.newFlag();
       this.branch(then, decision.thenFlag, passed, term(FLAG_CLEAR, decision.thenFlag));
     }
-    if (otherwise !== undefined) {
+    if (otherwise !== undefined && condition.bool !== true) {
       decision.elseFlag = this.shape.newFlag();
       this.branch(otherwise, decision.elseFlag, term(FLAG_SET, decision.flag), term(FLAG_CLEAR, decision.elseFlag));
     }

@@ -18,10 +18,10 @@
 // for it: a test of a flag in `fail` alone cost value mode 5% on the keywords benchmark.
 
 import {ARRAY, STRING, type Kind} from '../schema/node.js';
-import {DECIDE_WHEN, DOCUMENT, clearBits, isSet, levelsUp, type Decision, type Member, type Shape, type Target} from './shape.js';
+import {DECIDE_WHEN, DOCUMENT, clearBits, flagOf, isSet, levelsUp, type Decision, type Member, type Shape, type Target} from './shape.js';
 import {failsAlready, mayFailEarly, neverEvaluated} from './decisions.js';
-import {stringsAlikePast} from './judgedByKind.js';
-import {PASS, TextChecker, type Outcome} from './checker.js';
+import {stringsAlikePast, stringsAlikeUnknown} from './judgedByKind.js';
+import {PASS, TextChecker, heldWhen, type Outcome} from './checker.js';
 import type {MemberKeys} from './memberKeys.js';
 import type {Tokenizer} from '../json/tokenizer.js';
 
@@ -60,7 +60,12 @@ export class StreamChecker extends TextChecker {
     if (target === DOCUMENT) return;
     const at = level - levelsUp(target);
     // A scalar's level (the depth) is scratch, decided at once.
-    if (at < this.depth) this.decidedEarly(at);
+    if (at >= this.depth) return;
+    this.decidedEarly(at);
+    // The value of the container's current member failed an `unevaluated*` subschema, perhaps.
+    const shape = this.open[at]!;
+    const current = this.currentMembers[at];
+    if (current !== undefined && (this.kinds[at] === ARRAY ? shape.itemSources : shape.memberSources).rules.length > 0) this.unevaluatedEarly(at, current);
   }
 
   protected override openContainer(kind: Kind): void {
@@ -81,8 +86,16 @@ export class StreamChecker extends TextChecker {
 
   protected override incoming(): Member {
     const level = this.depth - 1;
-    if (level >= 0 && this.kinds[level] === ARRAY) this.countedEarly(this.open[level]!.itemBounds, this.counts[level]! + 1);
+    if (level >= 0 && this.kinds[level] === ARRAY) this.itemStarts(level);
     return super.incoming();
+  }
+
+  /** An item of the array at `level` starts: it is counted, and a `true` tally counts it (its subschema passes as applied). */
+  private itemStarts(level: number): void {
+    const shape = this.open[level]!;
+    this.countedEarly(shape.itemBounds, this.counts[level]! + 1);
+    const {tallyAtStart, tallyBounds} = shape;
+    for (let i = 0; i < tallyAtStart.length; i++) if (tallyAtStart[i] && this.tallies[level]![i]! + 1 > tallyBounds[2 * i + 1]!) this.giveUp('early');
   }
 
   protected override memberEnded(level: number, member: Member): void {
@@ -135,22 +148,35 @@ export class StreamChecker extends TextChecker {
     const depth = this.depth;
     let member = depth === 0 ? this.top : this.pending;
     if (depth > 0 && this.kinds[depth - 1] === ARRAY) {
-      const shape = this.open[depth - 1]!;
-      this.countedEarly(shape.itemBounds, this.counts[depth - 1]! + 1);
-      member = this.memberAt(shape, this.counts[depth - 1]!);
+      this.itemStarts(depth - 1);
+      member = this.memberAt(this.open[depth - 1]!, this.counts[depth - 1]!);
     }
     if (member.refuses) {
       this.giveUp('early');
       return;
     }
     let past = -1;
-    const {nodes} = member;
-    for (let i = 0; i < nodes.length && past !== Infinity; i++) past = Math.max(past, stringsAlikePast(nodes[i]!));
+    const {nodes, targets} = member;
+    for (let i = 0; i < nodes.length && past !== Infinity; i++) {
+      // A node whose failure goes to a flag already set (a branch that failed) decides nothing more.
+      if (this.flagSet(targets[i]!)) continue;
+      past = Math.max(past, stringsAlikePast(nodes[i]!));
+      // What the evaluator finds applied there may judge the string now: it decides.
+      if (past === Infinity && stringsAlikeUnknown(nodes[i]!)) this.giveUp('early');
+    }
+    if (this.outcome !== PASS) return;
     if (past < 0) this.judgeAhead(member, '');
     else if (past !== Infinity) {
       this.growing = member;
       this.growingPast = past;
     }
+  }
+
+  /** `target`, from the location of the value arriving, is a flag that is set already. */
+  private flagSet(target: Target): boolean {
+    if (target === DOCUMENT) return false;
+    const up = levelsUp(target);
+    return up > 0 && isSet(this.flags[this.depth - up]!, flagOf(target));
   }
 
   /** The string that began is `length` code units long so far: past the bound, judge it as any string as long. */
@@ -167,14 +193,40 @@ export class StreamChecker extends TextChecker {
    */
   private judgeAhead(member: Member, text: string): void {
     const level = this.depth - 1;
-    const shape = level >= 0 && this.kinds[level] === ARRAY ? this.open[level]! : null;
-    // An item's tallies (`contains`): as its start would clear them (incoming), then counted as its end would.
-    if (shape !== null) clearBits(this.flags[level]!, shape.tallyBits);
+    const array = level >= 0 && this.kinds[level] === ARRAY;
+    const shape = level >= 0 ? this.open[level]! : null;
+    // An item's tallies and rules (`contains`, `unevaluatedItems`) are cleared as it starts (incoming).
+    if (array) {
+      clearBits(this.flags[level]!, shape!.tallyBits);
+      clearBits(this.flags[level]!, shape!.itemSources.ruleFlags);
+      if (shape!.extras) this.currentMembers[level] = member;
+    }
     this.held.holdString(text);
     this.judgeScalar(member, STRING, this.depth);
-    if (shape === null || shape.tallyBits.length === 0) return;
-    const {tallyBits, tallyBounds} = shape;
-    const counts = this.tallies[level]!;
-    for (let i = 0; i < tallyBits.length; i++) if (!isSet(this.flags[level]!, tallyBits[i]!) && counts[i]! + 1 > tallyBounds[2 * i + 1]!) this.giveUp('early');
+    if (shape === null) return;
+    const flags = this.flags[level]!;
+    // Then as its end would: counted, and held back by `unevaluated*` where nothing can evaluate it.
+    if (array) {
+      const {tallyBits, tallyBounds} = shape;
+      const counts = this.tallies[level]!;
+      for (let i = 0; i < tallyBits.length; i++) if (!isSet(flags, tallyBits[i]!) && counts[i]! + 1 > tallyBounds[2 * i + 1]!) this.giveUp('early');
+    }
+    this.unevaluatedEarly(level, member);
+  }
+
+  /**
+   * `member`, the current one of the container at `level`, failed the subschema of an
+   * `unevaluated*` that nothing can make evaluate it: the evaluator refuses it now.
+   */
+  private unevaluatedEarly(level: number, member: Member): void {
+    const shape = this.open[level]!;
+    const {rules} = this.kinds[level] === ARRAY ? shape.itemSources : shape.memberSources;
+    const flags = this.flags[level]!;
+    for (let r = 0; r < rules.length; r++) {
+      const when = heldWhen(rules[r]!, member, r, flags);
+      if (when === null || !neverEvaluated(when)) continue;
+      this.giveUp('early');
+      return;
+    }
   }
 }

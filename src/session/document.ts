@@ -86,6 +86,8 @@ export class Document implements Session {
   private checkedLength = 0;
   /** What startText is to be given when the evaluator takes over from the checker. */
   private membersApart = false;
+  /** The bytes the checker read, once it passed the document (its tokenizer is gone). */
+  private passedBytes = 0;
 
   constructor(private readonly parts: CompiledParts) {}
 
@@ -266,6 +268,7 @@ export class Document implements Session {
     this.patternsMade?.clear();
     this.checked.length = 0;
     this.checkedLength = 0;
+    this.passedBytes = 0;
     // Most documents are valid, and the checker reads them several times faster than the evaluator.
     // It gives up at the first token at which the evaluator might refuse the document (its `eager`
     // mode), and the evaluator then reads what it read, and goes on: the session answers when the
@@ -384,7 +387,7 @@ export class Document implements Session {
 
   get bytesRead(): number {
     const tokenizer = this.checking ?? this.tokenizer;
-    return tokenizer === null ? 0 : tokenizer.bytesRead;
+    return tokenizer === null ? this.passedBytes : tokenizer.bytesRead;
   }
 
   write(chunk: string | Uint8Array): boolean {
@@ -466,6 +469,7 @@ export class Document implements Session {
       this.handOver();
       return;
     }
+    this.passedBytes = checking.bytesRead;
     this.releaseChecker(false);
     this.checked.length = 0;
     this.checkedLength = 0;
