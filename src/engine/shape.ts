@@ -294,6 +294,21 @@ export class Sources<K> {
   }
 }
 
+/** What may fail in a container of a shape before its close, for a session's checker, worked out once. */
+export interface EagerFacts {
+  /** The decisions that may fail before the close (src/engine/decisions.ts, mayFailEarly). */
+  readonly decisions: readonly Decision[];
+  /** One of them reads a trigger's presence, set as a key arrives. */
+  readonly onKeys: boolean;
+  /** A flag set here may fail something at once: one of those decisions, or an `unevaluated*` rule. */
+  readonly onFlags: boolean;
+  /** The most members and items any bound allows (Infinity: none). */
+  readonly mostMembers: number;
+  readonly mostItems: number;
+  /** Some tally's subschema is `true`: an item counts as it starts (Shape.tallyAtStart). */
+  readonly talliesAtStart: boolean;
+}
+
 /** Everything the schema asks of the objects and arrays at one location. */
 export class Shape {
   /** A keyword here cannot be judged by the checker. */
@@ -344,12 +359,8 @@ export class Shape {
   readonly tallyAtStart: boolean[] = [];
   // Both
   readonly decisions: Decision[] = [];
-  /**
-   * The decisions that may fail before the close, for a session's checker (StreamChecker), and
-   * whether one is a trigger's (read as keys arrive); null until it first asks.
-   */
-  early: Decision[] | null = null;
-  earlyOnKeys = false;
+  /** What a session's checker looks at before the close (src/engine/streamChecker.ts); null until it first asks. */
+  eager: EagerFacts | null = null;
   flags = 0;
   /**
    * Something happens as a member of a container of this shape ends, or starts as an item

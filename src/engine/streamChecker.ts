@@ -18,18 +18,32 @@
 // for it: a test of a flag in `fail` alone cost value mode 5% on the keywords benchmark.
 
 import {ARRAY, STRING, type Kind} from '../schema/node.js';
-import {DECIDE_WHEN, DOCUMENT, clearBits, flagOf, isSet, levelsUp, type Decision, type Member, type Shape, type Target} from './shape.js';
+import {DECIDE_WHEN, DOCUMENT, clearBits, flagOf, isSet, levelsUp, type EagerFacts, type Member, type Shape, type Target} from './shape.js';
 import {failsAlready, mayFailEarly, neverEvaluated} from './decisions.js';
 import {stringsAlikePast, stringsAlikeUnknown} from './judgedByKind.js';
 import {PASS, TextChecker, heldWhen, type Outcome} from './checker.js';
 import type {MemberKeys} from './memberKeys.js';
 import type {Tokenizer} from '../json/tokenizer.js';
 
-/** The decisions of `shape` that may fail before the close, kept with it (its container's open asks first). */
-function earlyOf(shape: Shape): Decision[] {
-  const early = (shape.early = shape.decisions.filter(mayFailEarly));
-  shape.earlyOnKeys = early.some((decision) => decision.mode === DECIDE_WHEN);
-  return early;
+/** What may fail in a container of `shape` before its close, worked out on first need. */
+function eagerOf(shape: Shape): EagerFacts {
+  const decisions = shape.decisions.filter(mayFailEarly);
+  const rules = shape.memberSources.rules.length + shape.itemSources.rules.length;
+  return (shape.eager = {
+    decisions,
+    onKeys: decisions.some((decision) => decision.mode === DECIDE_WHEN),
+    onFlags: decisions.length > 0 || rules > 0,
+    mostMembers: most(shape.propertyBounds),
+    mostItems: most(shape.itemBounds),
+    talliesAtStart: shape.tallyAtStart.includes(true),
+  });
+}
+
+/** The fewest of the bounds' most values (their odd entries); Infinity where there is none. */
+function most(bounds: readonly number[]): number {
+  let least = Infinity;
+  for (let i = 1; i < bounds.length; i += 2) least = Math.min(least, bounds[i]!);
+  return least;
 }
 
 export class StreamChecker extends TextChecker {
@@ -61,16 +75,20 @@ export class StreamChecker extends TextChecker {
     const at = level - levelsUp(target);
     // A scalar's level (the depth) is scratch, decided at once.
     if (at >= this.depth) return;
+    const shape = this.open[at]!;
+    if (!(shape.eager ?? eagerOf(shape)).onFlags) return;
     this.decidedEarly(at);
     // The value of the container's current member failed an `unevaluated*` subschema, perhaps.
-    const shape = this.open[at]!;
     const current = this.currentMembers[at];
     if (current !== undefined && (this.kinds[at] === ARRAY ? shape.itemSources : shape.memberSources).rules.length > 0) this.unevaluatedEarly(at, current);
   }
 
   protected override openContainer(kind: Kind): void {
     super.openContainer(kind);
-    if (this.outcome === PASS) this.decidedEarly(this.depth - 1);
+    const shape = this.open[this.depth - 1]!;
+    // Worked out here for the keys and items that follow (member, itemStarts).
+    const eager = shape.eager ?? eagerOf(shape);
+    if (this.outcome === PASS && eager.decisions.length > 0) this.decidedEarly(this.depth - 1);
   }
 
   protected override member(key: string, keys: MemberKeys | null): void {
@@ -78,10 +96,9 @@ export class StreamChecker extends TextChecker {
     if (this.outcome !== PASS) return;
     const level = this.depth - 1;
     const member = this.pending;
-    const shape = this.open[level]!;
-    if (member.refuses) this.giveUp('early');
-    this.countedEarly(shape.propertyBounds, this.counts[level]!);
-    if (member.presence >= 0 && shape.early !== null && shape.earlyOnKeys) this.decidedEarly(level);
+    const eager = this.open[level]!.eager!;
+    if (member.refuses || this.counts[level]! > eager.mostMembers) this.giveUp('early');
+    else if (member.presence >= 0 && eager.onKeys) this.decidedEarly(level);
   }
 
   protected override incoming(): Member {
@@ -93,18 +110,11 @@ export class StreamChecker extends TextChecker {
   /** An item of the array at `level` starts: it is counted, and a `true` tally counts it (its subschema passes as applied). */
   private itemStarts(level: number): void {
     const shape = this.open[level]!;
-    this.countedEarly(shape.itemBounds, this.counts[level]! + 1);
+    const eager = shape.eager!;
+    if (this.counts[level]! + 1 > eager.mostItems) this.giveUp('early');
+    if (!eager.talliesAtStart) return;
     const {tallyAtStart, tallyBounds} = shape;
     for (let i = 0; i < tallyAtStart.length; i++) if (tallyAtStart[i] && this.tallies[level]![i]! + 1 > tallyBounds[2 * i + 1]!) this.giveUp('early');
-  }
-
-  protected override memberEnded(level: number, member: Member): void {
-    const conditions = this.heldConditions[level];
-    const before = conditions === undefined ? 0 : conditions.length;
-    super.memberEnded(level, member);
-    const after = this.heldConditions[level];
-    if (after === undefined) return;
-    for (let i = before; i < after.length; i++) if (neverEvaluated(after[i]!)) this.giveUp('early');
   }
 
   protected override countItem(level: number): void {
@@ -122,18 +132,9 @@ export class StreamChecker extends TextChecker {
   /** A flag or presence bit of the open container at `level` was set: give up if a decision there already fails. */
   private decidedEarly(level: number): void {
     const shape = this.open[level]!;
-    const decisions = shape.early ?? earlyOf(shape);
+    const {decisions} = shape.eager ?? eagerOf(shape);
     for (let i = 0; i < decisions.length; i++) {
       if (!failsAlready(decisions[i]!, this.kinds[level]!, this.flags[level]!, this.seen[level]!)) continue;
-      this.giveUp('early');
-      return;
-    }
-  }
-
-  /** A container now has `count` members or items: give up past a bound's most (its odd entries). */
-  private countedEarly(bounds: readonly number[], count: number): void {
-    for (let i = 1; i < bounds.length; i += 2) {
-      if (count <= bounds[i]!) continue;
       this.giveUp('early');
       return;
     }
