@@ -75,18 +75,19 @@ export class StreamChecker extends TextChecker {
     const at = level - levelsUp(target);
     // A scalar's level (the depth) is scratch, decided at once.
     if (at >= this.depth) return;
+    // A container's own failures come as it opens, before openContainer below works this out.
     const shape = this.open[at]!;
     if (!(shape.eager ?? eagerOf(shape)).onFlags) return;
     this.decidedEarly(at);
     // The value of the container's current member failed an `unevaluated*` subschema, perhaps.
     const current = this.currentMembers[at];
-    if (current !== undefined && (this.kinds[at] === ARRAY ? shape.itemSources : shape.memberSources).rules.length > 0) this.unevaluatedEarly(at, current);
+    if (current !== undefined) this.unevaluatedEarly(at, current);
   }
 
   protected override openContainer(kind: Kind): void {
     super.openContainer(kind);
     const shape = this.open[this.depth - 1]!;
-    // Worked out here for the keys and items that follow (member, itemStarts).
+    // Worked out by here for all that reads it while the container is open (member, itemStarts...).
     const eager = shape.eager ?? eagerOf(shape);
     if (this.outcome === PASS && eager.decisions.length > 0) this.decidedEarly(this.depth - 1);
   }
@@ -131,8 +132,7 @@ export class StreamChecker extends TextChecker {
 
   /** A flag or presence bit of the open container at `level` was set: give up if a decision there already fails. */
   private decidedEarly(level: number): void {
-    const shape = this.open[level]!;
-    const {decisions} = shape.eager ?? eagerOf(shape);
+    const {decisions} = this.open[level]!.eager!;
     for (let i = 0; i < decisions.length; i++) {
       if (!failsAlready(decisions[i]!, this.kinds[level]!, this.flags[level]!, this.seen[level]!)) continue;
       this.giveUp('early');

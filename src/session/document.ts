@@ -233,7 +233,7 @@ export class Document implements Session {
   /** The evaluator's verdict and errors on a whole text: it finds where the document fails. `parse`: with its value. */
   private evaluateText(text: string | Uint8Array, parse = false): Result {
     // Not begun afresh: what the checker found in this same text is recalled, not run again.
-    this.decoder = new ChunkDecoder(DECODE_SLICE);
+    this.startInput();
     this.startText(parse, false);
     try {
       this.write(text);
@@ -266,9 +266,9 @@ export class Document implements Session {
    */
   beginText(parse: boolean, membersApart: boolean, checkFirst = true): void {
     this.patternsMade?.clear();
-    this.checked.length = 0;
-    this.checkedLength = 0;
+    this.dropChecked();
     this.passedBytes = 0;
+    this.startInput();
     // Most documents are valid, and the checker reads them several times faster than the evaluator.
     // It gives up at the first token at which the evaluator might refuse the document (its `eager`
     // mode), and the evaluator then reads what it read, and goes on: the session answers when the
@@ -277,10 +277,6 @@ export class Document implements Session {
     if (checkFirst && !parse && !parts.allErrors && !parts.annotations && parts.amendPlans === null && parts.checkerCache.usable) {
       this.membersApart = membersApart;
       this.tokenizer = null;
-      this.decoder = new ChunkDecoder(DECODE_SLICE);
-      this.inputError = undefined;
-      this.result = undefined;
-      this.complete = false;
       const checker = (this.streamChecker = parts.idleCheckers.pop() ?? new StreamChecker(parts.root, parts.limits, parts.checkerCache));
       this.checking = new Tokenizer(checker, parts.limits);
       checker.beginStream(this.checking);
@@ -288,8 +284,21 @@ export class Document implements Session {
       return;
     }
     this.checking = null;
-    this.decoder = new ChunkDecoder(DECODE_SLICE);
     this.startText(parse, membersApart);
+  }
+
+  /** A document's text begins: no bytes held, nothing read, no verdict. */
+  private startInput(): void {
+    this.decoder = new ChunkDecoder(DECODE_SLICE);
+    this.inputError = undefined;
+    this.result = undefined;
+    this.complete = false;
+  }
+
+  /** Forget the text the checker read ahead (see check). */
+  private dropChecked(): void {
+    this.checked.length = 0;
+    this.checkedLength = 0;
   }
 
   /**
@@ -338,8 +347,7 @@ export class Document implements Session {
     this.guard(() => {
       for (let i = 0; i < this.checked.length && !tokenizer.stopped; i++) tokenizer.write(this.checked[i]!);
     });
-    this.checked.length = 0;
-    this.checkedLength = 0;
+    this.dropChecked();
     this.patterns.clear();
   }
 
@@ -351,9 +359,6 @@ export class Document implements Session {
     if (plans !== null) tokenizer.redirect(this.amenderOf(plans).begin(sink, tokenizer, true));
     // A member value judged apart would be judged as sent, not as amended.
     this.judgesMembersApart = membersApart && this.parts.checkerCache.usable && plans === null;
-    this.inputError = undefined;
-    this.result = undefined;
-    this.complete = false;
     // The amender holds tokens back and replays them: the string being delivered is then not the
     // one the tokenizer last opened, so errors take the tokenizer's position alone.
     this.evaluator.reset(plans === null ? tokenizer : {position: () => tokenizer.position(), stop: () => tokenizer.stop()});
@@ -471,8 +476,7 @@ export class Document implements Session {
     }
     this.passedBytes = checking.bytesRead;
     this.releaseChecker(false);
-    this.checked.length = 0;
-    this.checkedLength = 0;
+    this.dropChecked();
     this.result = {valid: true, errors: []};
   }
 
