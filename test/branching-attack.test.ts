@@ -127,12 +127,25 @@ describe('documents a user sends are not refused', () => {
 describe('the modes agree under the default limits', () => {
   // The fast verdict takes on a location where one subschema is applied up to 8 times and does
   // not count; the evaluator counts 8 × 9 applications per item, over 32 per value.
-  it('an items subschema reached 8 times: validateText passes, and so does a session in small chunks', {todo: 'the fast verdict does not count applications: a session refuses what validateText passes'}, () => {
-    const item = {type: 'object', properties: {a: {type: 'string'}}, allOf: Array.from({length: 8}, (_, i) => ({maxProperties: 10 + i}))};
-    const validator = compile({$defs: {item}, allOf: Array.from({length: 8}, () => ({items: {$ref: '#/$defs/item'}}))});
+  const item = {type: 'object', properties: {a: {type: 'string'}}, allOf: Array.from({length: 8}, (_, i) => ({maxProperties: 10 + i}))};
+  const schema = {$defs: {item}, allOf: Array.from({length: 8}, () => ({items: {$ref: '#/$defs/item'}}))};
+
+  // A session reads with the checker first (docs/decisions.md, "A session reads with the checker
+  // first"): what it passes within the text it keeps, 16,384 code units, is not counted either.
+  it('an items subschema reached 8 times: validateText passes, and so does a session in small chunks', () => {
+    const validator = compile(schema);
     const text = JSON.stringify(Array.from({length: 1000}, () => ({a: 'x'})));
+    assert.ok(text.length < 16_384);
     assert.equal(verdictOf(validator.validateText(text)), 'valid');
-    assert.equal(verdictOf(inStrings(validator, text, 100)), verdictOf(validator.validateText(text)));
+    assert.equal(verdictOf(inStrings(validator, text, 100)), 'valid');
+  });
+
+  it('the same past the text a session keeps', {todo: 'past 16,384 code units the evaluator reads on, and counts: a session refuses what validateText passes'}, () => {
+    const validator = compile(schema);
+    const text = JSON.stringify(Array.from({length: 2000}, () => ({a: 'x'})));
+    assert.ok(text.length > 16_384);
+    assert.equal(verdictOf(validator.validateText(text)), 'valid');
+    assert.equal(verdictOf(inStrings(validator, text, 100)), 'valid');
   });
 });
 
