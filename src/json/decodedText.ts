@@ -45,7 +45,8 @@ export class DecodedText {
   reset(): void {
     this.text = '';
     this.ropePieces = 0;
-    this.pieces.length = 0;
+    // Setting `length` is a runtime call: most values gather no pieces.
+    if (this.pieces.length > 0) this.pieces.length = 0;
     this.length = 0;
   }
 }

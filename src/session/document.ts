@@ -297,7 +297,9 @@ export class Document implements Session {
 
   /** Forget the text the checker read ahead (see check). */
   private dropChecked(): void {
-    this.checked.length = 0;
+    // Popping is inlined; setting `length` is a runtime call, a tenth of a small session's time.
+    const {checked} = this;
+    while (checked.length > 0) checked.pop();
     this.checkedLength = 0;
   }
 
