@@ -121,7 +121,7 @@ test('a long document in bytes, a character cut where the evaluator takes over: 
 
 // Found by an outside attack on the first version, each a session answering later than the
 // evaluator alone, or differently (the writes are the attack's).
-const attackCases: [string, unknown, (string | Uint8Array)[]][] = [
+const attackCases: [string, unknown, (string | Uint8Array)[], CompileOptions?][] = [
   ['a character cut where the checker gives up mid-document', {anyOf: [{properties: {a: false}}, {type: 'object'}], properties: {b: {const: 'é'}}}, [Uint8Array.from(Buffer.from('{"a":1,"b":"\xc3', 'latin1')), Uint8Array.from([0xa9, 0x22, 0x7d])]],
   ['bytesRead after the checker passed the document', {type: 'array'}, ['[1,2]']],
   ['the dead branch of `if: false`', {items: {type: 'number'}, if: false, then: {items: {const: 'user'}}}, ['["', 'b"]']],
@@ -137,9 +137,25 @@ const attackCases: [string, unknown, (string | Uint8Array)[]][] = [
   ['a `$dynamicRef` applied to an item', {$dynamicAnchor: 'n', contains: {type: 'string'}, maxContains: 0, not: {items: {$dynamicRef: '#n'}}}, ['[1,"']],
 ];
 
-for (const [name, schema, writes] of attackCases) {
+// Found by a second outside attack: a string item or value cut by a write, judged later than the
+// evaluator judges it. The last item's flags counted for this one, or a subschema the evaluator no
+// longer applies set how long the string must grow before it is judged.
+const stringBoundCases: [string, unknown, (string | Uint8Array)[], CompileOptions?][] = [
+  ['the last item failed `contains`: not this one', {contains: {minLength: 1}, maxContains: 0}, ['["","', 'a', '"]']],
+  ['the last item failed `unevaluatedItems`: not this one', {anyOf: [{prefixItems: [true]}], unevaluatedItems: {maxLength: 1}}, ['["abc","', 'abcdef', '"]']],
+  ['a `contains` of a branch that failed at a key', {anyOf: [{additionalProperties: {items: {type: 'number'}}}, {propertyNames: false, additionalProperties: {contains: {pattern: 'a'}}}]}, ['{"a":["', 'x"]}']],
+  ['a `contains` of a branch that failed at an earlier item', {anyOf: [{items: {items: {type: 'number'}}}, {prefixItems: [{type: 'object'}], items: {contains: {pattern: 'a'}}}]}, ['[[1],["', 'x"]]']],
+  ['the `pattern` of the `then` of a failed `if`', {if: {prefixItems: [{type: 'string'}]}, then: {items: {pattern: 'x'}}, items: {type: 'number'}}, ['[1,"', 'zz"]']],
+  ['the `maxLength` of the `then` of a failed `if`', {if: {prefixItems: [{type: 'string'}]}, then: {items: {maxLength: 5}}, items: {type: 'number'}}, ['[1,"', 'zz"]']],
+  ['the `then` of a failed `if` on an object', {if: {propertyNames: {const: 'a'}}, then: {additionalProperties: {pattern: 'x'}}, additionalProperties: {type: 'number'}}, ['{"b":"', 'zzz"}']],
+  ['`dependentSchemas` on an array', {dependentSchemas: {z: {items: {pattern: 'x'}}}, items: {type: 'number'}}, ['["', 'zz"]']],
+  ['`dependentSchemas` with a length on an array', {dependentSchemas: {z: {items: {maxLength: 5}}}, items: {type: 'number'}}, ['["', 'zz"]']],
+  ['draft-07 `dependencies` on an array', {dependencies: {z: {items: {pattern: 'x'}}}, items: {type: 'number'}}, ['["', 'zz"]'], {draft: 'draft7'}],
+];
+
+for (const [name, schema, writes, options] of [...attackCases, ...stringBoundCases]) {
   test(`attack: ${name}`, () => {
-    compare(compile(schema), writes, name);
+    compare(compile(schema, options), writes, name);
   });
 }
 

@@ -448,14 +448,21 @@ export class TextChecker implements TokenSink, RangeSink {
     if (depth === 0) return this.top;
     if (this.kinds[depth - 1] !== ARRAY) return this.pending;
     const shape = this.open[depth - 1]!;
-    if (shape.extras) {
-      const flags = this.flags[depth - 1]!;
-      clearBits(flags, shape.tallyBits);
-      clearBits(flags, shape.itemSources.ruleFlags);
-      // For memberEnded, when the item is an object or array that ends later.
-      return (this.currentMembers[depth - 1] = this.memberAt(shape, this.counts[depth - 1]!++));
-    }
-    return this.memberAt(shape, this.counts[depth - 1]!++);
+    const member = this.memberAt(shape, this.counts[depth - 1]!++);
+    if (shape.extras) this.itemBegins(depth - 1, member);
+    return member;
+  }
+
+  /**
+   * `member`, an item of the array at `level` (whose shape has extras), begins: the flags of its
+   * tallies and rules are its own, and memberEnded finds it when it is an object or array that ends later.
+   */
+  protected itemBegins(level: number, member: Member): void {
+    const shape = this.open[level]!;
+    const flags = this.flags[level]!;
+    clearBits(flags, shape.tallyBits);
+    clearBits(flags, shape.itemSources.ruleFlags);
+    this.currentMembers[level] = member;
   }
 
   private scalar(kind: Kind): void {

@@ -18,7 +18,7 @@
 // for it: a test of a flag in `fail` alone cost value mode 5% on the keywords benchmark.
 
 import {ARRAY, STRING, type Kind} from '../schema/node.js';
-import {DECIDE_WHEN, DOCUMENT, clearBits, flagOf, isSet, levelsUp, type EagerFacts, type Member, type Shape, type Target} from './shape.js';
+import {DECIDE_WHEN, DOCUMENT, flagOf, isSet, levelsUp, type EagerFacts, type Member, type Shape, type Target} from './shape.js';
 import {failsAlready, mayFailEarly, neverEvaluated} from './decisions.js';
 import {stringsAlikePast, stringsAlikeUnknown} from './judgedByKind.js';
 import {PASS, TextChecker, heldWhen, type Outcome} from './checker.js';
@@ -151,20 +151,33 @@ export class StreamChecker extends TextChecker {
     if (depth > 0 && this.kinds[depth - 1] === ARRAY) {
       this.itemStarts(depth - 1);
       member = this.memberAt(this.open[depth - 1]!, this.counts[depth - 1]!);
+      // The last item's tallies and rules set flags that are not this item's.
+      if (this.open[depth - 1]!.extras) this.itemBegins(depth - 1, member);
     }
     if (member.refuses) {
       this.giveUp('early');
       return;
     }
+    // The evaluator judges the string once every subschema it applies there would (the most of
+    // their bounds). Those whose failure fails the document it certainly applies; one whose failure
+    // goes to a flag it may have dropped: a branch that failed through a `contains` below it, the
+    // `then` of a failed `if`, a `dependentSchemas` on an array. Where such a one would judge later
+    // than those certainly applied, the evaluator may judge sooner: it decides.
     let past = -1;
+    let applied = -1;
     const {nodes, targets} = member;
-    for (let i = 0; i < nodes.length && past !== Infinity; i++) {
+    for (let i = 0; i < nodes.length && applied !== Infinity; i++) {
+      const target = targets[i]!;
       // A node whose failure goes to a flag already set (a branch that failed) decides nothing more.
-      if (this.flagSet(targets[i]!)) continue;
-      past = Math.max(past, stringsAlikePast(nodes[i]!));
+      if (this.flagSet(target)) continue;
+      const node = nodes[i]!;
+      const bound = stringsAlikePast(node);
+      past = Math.max(past, bound);
+      if (target === DOCUMENT) applied = Math.max(applied, bound);
       // What the evaluator finds applied there may judge the string now: it decides.
-      if (past === Infinity && stringsAlikeUnknown(nodes[i]!)) this.giveUp('early');
+      if (bound === Infinity && stringsAlikeUnknown(node)) this.giveUp('early');
     }
+    if (past > applied) this.giveUp('early');
     if (this.outcome !== PASS) return;
     if (past < 0) this.judgeAhead(member, '');
     else if (past !== Infinity) {
@@ -196,12 +209,6 @@ export class StreamChecker extends TextChecker {
     const level = this.depth - 1;
     const array = level >= 0 && this.kinds[level] === ARRAY;
     const shape = level >= 0 ? this.open[level]! : null;
-    // An item's tallies and rules (`contains`, `unevaluatedItems`) are cleared as it starts (incoming).
-    if (array) {
-      clearBits(this.flags[level]!, shape!.tallyBits);
-      clearBits(this.flags[level]!, shape!.itemSources.ruleFlags);
-      if (shape!.extras) this.currentMembers[level] = member;
-    }
     this.held.holdString(text);
     this.judgeScalar(member, STRING, this.depth);
     if (shape === null) return;
