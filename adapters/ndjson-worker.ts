@@ -2,7 +2,7 @@
 // started with, then answers each batch with its records, in the order the batches came.
 
 import { parentPort, workerData } from 'node:worker_threads';
-import { describeThrown, RecordThrewError } from './ndjson-lines.js';
+import { describeThrown } from './ndjson-lines.js';
 import { BatchValidator, compileRecipe, type BatchMessage, type WorkerFailure, type WorkerRecipe } from './ndjson-workers.js';
 
 const recipe = workerData as WorkerRecipe;
@@ -14,13 +14,16 @@ port.on('message', (message: BatchMessage) => {
   validating
     .then((batches) => batches.validate(message))
     .then(
-      (result) => port.postMessage(result, [result.buffer]),
+      (result) => {
+        // What a record threw may not be sent as it is (a function, a class instance): it is described.
+        if (result.threw !== undefined) result.threw.error = describeThrown(result.threw.error);
+        port.postMessage(result, [result.buffer]);
+      },
       (error: unknown) => port.postMessage(failureOf(message.sequence, error)),
     );
 });
 
-/** What the reading thread is told of a throw: a record's (with its line), or the worker's own. */
+/** What the reading thread is told of the worker's own throw. */
 function failureOf(sequence: number, error: unknown): WorkerFailure {
-  if (error instanceof RecordThrewError) return { sequence, error: describeThrown(error.cause), line: error.line };
   return { sequence, error: error instanceof Error ? error.message : String(error) };
 }

@@ -224,14 +224,10 @@ export interface BatchMessage {
   endsLine: boolean;
 }
 
-/**
- * A batch a worker could not validate: what it threw, described. `line`: a record's line, when
- * validating that record threw (RecordThrewError, `error` its cause); else the worker failed.
- */
+/** A batch a worker could not validate (the worker failed, not a record): what it threw, described. */
 export interface WorkerFailure {
   sequence: number;
   error: string;
-  line?: number;
 }
 
 /** A reported record and its place among the batch's records (0-based), for counts up to it. */
@@ -249,6 +245,11 @@ export interface BatchResult {
   linesRead: number;
   /** The batch's buffer, given back (transferred) to be filled again. */
   buffer: ArrayBuffer;
+  /**
+   * Validating the record on `line` threw `error` (a worker sends it described): the batch's records
+   * are those before it, and the read ends once they are delivered, as one thread would end it.
+   */
+  threw?: { line: number; error: unknown };
 }
 
 /** Validates the batches given to one worker, a line split across batches included. */
@@ -269,11 +270,19 @@ export class BatchValidator {
     const reader = this.#reader ?? this.#newReader(message.firstLine);
     this.#reported = [];
     this.#records = 0;
-    // The reader keeps nothing of the bytes once write returns: the buffer can go back.
-    reader.write(message.bytes);
-    if (message.endsLine) reader.end();
+    const result: BatchResult = { sequence: message.sequence, records: 0, reported: this.#reported, linesRead: 0, buffer: message.bytes.buffer as ArrayBuffer };
+    try {
+      // The reader keeps nothing of the bytes once write returns: the buffer can go back.
+      reader.write(message.bytes);
+      if (message.endsLine) reader.end();
+    } catch (error) {
+      if (!(error instanceof RecordThrewError)) throw error;
+      result.threw = { line: error.line, error: error.cause };
+    }
     this.#reader = message.endsLine ? undefined : reader;
-    return { sequence: message.sequence, records: this.#records, reported: this.#reported, linesRead: reader.linesRead, buffer: message.bytes.buffer as ArrayBuffer };
+    result.records = this.#records;
+    result.linesRead = reader.linesRead;
+    return result;
   }
 
   #newReader(firstLine: number): NdjsonRecordReader {
@@ -463,7 +472,7 @@ class WorkerPool {
     const worker = startWorker(recipe);
     const entry: PoolWorker = { worker, inFlight: [] };
     worker.on('message', (message: BatchResult | WorkerFailure) => {
-      if ('error' in message) this.#fail(message.line === undefined ? new NdjsonWorkerError(`a worker thread threw: ${message.error}`, this.#firstLines.get(message.sequence)) : new RecordThrewError(message.line, message.error));
+      if ('error' in message) this.#fail(new NdjsonWorkerError(`a worker thread threw: ${message.error}`, this.#firstLines.get(message.sequence)));
       else this.#answered(entry, message);
     });
     worker.on('error', (error) => this.#fail(new NdjsonWorkerError(`a worker thread failed: ${error.message}`, this.#firstLineOf(entry), error)));
@@ -522,6 +531,11 @@ class WorkerPool {
       this.#nextDelivered++;
       this.#onResult(next);
       if (this.#closed) return;
+      // The records before the one that threw are delivered; nothing after it is.
+      if (next.threw !== undefined) {
+        this.#fail(threwError(next.threw));
+        return;
+      }
     }
     this.#wake?.();
   }
@@ -692,7 +706,9 @@ export class ParallelNdjsonReader {
 
   #validateHere(batch: Batch): void {
     const validator = new BatchValidator(this.#validator, this.#recipe);
-    this.#deliver(validator.validate({ sequence: 0, firstLine: this.#nextLine, bytes: batch.bytes, endsLine: batch.endsLine }));
+    const result = validator.validate({ sequence: 0, firstLine: this.#nextLine, bytes: batch.bytes, endsLine: batch.endsLine });
+    this.#deliver(result);
+    if (result.threw !== undefined) throw threwError(result.threw);
   }
 
   #deliver(result: BatchResult): void {
@@ -701,4 +717,9 @@ export class ParallelNdjsonReader {
     this.#linesRead = result.linesRead;
     this.#onResult(result);
   }
+}
+
+/** The read's end at a record that threw (BatchResult.threw), as NdjsonRecordReader throws it. */
+function threwError({ line, error }: { line: number; error: unknown }): RecordThrewError {
+  return new RecordThrewError(line, error);
 }
