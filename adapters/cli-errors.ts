@@ -29,7 +29,7 @@ export class FileError extends Error {
 }
 
 /** A size in bytes, as the library's `limit` reads one: `1048576`, `1mb`. */
-export function parseSize(option: string, text: string): number {
+export function parseSize(option: string, text: string, most = Infinity): number {
   let size = 0;
   try {
     size = parseLimit(text);
@@ -37,11 +37,14 @@ export function parseSize(option: string, text: string): number {
     // Not a size: the usage error below says what one looks like.
   }
   if (size < 1) throw new UsageError('cli.size', `${option} must be a size in bytes, such as 1048576 or 1mb, got "${text}"`);
+  if (size > most) throw new UsageError('cli.size', `${option} must be at most ${most} bytes, got "${text}"`);
   return size;
 }
 
-export function parsePositiveInteger(option: string, text: string): number {
-  const value = Number(text);
+/** Decimal digits only: `Number` would also take "1e2", "0x2" and " 2". */
+export function parsePositiveInteger(option: string, text: string, most = Number.MAX_SAFE_INTEGER): number {
+  const value = /^[0-9]+$/.test(text) ? Number(text) : NaN;
   if (!Number.isSafeInteger(value) || value < 1) throw new UsageError('cli.integer', `${option} must be a positive integer, got "${text}"`);
+  if (value > most) throw new UsageError('cli.integer', `${option} must be at most ${most}, got "${text}"`);
   return value;
 }

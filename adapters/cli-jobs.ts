@@ -9,7 +9,7 @@ import type { Readable } from 'node:stream';
 import type { Validator } from '../src/types.js';
 import { parsePositiveInteger, parseSize, UsageError } from './cli-errors.js';
 import { NdjsonRecordReader, type NdjsonRecord } from './ndjson-lines.js';
-import { countLineFeeds, DEFAULT_BATCH_SIZE, defaultWorkers, ParallelNdjsonReader, type BatchResult, type WorkerRecipe } from './ndjson-workers.js';
+import { countLineFeeds, DEFAULT_BATCH_SIZE, defaultWorkers, MOST_BATCH_SIZE, MOST_WORKERS, ParallelNdjsonReader, type BatchResult, type WorkerRecipe } from './ndjson-workers.js';
 
 export const JOB_OPTIONS = {
   jobs: { type: 'string', short: 'j' },
@@ -18,10 +18,10 @@ export const JOB_OPTIONS = {
 } as const;
 
 export const JOB_USAGE = `  -j, --jobs <n>            NDJSON: validate on n threads, this one and n - 1 workers
-                            (default: the available parallelism; 1: this thread only).
-                            Output is the same as with 1
-      --batch-size <size>   NDJSON bytes handed to a worker at a time (default 256kb); an
-                            input of one batch is validated without workers
+                            (default: the available parallelism; 1: this thread only;
+                            at most 257). Output is the same as with 1
+      --batch-size <size>   NDJSON bytes handed to a worker at a time (default 256kb, at
+                            most 64mb); an input of one batch is validated without workers
       --byte-range <start:end>
                             validate only the records (lines) that begin at a byte in
                             [start, end) of the one NDJSON file given, with their true line
@@ -54,8 +54,9 @@ export interface JobValues {
 
 /** --jobs, --batch-size and --byte-range, checked against the inputs they apply to. */
 export function readJobs(values: JobValues, inputs: readonly string[], isNdjson: (input: string) => boolean): Jobs {
-  const workers = values.jobs === undefined ? defaultWorkers() : parsePositiveInteger('--jobs', values.jobs);
-  const batchSize = values['batch-size'] === undefined ? DEFAULT_BATCH_SIZE : parseSize('--batch-size', values['batch-size']);
+  // n jobs are this thread and n - 1 workers.
+  const workers = values.jobs === undefined ? defaultWorkers() : parsePositiveInteger('--jobs', values.jobs, MOST_WORKERS + 1);
+  const batchSize = values['batch-size'] === undefined ? DEFAULT_BATCH_SIZE : parseSize('--batch-size', values['batch-size'], MOST_BATCH_SIZE);
   const byteRange = values['byte-range'] === undefined ? undefined : parseByteRange(values['byte-range']);
   if (byteRange !== undefined) checkRangedInput(inputs, isNdjson);
   return { workers, batchSize, byteRange };
@@ -107,7 +108,11 @@ interface TricklingSource {
 /** The bytes of `input` that `jobs` asks for: its byte range, else all of it. `file` is its stat, undefined for stdin. */
 export async function ndjsonSource(input: string, file: Stats | undefined, jobs: Jobs, singleReadSize: number): Promise<NdjsonSource> {
   const readSize = readSizeFor(jobs, singleReadSize);
-  if (jobs.byteRange !== undefined) return openByteRange(input, jobs.byteRange, readSize);
+  if (jobs.byteRange !== undefined) {
+    // A pipe's size reads 0: its range would be empty, and the input pass unread.
+    if (file?.isFile() !== true) throw new UsageError('cli.byteRange', `--byte-range needs a regular file, which it can read from byte START: ${input} is not one (a pipe, a device or a directory)`);
+    return openByteRange(input, jobs.byteRange, readSize);
+  }
   if (file?.isFile() === true) return { chunks: fileChunks(input, 0, Infinity, readSize), firstLine: 1, trickles: false };
   return { chunks: input === '-' ? process.stdin : createReadStream(input, { highWaterMark: readSize }), firstLine: 1, trickles: true };
 }

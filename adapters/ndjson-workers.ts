@@ -17,11 +17,17 @@ import { withSyntaxPass } from './syntax-pass.js';
 const LINE_FEED = 0x0a;
 /** Bytes a batch holds at most (a longer line goes in pieces of this size): large enough that a message's cost is small beside the batch's validation. */
 export const DEFAULT_BATCH_SIZE = 256 * 1024;
+/**
+ * The most workers and the largest batch a reader takes. Each worker compiles the schema and holds
+ * a few batches: past these, memory is gigabytes and more threads than any machine has cores.
+ */
+export const MOST_WORKERS = 256;
+export const MOST_BATCH_SIZE = 64 * 1024 * 1024;
 /** Batches sent to one worker and not yet answered: enough to keep it busy while its answer travels. */
 const BATCHES_IN_FLIGHT_PER_WORKER = 4;
 
 export function defaultWorkers(): number {
-  return availableParallelism();
+  return Math.min(availableParallelism(), MOST_WORKERS + 1);
 }
 
 /**
@@ -406,7 +412,10 @@ const NO_BUFFER = new ArrayBuffer(0);
  * hold in memory, while this thread's reading takes a few percent of a core.
  */
 class WorkerPool {
+  /** The workers started: one at first, another whenever every one started has a batch, up to `#most`. */
   readonly #workers: PoolWorker[];
+  readonly #most: number;
+  readonly #recipe: WorkerRecipe;
   readonly #onResult: (result: BatchResult) => void;
   readonly #firstLines = new Map<number, number>();
   readonly #waiting = new Map<number, BatchResult>();
@@ -427,7 +436,9 @@ class WorkerPool {
 
   constructor(recipe: WorkerRecipe, workers: number, onResult: (result: BatchResult) => void, here?: Omit<Here, 'entry'>) {
     this.#onResult = onResult;
-    this.#workers = Array.from({ length: workers }, () => this.#start(recipe));
+    this.#recipe = recipe;
+    this.#most = workers;
+    this.#workers = [this.#start(recipe)];
     this.#here = here && { ...here, entry: { worker: null, inFlight: [] } };
   }
 
@@ -439,8 +450,10 @@ class WorkerPool {
       if (this.#closed) return;
       const holder = this.#lineHolder;
       const undelivered = this.#nextSequence - this.#nextDelivered;
-      const fill = this.#workers.length * BATCHES_IN_FLIGHT_PER_WORKER;
+      const fill = this.#most * BATCHES_IN_FLIGHT_PER_WORKER;
       if (here !== undefined && holder === here.entry) return this.#validateHere(here, batch, firstLine);
+      // No more threads than the input keeps busy: a small input with a large --jobs starts few.
+      if (holder === undefined && this.#workers.length < this.#most && this.#leastBusy().inFlight.length > 0) this.#workers.push(this.#start(this.#recipe));
       const target = holder ?? this.#leastBusy();
       if (target.inFlight.length < BATCHES_IN_FLIGHT_PER_WORKER && undelivered < fill) {
         this.#send(target, batch, firstLine);
@@ -604,9 +617,9 @@ export class ParallelNdjsonReader {
   #lastTurn: Promise<void> = Promise.resolve();
 
   constructor(validator: Validator, recipe: WorkerRecipe, options: ParallelReaderOptions, onResult: (result: BatchResult) => void) {
-    if (!Number.isSafeInteger(options.workers) || options.workers < 1) throw new RangeError(`workers must be a positive integer, got ${options.workers}`);
+    if (!Number.isSafeInteger(options.workers) || options.workers < 1 || options.workers > MOST_WORKERS) throw new RangeError(`workers must be an integer from 1 to ${MOST_WORKERS}, got ${options.workers}`);
     const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
-    if (!Number.isSafeInteger(batchSize) || batchSize < 1) throw new RangeError(`batchSize must be a positive integer, got ${batchSize}`);
+    if (!Number.isSafeInteger(batchSize) || batchSize < 1 || batchSize > MOST_BATCH_SIZE) throw new RangeError(`batchSize must be an integer from 1 to ${MOST_BATCH_SIZE}, got ${batchSize}`);
     this.#validator = validator;
     this.#recipe = checkedRecipe(recipe);
     this.#workers = options.workers;

@@ -36,9 +36,10 @@ export interface NdjsonValidatorOptions extends CompileOptions, NdjsonReaderOpti
    * without workers. The schema and compile options are sent to each worker: they must be data
    * (a compiled validator, or a function among `customFormats`, is refused with a
    * WorkerOptionsError). A worker that throws or dies fails the stream with an NdjsonWorkerError.
+   * At most 256.
    */
   workers?: number;
-  /** Bytes handed to a worker at a time (default 256 KiB). An input of one batch is validated in this thread. */
+  /** Bytes handed to a worker at a time (default 256 KiB, at most 64 MiB). An input of one batch is validated in this thread. */
   batchSize?: number;
 }
 

@@ -274,11 +274,27 @@ describe('--byte-range', () => {
       [['--byte-range', '10:5', fixtureFile], /--byte-range must be START:END/],
       [['--byte-range', '1-5', fixtureFile], /--byte-range must be START:END/],
       [['--jobs', '0', fixtureFile], /--jobs must be a positive integer/],
+      // Found by an outside attack: `Number` took these, and any count of workers was started.
+      [['--jobs', '1e2', fixtureFile], /--jobs must be a positive integer, got "1e2"/],
+      [['--jobs', '0x2', fixtureFile], /--jobs must be a positive integer, got "0x2"/],
+      [['--jobs', ' 2', fixtureFile], /--jobs must be a positive integer, got " 2"/],
+      [['--jobs', '258', fixtureFile], /--jobs must be at most 257, got "258"/],
+      [['--jobs', '9007199254740991', fixtureFile], /--jobs must be at most 257/],
+      [['--batch-size', '2gb', fixtureFile], /--batch-size must be at most 67108864 bytes, got "2gb"/],
     ];
     for (const [args, message] of cases) {
       const { code, stderr } = await run(['validate', '--schema', schemaFile, ...args]);
       assert.equal(code, 2, args.join(' '));
       assert.match(stderr, message);
     }
+  });
+
+  // Found by an outside attack: a pipe's size reads 0, so its range was empty, and an invalid
+  // record passed unread with exit code 0.
+  it('refuses --byte-range on a pipe, never a pass', TEST_TIMEOUT, async () => {
+    const { code, stdout, stderr } = await run(['validate', '--schema', schemaFile, '--ndjson', '--byte-range', '0:', '/dev/stdin'], new TextEncoder().encode('{"broken": \n'));
+    assert.equal(code, 2);
+    assert.equal(stdout, '');
+    assert.match(stderr, /--byte-range needs a regular file, which it can read from byte START: \/dev\/stdin is not one/);
   });
 });

@@ -227,6 +227,14 @@ describe('ParallelNdjsonReader', () => {
     }
   });
 
+  // Found by an outside attack: `workers: 1e6` was taken, and every worker started at once.
+  it('refuses more than 256 workers and a batch over 64 MiB, before any worker starts', () => {
+    for (const workers of [257, 1e6]) {
+      assert.throws(() => new ParallelNdjsonReader(validator, recipe(), { workers }, () => {}), { name: 'RangeError', message: `workers must be an integer from 1 to 256, got ${workers}` });
+    }
+    assert.throws(() => new ParallelNdjsonReader(validator, recipe(), { workers: 2, batchSize: 64 * 1024 * 1024 + 1 }, () => {}), { name: 'RangeError', message: 'batchSize must be an integer from 1 to 67108864, got 67108865' });
+  });
+
   it('reports only the invalid records with their ordinals when asked to', TEST_TIMEOUT, async () => {
     const bytes = fixtureBytes();
     const expected = recordsInOneThread(bytes);
