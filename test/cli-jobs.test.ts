@@ -102,11 +102,17 @@ describe('--jobs', () => {
     assert.match(stderr, /^stream-schema: a worker thread exited \(code 3\) before the input was validated \(validating lines from \d+\)\n$/);
   });
 
-  it('names the file and line of a record whose custom format throws, the same in every thread, after the errors before it', TEST_TIMEOUT, async () => {
+  /** A format `tag` that throws on "ab", and a schema asserting it on the property `tag`. */
+  const throwingTag = (): { formats: string; tagSchema: string } => {
     const formats = join(directory, 'throwing-formats.mjs');
     writeFileSync(formats, 'export const tag = (value) => { if (value === "ab") throw new TypeError("tag exploded"); return true; };\n');
     const tagSchema = join(directory, 'throwing-tag.schema.json');
     writeFileSync(tagSchema, JSON.stringify({ properties: { tag: { type: 'string', format: 'tag' } } }));
+    return { formats, tagSchema };
+  };
+
+  it('names the file and line of a record whose custom format throws, the same in every thread, after the errors before it', TEST_TIMEOUT, async () => {
+    const { formats, tagSchema } = throwingTag();
     const input = join(directory, 'throwing-tags.ndjson');
     // Line 3 is invalid; line 4,000 throws: in a worker's batch, or in this thread's, by turns.
     writeFileSync(input, Array.from({ length: 5000 }, (_, i) => (i === 2 ? '{"tag":1}' : i === 3999 ? '{"tag":"ab"}' : '{"tag":"x"}')).join('\n') + '\n');
@@ -125,10 +131,7 @@ describe('--jobs', () => {
   // Found by an outside attack: the records in batches still with a worker when a record validated
   // on this thread threw were never delivered, so their error lines were lost (214 of 2,000 lines).
   it('prints every error before a record that throws, in every thread, as one thread does', TEST_TIMEOUT, async () => {
-    const formats = join(directory, 'throwing-formats-late.mjs');
-    writeFileSync(formats, 'export const tag = (value) => { if (value === "ab") throw new TypeError("tag exploded"); return true; };\n');
-    const tagSchema = join(directory, 'throwing-tag-late.schema.json');
-    writeFileSync(tagSchema, JSON.stringify({ properties: { tag: { type: 'string', format: 'tag' } } }));
+    const { formats, tagSchema } = throwingTag();
     const input = join(directory, 'throwing-after-errors.ndjson');
     // Every line before 1,500 is invalid; line 1,500 throws; the lines after it are never read.
     writeFileSync(input, Array.from({ length: 2000 }, (_, i) => (i === 1499 ? '{"tag":"ab"}' : '{"tag":1}')).join('\n') + '\n');
