@@ -23,6 +23,12 @@ export const DEFAULT_BATCH_SIZE = 256 * 1024;
  */
 export const MOST_WORKERS = 256;
 export const MOST_BATCH_SIZE = 64 * 1024 * 1024;
+/**
+ * Lines a batch holds at most. A batch's answer holds its invalid records, errors and all, some
+ * hundreds of bytes each: 256 KiB of `{}` lines is 87,000 records, and answers of that size, a few
+ * per worker in flight, took gigabytes. Records of a few hundred bytes never reach it.
+ */
+export const MOST_BATCH_LINES = 1024;
 /** Batches sent to one worker and not yet answered: enough to keep it busy while its answer travels. */
 const BATCHES_IN_FLIGHT_PER_WORKER = 4;
 
@@ -123,7 +129,7 @@ export class BatchCutter {
       current.set(taken === bytes.length ? bytes : bytes.subarray(offset, offset + taken), this.#filled);
       this.#filled += taken;
       offset += taken;
-      if (this.#filled === current.length) batches.push(this.#cut(current));
+      if (this.#filled === current.length) this.#pushLines(batches, this.#cut(current));
     }
     return batches;
   }
@@ -136,7 +142,7 @@ export class BatchCutter {
     this.#current = undefined;
     this.#filled = 0;
     this.#lineOpen = false;
-    batches.push({ bytes, lineFeeds: countLineFeeds(bytes), endsLine: true });
+    this.#pushLines(batches, { bytes, lineFeeds: countLineFeeds(bytes), endsLine: true });
     return batches;
   }
 
@@ -148,7 +154,7 @@ export class BatchCutter {
     const current = this.#current;
     if (current === undefined || this.#filled === 0) return [];
     const lineFeed = asBuffer(current).subarray(0, this.#filled).lastIndexOf(LINE_FEED);
-    return lineFeed === -1 ? [] : [this.#cutAfter(current, lineFeed)];
+    return lineFeed === -1 ? [] : this.#pushLines([], this.#cutAfter(current, lineFeed));
   }
 
   /** A batch's buffer, done with: it will hold a later batch. */
@@ -186,6 +192,32 @@ export class BatchCutter {
     }
     const bytes = current.subarray(0, lineFeed + 1);
     return { bytes, lineFeeds: countLineFeeds(bytes), endsLine: true };
+  }
+
+  /**
+   * `batch` onto `batches`, in batches of at most MOST_BATCH_LINES lines. Each part is copied into
+   * a buffer of its own (a buffer is transferred whole to one worker), and the batch's buffer is
+   * filled again: only inputs of very short lines come here.
+   */
+  #pushLines(batches: Batch[], batch: Batch): Batch[] {
+    if (batch.lineFeeds <= MOST_BATCH_LINES) {
+      batches.push(batch);
+      return batches;
+    }
+    const { bytes } = batch;
+    const buffer = asBuffer(bytes);
+    let start = 0;
+    let lines = 0;
+    for (let lineFeed = buffer.indexOf(LINE_FEED); lineFeed !== -1; lineFeed = buffer.indexOf(LINE_FEED, lineFeed + 1)) {
+      if (++lines < MOST_BATCH_LINES) continue;
+      batches.push({ bytes: new Uint8Array(bytes.subarray(start, lineFeed + 1)), lineFeeds: lines, endsLine: true });
+      start = lineFeed + 1;
+      lines = 0;
+    }
+    // The rest: fewer lines, and the batch's last line when it had no line feed (the input's end).
+    if (start < bytes.length) batches.push({ bytes: new Uint8Array(bytes.subarray(start)), lineFeeds: lines, endsLine: batch.endsLine });
+    this.recycle(bytes.buffer as ArrayBuffer);
+    return batches;
   }
 
   #encode(text: string): Uint8Array {

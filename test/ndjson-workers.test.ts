@@ -12,6 +12,7 @@ import {
   BatchCutter,
   checkedRecipe,
   countLineFeeds,
+  MOST_BATCH_LINES,
   NdjsonWorkerError,
   ParallelNdjsonReader,
   WorkerOptionsError,
@@ -110,6 +111,31 @@ describe('BatchCutter', () => {
       batches.map((batch) => [Buffer.from(batch.bytes).toString(), batch.endsLine]),
       [['{"a"', false], ['1}\n', true]],
     );
+  });
+
+  // Found by an outside attack: 256 KiB of `{}` lines is 87,000 records, whose answer, every
+  // record invalid, held them all: with a few in flight per worker, gigabytes.
+  it('cuts batches of very short lines at MOST_BATCH_LINES lines, each in a buffer of its own', () => {
+    const text = '{}\n\n'.repeat(100_000) + '{"last":1}';
+    const bytes = new TextEncoder().encode(text);
+    for (const flushing of [false, true]) {
+      const cutter = new BatchCutter(256 * 1024);
+      const batches: Batch[] = [];
+      for (let at = 0; at < bytes.length; at += 100_000) {
+        batches.push(...cutter.write(bytes.subarray(at, at + 100_000)));
+        if (flushing) batches.push(...cutter.flush());
+      }
+      batches.push(...cutter.end());
+      assert.deepEqual(concat(batches.map((batch) => batch.bytes)), bytes);
+      assert.equal(batches.reduce((sum, batch) => sum + batch.lineFeeds, 0), 200_000);
+      for (const batch of batches) {
+        assert.ok(batch.lineFeeds <= MOST_BATCH_LINES, `${batch.lineFeeds} lines`);
+        assert.equal(batch.lineFeeds, countLineFeeds(batch.bytes));
+        assert.ok(batch.endsLine);
+      }
+      assert.equal(new Set(batches.map((batch) => batch.bytes.buffer)).size, batches.length, 'no two batches share a buffer');
+      assert.ok(batches.length >= 200_000 / MOST_BATCH_LINES);
+    }
   });
 
   it('encodes a surrogate pair split across string chunks as one character', () => {
