@@ -308,18 +308,18 @@ export class BatchValidator {
     const reader = this.#reader ?? this.#newReader(message.firstLine);
     this.#reported = [];
     this.#records = 0;
-    const result: BatchResult = { sequence: message.sequence, records: 0, reported: this.#reported, linesRead: 0, buffer: message.bytes.buffer as ArrayBuffer };
+    let threw: BatchResult['threw'];
     try {
       // The reader keeps nothing of the bytes once write returns: the buffer can go back.
       reader.write(message.bytes);
       if (message.endsLine) reader.end();
     } catch (error) {
       if (!(error instanceof RecordThrewError)) throw error;
-      result.threw = { line: error.line, error: error.cause };
+      threw = { line: error.line, error: error.cause };
     }
     this.#reader = message.endsLine ? undefined : reader;
-    result.records = this.#records;
-    result.linesRead = reader.linesRead;
+    const result: BatchResult = { sequence: message.sequence, records: this.#records, reported: this.#reported, linesRead: reader.linesRead, buffer: message.bytes.buffer as ArrayBuffer };
+    if (threw !== undefined) result.threw = threw;
     return result;
   }
 
@@ -470,7 +470,7 @@ class WorkerPool {
     this.#onResult = onResult;
     this.#recipe = recipe;
     this.#most = workers;
-    this.#workers = [this.#start(recipe)];
+    this.#workers = [this.#start()];
     this.#here = here && { ...here, entry: { worker: null, inFlight: [] } };
   }
 
@@ -484,9 +484,9 @@ class WorkerPool {
       const undelivered = this.#nextSequence - this.#nextDelivered;
       const fill = this.#most * BATCHES_IN_FLIGHT_PER_WORKER;
       if (here !== undefined && holder === here.entry) return this.#validateHere(here, batch, firstLine);
+      let target = holder ?? this.#leastBusy();
       // No more threads than the input keeps busy: a small input with a large --jobs starts few.
-      if (holder === undefined && this.#workers.length < this.#most && this.#leastBusy().inFlight.length > 0) this.#workers.push(this.#start(this.#recipe));
-      const target = holder ?? this.#leastBusy();
+      if (holder === undefined && target.inFlight.length > 0 && this.#workers.length < this.#most) this.#workers.push((target = this.#start()));
       if (target.inFlight.length < BATCHES_IN_FLIGHT_PER_WORKER && undelivered < fill) {
         this.#send(target, batch, firstLine);
         return;
@@ -513,8 +513,8 @@ class WorkerPool {
     await Promise.all(this.#workers.map(({ worker }) => worker!.terminate()));
   }
 
-  #start(recipe: WorkerRecipe): PoolWorker {
-    const worker = startWorker(recipe);
+  #start(): PoolWorker {
+    const worker = startWorker(this.#recipe);
     const entry: PoolWorker = { worker, inFlight: [] };
     worker.on('message', (message: BatchResult | WorkerFailure) => {
       if ('error' in message) this.#fail(new NdjsonWorkerError(`a worker thread threw: ${message.error}`, this.#firstLines.get(message.sequence)));
@@ -578,7 +578,7 @@ class WorkerPool {
       if (this.#closed) return;
       // The records before the one that threw are delivered; nothing after it is.
       if (next.threw !== undefined) {
-        this.#fail(threwError(next.threw));
+        this.#fail(new RecordThrewError(next.threw.line, next.threw.error));
         return;
       }
     }
@@ -753,7 +753,7 @@ export class ParallelNdjsonReader {
     const validator = new BatchValidator(this.#validator, this.#recipe);
     const result = validator.validate({ sequence: 0, firstLine: this.#nextLine, bytes: batch.bytes, endsLine: batch.endsLine });
     this.#deliver(result);
-    if (result.threw !== undefined) throw threwError(result.threw);
+    if (result.threw !== undefined) throw new RecordThrewError(result.threw.line, result.threw.error);
   }
 
   #deliver(result: BatchResult): void {
@@ -762,9 +762,4 @@ export class ParallelNdjsonReader {
     this.#linesRead = result.linesRead;
     this.#onResult(result);
   }
-}
-
-/** The read's end at a record that threw (BatchResult.threw), as NdjsonRecordReader throws it. */
-function threwError({ line, error }: { line: number; error: unknown }): RecordThrewError {
-  return new RecordThrewError(line, error);
 }

@@ -9,6 +9,7 @@ import {Assembler, TeeSink} from '../json/assembler.js';
 import {InputError, NO_POSITION, inputErrorUnit} from '../output/errors.js';
 import {Amender, type AmendPlans} from '../engine/amender.js';
 import {ApplicationCount, Evaluator} from '../engine/evaluator.js';
+import {clear} from '../engine/arrays.js';
 import type {KeyPlans} from '../engine/keyPlan.js';
 import {PASS, TextChecker} from '../engine/checker.js';
 import {StreamChecker} from '../engine/streamChecker.js';
@@ -297,9 +298,8 @@ export class Document implements Session {
 
   /** Forget the text the checker read ahead (see check). */
   private dropChecked(): void {
-    // Popping is inlined; setting `length` is a runtime call, a tenth of a small session's time.
-    const {checked} = this;
-    while (checked.length > 0) checked.pop();
+    // Not `length = 0`, a runtime call: a tenth of a small session's time.
+    clear(this.checked);
     this.checkedLength = 0;
   }
 
