@@ -7,18 +7,21 @@
 // JSON whitespace (so CRLF needs no special case), a UTF-8 BOM may open the stream, blank lines
 // are skipped but still counted in line numbers, and the last line may lack its LF.
 
-import { StringDecoder } from 'node:string_decoder';
 import type { OutputUnit, Result, Session, SessionOptions, Validator } from '../src/types.js';
-import { decodeUtf8 } from '../src/json/utf8.js';
+import { ChunkDecoder, decodeUtf8, replacementsIn } from '../src/json/utf8.js';
 
-/** Where LineSplitter delivers the text. Pieces of one line arrive in order, never containing LF. */
+/**
+ * Where LineSplitter delivers the text. Pieces of one line arrive in order, never containing LF.
+ * With `bytes`, the piece's own bytes, which are what is to be validated: the text has a malformed
+ * sequence, and byte offsets in it would count it as the three bytes of its U+FFFD.
+ */
 export interface LineSink {
-  /** The next piece of the current line: never empty, never containing LF. */
-  linePart(text: string): void;
+  /** The next piece of the current line: never empty (text or bytes), never containing LF. */
+  linePart(text: string, bytes?: Uint8Array): void;
   /** The current line ended: at an LF, or at the end of input for a last line without one. */
   lineEnd(): void;
   /** A whole non-empty line found in one piece of text; without this, `linePart` then `lineEnd`. */
-  wholeLine?(text: string): void;
+  wholeLine?(text: string, bytes?: Uint8Array): void;
 }
 
 const LINE_FEED = 0x0a;
@@ -36,12 +39,12 @@ const DECODED_PIECE_SIZE = 64 * 1024;
  * at a line feed, which no UTF-8 sequence contains, so every character is decoded whole and each
  * piece holds whole lines. The unfinished line at the end of a chunk is kept, up to
  * DECODED_PIECE_SIZE bytes, and decoded whole with the rest of it; a longer one is handed on in
- * pieces as soon as they are decoded (through one StringDecoder), so memory does not grow with
- * line length.
+ * pieces as soon as they are decoded (through one ChunkDecoder, which says what bytes each piece
+ * of text came from), so memory does not grow with line length.
  */
 export class LineSplitter {
   readonly #sink: LineSink;
-  readonly #decoder = new StringDecoder('utf8');
+  readonly #decoder = new ChunkDecoder(DECODED_PIECE_SIZE);
   /** No character decoded yet: a BOM here is stripped (RFC 8259 §8.1 lets parsers ignore it). */
   #atStreamStart = true;
   /** Some text of the current line has been seen, so the end of input also ends a line. */
@@ -62,8 +65,9 @@ export class LineSplitter {
   /** Feed the next chunk. Strings are taken as already decoded; bytes must be UTF-8. The chunk is not kept: its buffer may be reused once this returns. */
   write(chunk: string | Uint8Array): void {
     if (typeof chunk === 'string') {
-      // Kept bytes go first, through the decoder that the bytes after this string will use too.
+      // Kept bytes go first; bytes still held before this text are an unfinished character, which ends here (as in a session).
       if (this.#keptLength > 0) this.#handOnKept();
+      this.#flushDecoder();
       this.#split(chunk);
       return;
     }
@@ -76,9 +80,8 @@ export class LineSplitter {
   /** The input is complete: flush a trailing incomplete character and end a last unterminated line. */
   end(): void {
     if (this.#stopped) return;
-    if (this.#keptLength > 0) this.#split(decodeUtf8(this.#takeKept()));
-    const rest = this.#decoder.end();
-    if (rest.length > 0) this.#split(rest);
+    if (this.#keptLength > 0) this.#splitDecoded(this.#takeKept());
+    this.#flushDecoder();
     if (this.#lineOpen && !this.#stopped) {
       this.#lineOpen = false;
       this.#sink.lineEnd();
@@ -120,7 +123,7 @@ export class LineSplitter {
         // A line longer than a piece is decoded alone.
         end = lineFeed === -1 ? bytes.indexOf(LINE_FEED, from + DECODED_PIECE_SIZE) + 1 : from + lineFeed + 1;
       }
-      this.#split(decodeUtf8(bytes.subarray(from, end)));
+      this.#splitDecoded(bytes.subarray(from, end));
       from = end;
     }
   }
@@ -130,18 +133,41 @@ export class LineSplitter {
     if (!this.#handedOn && this.#keptLength + bytes.length <= DECODED_PIECE_SIZE) {
       (this.#kept ??= new Uint8Array(DECODED_PIECE_SIZE)).set(bytes, this.#keptLength);
       this.#keptLength += bytes.length;
-      if (endsLine) this.#split(decodeUtf8(this.#takeKept()));
+      if (endsLine) this.#splitDecoded(this.#takeKept());
       return;
     }
     if (this.#keptLength > 0) this.#handOnKept();
     this.#handedOn = !endsLine;
-    this.#split(this.#decoder.write(bytes));
+    this.#handOn(bytes);
   }
 
   /** The kept bytes go on through the decoder, as the rest of their line will. */
   #handOnKept(): void {
     this.#handedOn = true;
-    this.#split(this.#decoder.write(this.#takeKept()));
+    this.#handOn(this.#takeKept());
+  }
+
+  /** Bytes through the decoder, which holds a character they end in for the bytes after them. */
+  #handOn(bytes: Uint8Array): void {
+    const decoder = this.#decoder;
+    decoder.start(bytes);
+    for (let text = decoder.next(); text !== undefined && !this.#stopped; text = decoder.next()) this.#splitFrom(decoder, text);
+  }
+
+  /** The character the decoder holds, unfinished: U+FFFD. */
+  #flushDecoder(): void {
+    const text = this.#decoder.flush();
+    if (text.length > 0) this.#splitFrom(this.#decoder, text);
+  }
+
+  #splitFrom(decoder: ChunkDecoder, text: string): void {
+    this.#split(text, decoder.replacements === null ? undefined : decoder.textBytes());
+  }
+
+  /** Bytes of whole characters, decoded at once; with them where the text is not their true length. */
+  #splitDecoded(bytes: Uint8Array): void {
+    const text = decodeUtf8(bytes);
+    this.#split(text, replacementsIn(bytes, 0, bytes.length, text) === null ? undefined : bytes);
   }
 
   /** The kept bytes, to be decoded before anything is kept again. */
@@ -151,28 +177,37 @@ export class LineSplitter {
     return kept;
   }
 
-  #split(text: string): void {
+  /** `bytes`: the text's own bytes, to be validated rather than the text (see LineSink). */
+  #split(text: string, bytes?: Uint8Array): void {
     if (this.#stopped || text.length === 0) return;
     let start = 0;
+    let byteStart = 0;
     if (this.#atStreamStart) {
       this.#atStreamStart = false;
-      if (text.charCodeAt(0) === BYTE_ORDER_MARK) start = 1;
+      if (text.charCodeAt(0) === BYTE_ORDER_MARK) {
+        start = 1;
+        byteStart = 3;
+      }
     }
     let lineFeed = text.indexOf('\n', start);
+    let byteLineFeed = bytes === undefined ? -1 : bytes.indexOf(LINE_FEED, byteStart);
     while (lineFeed !== -1) {
-      if (!this.#lineOpen && lineFeed > start && this.#sink.wholeLine !== undefined) this.#sink.wholeLine(text.slice(start, lineFeed));
+      const lineBytes = bytes?.subarray(byteStart, byteLineFeed);
+      if (!this.#lineOpen && lineFeed > start && this.#sink.wholeLine !== undefined) this.#sink.wholeLine(text.slice(start, lineFeed), lineBytes);
       else {
-        if (lineFeed > start) this.#sink.linePart(text.slice(start, lineFeed));
+        if (lineFeed > start) this.#sink.linePart(text.slice(start, lineFeed), lineBytes);
         this.#lineOpen = false;
         this.#sink.lineEnd();
       }
       if (this.#stopped) return;
       start = lineFeed + 1;
       lineFeed = text.indexOf('\n', start);
+      byteStart = byteLineFeed + 1;
+      if (bytes !== undefined) byteLineFeed = bytes.indexOf(LINE_FEED, byteStart);
     }
     if (start < text.length) {
       this.#lineOpen = true;
-      this.#sink.linePart(start === 0 ? text : text.slice(start));
+      this.#sink.linePart(start === 0 ? text : text.slice(start), bytes?.subarray(byteStart));
     }
   }
 }
@@ -252,9 +287,9 @@ export class NdjsonRecordReader {
     // `allErrors` together: a session then gives an invalid record read to its end its value too.
     const wholeLines = options.parse !== true || !validator.allErrors;
     this.#splitter = new LineSplitter({
-      linePart: (text) => this.#linePart(text),
+      linePart: (text, bytes) => this.#linePart(text, bytes),
       lineEnd: () => this.#lineEnd(),
-      wholeLine: wholeLines ? (text) => this.#wholeLine(text) : undefined,
+      wholeLine: wholeLines ? (text, bytes) => this.#wholeLine(text, bytes) : undefined,
     }, { streamStart: this.#line === 1 });
   }
 
@@ -279,7 +314,8 @@ export class NdjsonRecordReader {
     return this.#line - 1;
   }
 
-  #linePart(text: string): void {
+  /** `bytes`: what the session reads, where the text is not their true length (see LineSink). */
+  #linePart(text: string, bytes?: Uint8Array): void {
     this.#lineLength += text.length;
     if (this.#overLimit) return;
     if (this.#lineLength > this.#maxLineLength) {
@@ -288,21 +324,24 @@ export class NdjsonRecordReader {
       return;
     }
     if (this.#sessionFailed) return;
+    let part = bytes ?? text;
     if (this.#session === undefined) {
-      const recordStart = skipWhitespace(text);
+      // JSON whitespace is ASCII: as many bytes as code units.
+      const recordStart = skipWhitespace(part);
       this.#leadingWhitespace += recordStart;
-      if (recordStart === text.length) return;
+      if (recordStart === part.length) return;
       this.#session = this.#validator.session(this.#sessionOptions);
-      if (recordStart > 0) text = text.slice(recordStart);
+      if (recordStart > 0) part = part.slice(recordStart);
     }
     // The engine's contract: once write() says false, the verdict is final; stop feeding it
     // (unless every error is wanted).
-    if (!validating(this.#line, this.#session, writeTo, text) && this.#stopFeedingOnFailure) this.#sessionFailed = true;
+    if (!validating(this.#line, this.#session, writeTo, part) && this.#stopFeedingOnFailure) this.#sessionFailed = true;
   }
 
-  #wholeLine(text: string): void {
+  /** `bytes`: what is validated, where the text is not their true length (see LineSink). */
+  #wholeLine(text: string, bytes?: Uint8Array): void {
     if (text.length > this.#maxLineLength) {
-      this.#linePart(text);
+      this.#linePart(text, bytes);
       this.#lineEnd();
       return;
     }
@@ -310,7 +349,7 @@ export class NdjsonRecordReader {
     // Blank line (nothing but JSON whitespace): skipped, but it was counted.
     if (skipWhitespace(text) === text.length) return;
     // Positions are already relative to the line, leading whitespace included.
-    const result = validating(line, this.#validator, this.#sessionOptions.parse === true ? parseText : validateText, text);
+    const result = validating(line, this.#validator, this.#sessionOptions.parse === true ? parseText : validateText, bytes ?? text);
     this.#onRecord(toRecord(line, result, 0));
   }
 
@@ -336,10 +375,10 @@ export class NdjsonRecordReader {
 }
 
 // The reader's calls into the engine, as functions of their target (no closure made per line).
-const writeTo = (session: Session, text: string): boolean => session.write(text);
+const writeTo = (session: Session, text: string | Uint8Array): boolean => session.write(text);
 const endOf = (session: Session): Result => session.end();
-const parseText = (validator: Validator, text: string): Result => validator.parseText(text);
-const validateText = (validator: Validator, text: string): Result => validator.validateText(text);
+const parseText = (validator: Validator, text: string | Uint8Array): Result => validator.parseText(text);
+const validateText = (validator: Validator, text: string | Uint8Array): Result => validator.validateText(text);
 
 /**
  * `call(target, argument)`, a step of validating the record on `line`. What it throws comes from
@@ -411,11 +450,11 @@ function lineLengthError(line: number, maxLineLength: number): OutputUnit {
   };
 }
 
-/** Index of the first character that is not JSON whitespace (RFC 8259 §2: space, tab, LF, CR). */
-function skipWhitespace(text: string): number {
+/** Index of the first character (or byte) that is not JSON whitespace (RFC 8259 §2: space, tab, LF, CR). */
+function skipWhitespace(text: string | Uint8Array): number {
   let index = 0;
   while (index < text.length) {
-    const code = text.charCodeAt(index);
+    const code = typeof text === 'string' ? text.charCodeAt(index) : text[index]!;
     if (code !== 0x20 && code !== 0x09 && code !== 0x0d && code !== LINE_FEED) return index;
     index++;
   }

@@ -8,10 +8,11 @@ import {describe, it} from 'node:test';
 
 import fc from 'fast-check';
 
+import {NdjsonRecordReader, type NdjsonRecord} from '../adapters/ndjson-lines.js';
 import {compile} from '../src/index.js';
 import type {Result, Validator} from '../src/types.js';
 import {referenceOfBytes} from './fixtures/jsontestsuite/cases.js';
-import {byteChunks} from './support/chunks.js';
+import {byteChunks, byteOfPosition} from './support/chunks.js';
 import {property} from './support/property.js';
 
 const decoder = new TextDecoder();
@@ -130,6 +131,47 @@ describe('decoding is exact at every chunk boundary', () => {
         if (parsed.valid) assert.deepEqual(parsed.value, expected.value);
       }),
       property(200),
+    );
+  });
+});
+
+describe('byte offsets are those of the bytes as sent, each malformed sequence its own length', () => {
+  // Strings and numbers where the schema wants neither: schema errors besides syntax errors, each with its position.
+  const picky = compile({items: {type: 'boolean'}, additionalProperties: {type: 'boolean'}});
+
+  /** Every error's offset is the byte its line and column point at. */
+  function assertPlaced(result: Result, bytes: Uint8Array, label: string): void {
+    for (const unit of result.errors) {
+      if (unit.offset === undefined) continue;
+      assert.equal(unit.offset, byteOfPosition(bytes, unit.line!, unit.column!), `${label}: ${unit.error}`);
+    }
+  }
+
+  it('validateText, parseText and sessions cut anywhere', () => {
+    fc.assert(
+      fc.property(rawDocument, cuts, (document, positions) => {
+        assertPlaced(picky.validateText(document), document, 'validateText');
+        assertPlaced(picky.parseText(document), document, 'parseText');
+        for (const chunks of chunkings(document, positions)) assertPlaced(fed(picky, chunks), document, `${chunks.length} chunks`);
+      }),
+      property(150),
+    );
+  });
+
+  it('NDJSON records, each error within its line, in any chunking', () => {
+    // A raw document holds no line feed: each is one record.
+    fc.assert(
+      fc.property(fc.array(rawDocument, {minLength: 1, maxLength: 4}), cuts, (documents, positions) => {
+        const input = Uint8Array.from(documents.flatMap((document) => [...document, 0x0a]));
+        for (const chunks of [cutAt(input, positions), byteChunks(input), [input]]) {
+          const records: NdjsonRecord[] = [];
+          const reader = new NdjsonRecordReader(picky, {}, (record) => records.push(record));
+          for (const chunk of chunks) reader.write(chunk);
+          reader.end();
+          for (const record of records) assertPlaced(record, documents[record.line - 1]!, `line ${record.line} in ${chunks.length} chunks`);
+        }
+      }),
+      property(100),
     );
   });
 });

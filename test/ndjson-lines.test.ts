@@ -106,8 +106,9 @@ describe('LineSplitter', () => {
 
   it('gives the same lines when string and byte chunks are mixed', TEST_TIMEOUT, () => {
     const bytes = encoder.encode('{"a":"é');
-    // The first byte of "é" waits in the decoder across the string, as it would without a line kept whole.
-    assert.deepEqual(splitLines([bytes.subarray(0, 7), 'x"}\n', bytes.subarray(7), '"}']), ['{"a":"x"}', 'é"}']);
+    // A string ends the character its bytes began, as it does in a session (test/utf8.test.ts):
+    // both halves of "é" are malformed, each a U+FFFD where it stands.
+    assert.deepEqual(splitLines([bytes.subarray(0, 7), 'x"}\n', bytes.subarray(7), '"}']), ['{"a":"\uFFFDx"}', '\uFFFD"}']);
     assert.deepEqual(splitLines([encoder.encode('{"a":'), '1}\n{"b":', encoder.encode('2}\n')]), ['{"a":1}', '{"b":2}']);
   });
 
@@ -234,6 +235,20 @@ describe('NdjsonRecordReader', () => {
     assert.ok(plainError.offset !== undefined && indentedError.offset !== undefined);
     assert.equal(indentedError.offset, plainError.offset + 3);
     assert.doesNotMatch(indentedError.error, /line 1 column/, 'a position in the message is the NDJSON one');
+  });
+
+  it('gives byte offsets of the bytes as sent after a malformed sequence, in a line read whole or handed on in pieces', TEST_TIMEOUT, () => {
+    // Three bytes 0xFF, each a U+FFFD of three bytes in the text; then 70 KB, more than a line kept whole, and the error.
+    for (const filler of ['', 'a'.repeat(70_000)]) {
+      const line = Buffer.concat([encoder.encode('{"name":"'), Uint8Array.from([0xff, 0xe2, 0x82, 0xff]), encoder.encode(`${filler}","id":x}`)]);
+      const input = Buffer.concat([encoder.encode('{"id":1}\n'), line, encoder.encode('\n')]);
+      const expected = line.indexOf('x}');
+      for (const size of [1, 7, 4096, 65_537, input.length]) {
+        const chunks = Array.from({length: Math.ceil(input.length / size)}, (_, index) => input.subarray(index * size, (index + 1) * size));
+        const [, record] = readRecords(chunks);
+        assert.deepEqual(record!.errors.map((unit) => [unit.params?.code, unit.line, unit.offset]), [['syntax.unexpected', 2, expected]], `a ${line.length}-byte line in chunks of ${size}`);
+      }
+    }
   });
 
   it('gives the same records whatever the chunking', TEST_TIMEOUT, () => {

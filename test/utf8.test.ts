@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import {describe, it} from 'node:test';
 import fc from 'fast-check';
-import {ChunkDecoder} from '../src/json/utf8.js';
+import {ChunkDecoder, replacementsIn} from '../src/json/utf8.js';
+import {byteOfUnit} from './support/chunks.js';
 import {property} from './support/property.js';
 
 /** The text a ChunkDecoder (slices of `slice` bytes) makes of `bytes` cut at `cuts`. */
@@ -74,5 +75,50 @@ describe('ChunkDecoder', () => {
     let text = '';
     for (let piece = decoder.next(); piece !== undefined; piece = decoder.next()) text += piece;
     assert.equal(text + decoder.flush(), 'a\uFFFD');
+  });
+});
+
+describe('Replacements: byte offsets of a text decoded from bytes', () => {
+  it('replacementsIn: every character of the text is at the byte it was decoded from', () => {
+    fc.assert(
+      fc.property(hostileBytes, (bytes) => {
+        // As Buffer#toString decodes it: a leading BOM kept.
+        const text = Buffer.from(bytes).toString('utf8');
+        const replacements = replacementsIn(bytes, 0, bytes.length, text);
+        for (let unit = 0; unit <= text.length; unit++) {
+          // The low half of a surrogate pair begins no character.
+          if (unit > 0 && /[\uD800-\uDBFF]/u.test(text[unit - 1]!) && /[\uDC00-\uDFFF]/u.test(text[unit] ?? '')) continue;
+          const offset = Buffer.byteLength(text.slice(0, unit)) - (replacements?.addedBefore(unit) ?? 0);
+          assert.equal(offset, byteOfUnit(bytes, unit), `code unit ${unit} of ${JSON.stringify(text)}`);
+        }
+      }),
+      property(1000),
+    );
+  });
+
+  it('a ChunkDecoder says which bytes each text came from, in any chunking, and how long it truly is', () => {
+    fc.assert(
+      fc.property(hostileBytes, fc.array(fc.nat(), {maxLength: 8}), fc.integer({min: 1, max: 6}), (bytes, marks, slice) => {
+        const cuts = [...new Set(marks.map((mark) => mark % (bytes.length + 1)))].sort((a, b) => a - b);
+        const decoder = new ChunkDecoder(slice);
+        const sources: number[] = [];
+        const check = (text: string): void => {
+          const source = decoder.textBytes();
+          assert.equal(text, whole(source));
+          assert.equal(Buffer.byteLength(text) - (decoder.replacements?.total ?? 0), source.length, JSON.stringify(text));
+          sources.push(...source);
+        };
+        let from = 0;
+        for (const cut of [...cuts, bytes.length]) {
+          decoder.start(bytes.subarray(from, cut));
+          for (let text = decoder.next(); text !== undefined; text = decoder.next()) check(text);
+          from = cut;
+        }
+        const rest = decoder.flush();
+        if (rest !== '') check(rest);
+        assert.deepEqual(sources, [...bytes]);
+      }),
+      property(2000),
+    );
   });
 });

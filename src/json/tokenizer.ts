@@ -13,6 +13,8 @@ import {DecodedText} from './decodedText.js';
 import {Ch, NUMBER, PLAIN_RUN, SHORT_ESCAPES, STRING_RUN, describeChar, hexValue, isHighSurrogate, isLowSurrogate} from './grammar.js';
 import {defaultLimits, exceeded, inexact} from './limits.js';
 import {isDigit, isWithinDoubleRange} from './numbers.js';
+import {TextBytes} from './textBytes.js';
+import type {Replacements} from './utf8.js';
 
 /** Where a number cut by the end of a text was (see scanNumberCarefully): the part it reads on in. */
 const enum NumberPart {
@@ -99,15 +101,12 @@ export class Tokenizer {
   private _stopped = false;
 
   // Positions. The current text starts at byte `byteBase` and code unit `unitBase` of the input;
-  // `index` is the current text's code unit of interest. Byte offsets inside the text are counted
-  // only when asked for (Buffer.byteLength), not per character in the hot loop;
-  // `countedIndex`/`countedBytes` make successive asks within one text cost O(text) in total.
+  // `index` is the current text's code unit of interest; `bytes` counts the bytes within the text.
   private text = '';
+  private readonly bytes = new TextBytes();
   private byteBase = 0;
   private unitBase = 0;
   private index = 0;
-  private countedIndex = 0;
-  private countedBytes = 0;
   private line = 1;
   /** Input code unit index at which the current line starts. */
   private lineStart = 0;
@@ -231,37 +230,25 @@ export class Tokenizer {
 
   private positionAt(index: number): InputPosition {
     return {
-      offset: this.byteBase + this.bytesBefore(index),
+      offset: this.byteBase + this.bytes.before(index),
       line: this.line,
       column: this.unitBase + index - this.lineStart + 1
     };
   }
 
-  /** UTF-8 length of the current text's first `index` code units. */
-  private bytesBefore(index: number): number {
-    if (index < this.countedIndex) {
-      this.countedIndex = 0;
-      this.countedBytes = 0;
-    }
-    if (index > this.countedIndex) {
-      this.countedBytes += Buffer.byteLength(this.text.slice(this.countedIndex, index));
-      this.countedIndex = index;
-    }
-    return this.countedBytes;
-  }
-
-  write(text: string): void {
+  /** The next piece of the input; decoded from bytes, with its `replacements` (see ChunkDecoder). */
+  write(text: string, replacements: Replacements | null = null): void {
     if (this._stopped) return;
     if (this.failed) throw this.failure;
     if (this.finished) throw this.fail('syntax', 'syntax.trailing', 'Input after end()');
-    this.run(text, false);
+    this.run(text, false, replacements);
   }
 
   end(): void {
     if (this._stopped) return;
     if (this.failed) throw this.failure;
     if (this.finished) return;
-    this.run('', true);
+    this.run('', true, null);
     if (this._stopped) return;
     this.finished = true;
     if (this.expect === Expect.Done) return;
@@ -272,7 +259,7 @@ export class Tokenizer {
   }
 
   /** Prepends the carried tail, then tokenizes; `final` means end of input is a valid boundary. */
-  private run(piece: string, final: boolean): void {
+  private run(piece: string, final: boolean, replacements: Replacements | null): void {
     const carry = this.carry;
     const text = carry === '' ? piece : carry + piece;
     this.carry = '';
@@ -289,8 +276,7 @@ export class Tokenizer {
     this.nextLineFeed = -1;
     this.plainUntil = -1;
     this.index = 0;
-    this.countedIndex = 0;
-    this.countedBytes = 0;
+    this.bytes.start(text, replacements, carry.length);
     this.runText(text, final);
   }
 
@@ -302,7 +288,7 @@ export class Tokenizer {
     } catch (error) {
       this.running = false;
       // Read through the byte that made the error (bytesRead after a refusal says how far it got).
-      const read = this.byteBase + Buffer.byteLength(text);
+      const read = this.byteBase + this.bytes.length;
       this.bytesTotal = error instanceof InputError && error.offset >= 0 ? Math.min(error.offset + 1, read) : read;
       this.decoded.reset();
       this.carry = '';
@@ -312,11 +298,11 @@ export class Tokenizer {
     }
     this.running = false;
     if (this._stopped) {
-      this.bytesTotal = this.byteBase + this.bytesBefore(this.index) + 1;
+      this.bytesTotal = this.byteBase + this.bytes.before(this.index) + 1;
       return;
     }
     this.index = text.length;
-    this.bytesTotal = this.byteBase + Buffer.byteLength(text);
+    this.bytesTotal = this.byteBase + this.bytes.length;
   }
 
   // One loop over the text: skip whitespace, then act on the character according to `expect`.

@@ -18,7 +18,7 @@ import {PatternTests} from '../engine/patterns.js';
 import type {SchemaNode} from '../schema/node.js';
 import {MemberSink, memberValues} from './memberSink.js';
 import {Tokenizer} from '../json/tokenizer.js';
-import {ChunkDecoder, decodeUtf8} from '../json/utf8.js';
+import {ChunkDecoder, decodeUtf8, replacementsIn, type Replacements} from '../json/utf8.js';
 import {assignInPlace} from '../json/inPlace.js';
 import {walkValue} from '../json/walker.js';
 import type {Limits, Result, Session, TokenSink, ValidResult, ValueResult} from '../types.js';
@@ -84,6 +84,8 @@ export class Document implements Session {
   /** The checker it feeds: one of the validator's idle ones, given back when it is done. */
   private streamChecker: StreamChecker | null = null;
   private readonly checked: string[] = [];
+  /** The replacements of the texts in `checked` that have any, by index (see ChunkDecoder): byte offsets need them when they are read again. */
+  private checkedReplacements: Map<number, Replacements> | null = null;
   private checkedLength = 0;
   /** What startText is to be given when the evaluator takes over from the checker. */
   private membersApart = false;
@@ -191,7 +193,7 @@ export class Document implements Session {
       const checker = this.checkerOf();
       const asSent = plans === null || this.parts.validAsSentIsUnchanged;
       if ((asSent ? checker.checkText(source) : checker.check(source, this.amendedCheck(plans))) === PASS) return {valid: true, errors: []};
-      return this.evaluateText(source);
+      return this.evaluateText(source, replacementsOf(text, source));
     } finally {
       this.patterns.clear();
       this.amender?.release();
@@ -207,8 +209,8 @@ export class Document implements Session {
       // Under value options that change no valid document, its value as sent is the amended one.
       const asSent = plans === null || this.parts.validAsSentIsUnchanged;
       if (asSent && this.parts.checkerCache.usable && this.checkerOf().checkText(source) === PASS) return withValue({valid: true, errors: []}, source);
-      if (plans !== null) return this.parseAmended(source, plans);
-      const result = this.evaluateText(source);
+      if (plans !== null) return this.parseAmended(source, replacementsOf(text, source), plans);
+      const result = this.evaluateText(source, replacementsOf(text, source));
       return result.valid ? withValue(result, source) : result;
     } finally {
       this.patterns.clear();
@@ -219,25 +221,29 @@ export class Document implements Session {
    * parseText() under the value options: the value is the amended one, assembled from the tokens
    * the engines judged (JSON.parse's would be the value as sent).
    */
-  private parseAmended(source: string, plans: AmendPlans): ValueResult {
+  private parseAmended(source: string, replacements: Replacements | null, plans: AmendPlans): ValueResult {
     if (this.parts.checkerCache.usable) {
       const assembler = new Assembler();
       const outcome = this.checkerOf().check(source, this.amendedCheck(plans, assembler));
       this.amender!.release();
       if (outcome === PASS) return {valid: true, errors: [], value: assembler.value};
     }
-    const result = this.evaluateText(source, true);
+    const result = this.evaluateText(source, replacements, true);
     if (!result.valid) delete result.value;
     return result as ValueResult;
   }
 
-  /** The evaluator's verdict and errors on a whole text: it finds where the document fails. `parse`: with its value. */
-  private evaluateText(text: string | Uint8Array, parse = false): Result {
+  /**
+   * The evaluator's verdict and errors on a whole text: it finds where the document fails. Decoded
+   * from bytes, with its `replacements`. `parse`: with its value.
+   */
+  private evaluateText(text: string | Uint8Array, replacements: Replacements | null = null, parse = false): Result {
     // Not begun afresh: what the checker found in this same text is recalled, not run again.
     this.startInput();
     this.startText(parse, false);
     try {
-      this.write(text);
+      if (typeof text === 'string') this.writePiece(text, replacements);
+      else this.write(text);
       return this.end();
     } finally {
       this.forgetText();
@@ -300,6 +306,7 @@ export class Document implements Session {
   private dropChecked(): void {
     // Not `length = 0`, a runtime call: a tenth of a small session's time.
     clear(this.checked);
+    this.checkedReplacements = null;
     this.checkedLength = 0;
   }
 
@@ -307,16 +314,17 @@ export class Document implements Session {
    * A piece of a session's text, to the checker while it reads ahead: the evaluator takes over
    * when it has not passed what it read, or the piece would take it past MOST_CHECKED.
    */
-  private check(checking: Tokenizer, text: string): void {
+  private check(checking: Tokenizer, text: string, replacements: Replacements | null): void {
     if (this.checkedLength + text.length > MOST_CHECKED) {
       this.handOver();
-      this.guard(() => this.writeText(this.tokenizer!, text));
+      this.guard(() => this.writeText(this.tokenizer!, text, replacements));
       return;
     }
     this.checked.push(text);
+    if (replacements !== null) (this.checkedReplacements ??= new Map()).set(this.checked.length - 1, replacements);
     this.checkedLength += text.length;
     try {
-      checking.write(text);
+      checking.write(text, replacements);
     } catch (error) {
       if (!(error instanceof InputError)) throw error;
       this.handOver();
@@ -347,7 +355,7 @@ export class Document implements Session {
     // One piece after the other, without forgetting the patterns' verdicts between them: the
     // checker's failures are recalled, not run again (src/engine/patterns.ts).
     this.guard(() => {
-      for (let i = 0; i < this.checked.length && !tokenizer.stopped; i++) tokenizer.write(this.checked[i]!);
+      for (let i = 0; i < this.checked.length && !tokenizer.stopped; i++) tokenizer.write(this.checked[i]!, this.checkedReplacements?.get(i) ?? null);
     });
     this.dropChecked();
     this.patterns.clear();
@@ -407,13 +415,13 @@ export class Document implements Session {
     if (typeof chunk === 'string') {
       // Bytes still held before this text are an unfinished character, which ends here.
       const held = decoder.flush();
-      if (held !== '') this.writePiece(held);
-      if (!this.stopped()) this.writePiece(chunk);
+      if (held !== '') this.writePiece(held, decoder.replacements);
+      if (!this.stopped()) this.writePiece(chunk, null);
       return !this.failed;
     }
     decoder.start(chunk);
     for (let text = decoder.next(); text !== undefined && !this.stopped(); text = decoder.next()) {
-      if (text !== '') this.writePiece(text);
+      if (text !== '') this.writePiece(text, decoder.replacements);
     }
     return !this.failed;
   }
@@ -423,15 +431,15 @@ export class Document implements Session {
     return this.checking === null && this.tokenizer!.stopped;
   }
 
-  /** One piece of a session's text, to the checker while it reads ahead, else to the evaluator. */
-  private writePiece(text: string): void {
-    if (this.checking !== null) this.check(this.checking, text);
-    else this.guard(() => this.writeText(this.tokenizer!, text));
+  /** One piece of a session's text, to the checker while it reads ahead, else to the evaluator; decoded from bytes, with its `replacements`. */
+  private writePiece(text: string, replacements: Replacements | null): void {
+    if (this.checking !== null) this.check(this.checking, text, replacements);
+    else this.guard(() => this.writeText(this.tokenizer!, text, replacements));
   }
 
   /** One text to the tokenizer; what the engines found in it goes with it. */
-  private writeText(tokenizer: Tokenizer, text: string): void {
-    tokenizer.write(text);
+  private writeText(tokenizer: Tokenizer, text: string, replacements: Replacements | null): void {
+    tokenizer.write(text, replacements);
     this.checker?.forgetText();
     this.patterns.clear();
   }
@@ -440,15 +448,16 @@ export class Document implements Session {
     if (this.result !== undefined) return this.result;
     if (this.checking !== null) {
       const rest = this.decoder!.flush();
-      if (rest !== '') this.check(this.checking, rest);
+      if (rest !== '') this.check(this.checking, rest, this.decoder!.replacements);
       if (this.checking !== null) this.endChecking(this.checking);
       if (this.result !== undefined) return this.result;
     }
     const tokenizer = this.tokenizer!;
     if (!tokenizer.stopped) {
-      const rest = this.decoder!.flush();
+      const decoder = this.decoder!;
+      const rest = decoder.flush();
       this.guard(() => {
-        if (rest !== '') this.writeText(tokenizer, rest);
+        if (rest !== '') this.writeText(tokenizer, rest, decoder.replacements);
         if (tokenizer.stopped) return;
         tokenizer.end();
         // A failure in the last token (a number the end completes) stops the tokenizer before it
@@ -491,6 +500,11 @@ export class Document implements Session {
       this.tokenizer!.stop();
     }
   }
+}
+
+/** The replacements of `source`, decoded from `text` when it is bytes (see ChunkDecoder). */
+function replacementsOf(text: string | Uint8Array, source: string): Replacements | null {
+  return typeof text === 'string' ? null : replacementsIn(text, 0, text.length, source);
 }
 
 /** The verdict of the evaluator, with the input error that ended the document, if any. */

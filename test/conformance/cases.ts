@@ -172,6 +172,11 @@ const raw = (...parts: Array<string | number[]>): Uint8Array => Buffer.concat(pa
 const invalidUtf8 = {
   inStrings: [raw('{"data":"a', [0xff], 'b"}'), raw('{"data":"', [0xe2, 0x82], '"}'), raw('{"data":"', [0xed, 0xa0, 0x80], '"}'), raw('{"data":"', [0xc0, 0xaf, 0xf8], '"}')],
   outside: [raw('{"data":"ok"}', [0xff]), raw([0xff], '{"data":"ok"}'), raw('{"data":"ok",', [0xc3], '"x":1}')],
+  /**
+   * A malformed sequence in a string, then the byte that makes the body bad, at offset 11 plus the
+   * sequence's own bytes: each U+FFFD stands for 1, 2 and 3 bytes here, not for its own 3.
+   */
+  beforeAnError: [[0xff], [0xe2, 0x82], [0xf0, 0x90, 0x80], [0xff, 0xc0, 0xe0, 0x80]].map((sequence) => ({bytes: raw('{"data":"', sequence, '",x}'), offset: 11 + sequence.length})),
 };
 const trailingFF = raw('{"data":"ok"}', [0xff]);
 
@@ -416,6 +421,10 @@ export const CASES: readonly Case[] = [
       ...invalidUtf8.outside.flatMap((bytes) => [whole(bytes), ...everySplit(bytes)].map((body) => ({mount: uploads, body, expect: refused('syntax')}))),
       // A byte that is no JSON after the document: refused where it is.
       ...[whole(trailingFF), pieces([trailingFF.subarray(0, 13), trailingFF.subarray(13)])].map((body) => ({mount: uploads, body, expect: {...refused('syntax'), errorAt: {code: 'syntax.trailing', offset: 13}}})),
+      // Where the body goes bad after one: the offset of the bytes as sent.
+      ...invalidUtf8.beforeAnError.flatMap(({bytes, offset}) =>
+        [whole(bytes), ...everySplit(bytes)].map((body) => ({mount: uploads, body, expect: {...refused('syntax'), errorAt: {code: 'syntax.unexpected', offset}}})),
+      ),
     ],
   },
   {

@@ -1,4 +1,5 @@
-// Feeding a session in pieces: random boundaries (seeded, so a failure can be replayed) and 1-byte chunks.
+// Feeding a session in pieces: random boundaries (seeded, so a failure can be replayed) and 1-byte
+// chunks; and where in the bytes a character of their text is.
 
 import type {Result, Validator} from '../../src/types.js';
 
@@ -37,4 +38,26 @@ export function feed(validator: Validator, chunks: readonly (Uint8Array | string
     if (!session.write(chunk) && refusedAt === -1) refusedAt = index;
   });
   return {...session.end(), refusedAt};
+}
+
+/** UTF-8 as WHATWG decodes it, a leading BOM kept. */
+const utf8 = new TextDecoder('utf-8', {ignoreBOM: true});
+
+/**
+ * The byte at which code unit `unit` of what `bytes` decode to begins: the longest prefix that
+ * decodes to the text before it. A prefix that ends inside a character adds a U+FFFD for it, and
+ * one that ends inside a malformed sequence decodes as the whole sequence does.
+ */
+export function byteOfUnit(bytes: Uint8Array, unit: number): number {
+  const before = utf8.decode(bytes).slice(0, unit);
+  for (let at = bytes.length; at >= 0; at--) if (utf8.decode(bytes.subarray(0, at)) === before) return at;
+  throw new Error(`no prefix decodes to the text before code unit ${unit}`);
+}
+
+/** The byte where an error's 1-based `line` and `column` (UTF-16 code units) are in `bytes`. */
+export function byteOfPosition(bytes: Uint8Array, line: number, column: number): number {
+  const text = utf8.decode(bytes);
+  let lineStart = 0;
+  for (let at = 1; at < line; at++) lineStart = text.indexOf('\n', lineStart) + 1;
+  return byteOfUnit(bytes, lineStart + column - 1);
 }
