@@ -5,7 +5,9 @@
 //
 // Framing follows the NDJSON / JSON Lines conventions: records end at LF, a CR before it is
 // JSON whitespace (so CRLF needs no special case), a UTF-8 BOM may open the stream, blank lines
-// are skipped but still counted in line numbers, and the last line may lack its LF.
+// are skipped but still counted in line numbers, and the last line may lack its LF. Each record
+// is a JSON text, which may itself begin with a BOM (RFC 8259 §8.1 lets a parser ignore it there,
+// as validateText does); a BOM anywhere else in it, after leading whitespace too, is malformed.
 
 import type { OutputUnit, Result, Session, SessionOptions, Validator } from '../src/types.js';
 import { ChunkDecoder, decodeUtf8, replacementsIn } from '../src/json/utf8.js';
@@ -56,7 +58,7 @@ export class LineSplitter {
   /** The current line outgrew what is kept: its bytes go through the decoder up to its line feed. */
   #handedOn = false;
 
-  /** `streamStart` false: the text begins mid-stream (a shard, a worker's batch), where a BOM is a character of a line. */
+  /** `streamStart` false: the text begins mid-stream (a shard, a worker's batch), where a BOM is a character of a line, handed on with it. */
   constructor(sink: LineSink, position: { streamStart: boolean } = { streamStart: true }) {
     this.#sink = sink;
     this.#atStreamStart = position.streamStart;
@@ -234,7 +236,8 @@ export interface NdjsonReaderOptions {
   /**
    * Line number of the first line given (default 1): a reader given a part of a larger input (a
    * byte range, a worker's batch) reports the lines' true numbers. Only line 1 begins the stream,
-   * where a byte order mark is stripped; elsewhere it is a character of its line.
+   * where a byte order mark is stripped; elsewhere it is a character of its line, which the
+   * record, a JSON text, may begin with (RFC 8259 §8.1), as the first line's record may.
    */
   firstLine?: number;
 }
@@ -332,6 +335,13 @@ export class NdjsonRecordReader {
       if (recordStart === part.length) return;
       this.#session = this.#validator.session(this.#sessionOptions);
       if (recordStart > 0) part = part.slice(recordStart);
+      // A session ignores a byte order mark where its text begins (RFC 8259 §8.1), as validateText
+      // does a whole line's: after whitespace it is malformed on either path. One space stands
+      // for all the whitespace skipped, and positions are shifted by the rest.
+      if (this.#leadingWhitespace > 0) {
+        this.#session.write(' ');
+        this.#leadingWhitespace--;
+      }
     }
     // The engine's contract: once write() says false, the verdict is final; stop feeding it
     // (unless every error is wanted).

@@ -251,6 +251,25 @@ describe('NdjsonRecordReader', () => {
     }
   });
 
+  it('refuses a byte order mark after leading whitespace whether the line is read whole or by a session', TEST_TIMEOUT, () => {
+    // A session began after the whitespace and took the mark as its text's first character, which it ignores.
+    const filler = ' '.repeat(70_000);
+    const cases = [
+      {input: '1\n  \uFEFF{"a":1}\n', options: {}, validator: compile({})},
+      {input: '1\n  \uFEFF{"a":1}\n', options: {parse: true}, validator: compile({}, {allErrors: true})},
+      {input: `1\n${filler}\uFEFF{"a":1}\n`, options: {}, validator: compile({})},
+    ];
+    for (const {input, options, validator} of cases) {
+      for (const chunks of [[input], bytesOneByOne(encoder.encode(input))]) {
+        const records = readRecords(chunks, options, validator);
+        const label = `${input.length} characters in ${chunks.length} chunks, ${JSON.stringify(options)}`;
+        assert.deepEqual(records.map((record) => [record.line, record.valid]), [[1, true], [2, false]], label);
+        const [error] = records[1]!.errors;
+        assert.deepEqual([error!.params?.code, error!.column, error!.offset], ['syntax.unexpected', input.indexOf('\uFEFF') - 1, encoder.encode(input.slice(2, input.indexOf('\uFEFF'))).length], label);
+      }
+    }
+  });
+
   it('gives the same records whatever the chunking', TEST_TIMEOUT, () => {
     const text = '\uFEFF{"id":1,"name":"é"}\r\n\n{"id":"日本"}\n{"id":2,\n{"id":3,"name":"😀"}';
     const bytes = encoder.encode(text);
