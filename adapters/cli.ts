@@ -533,11 +533,12 @@ function isInputError(error: unknown): error is NodeJS.ErrnoException {
 }
 
 async function validateInput(command: ValidateCommand, input: string, tally: Tally, errorLines: ErrorLines): Promise<void> {
+  // Every input named is a file of the count, read or not: a missing one as much as a directory.
+  tally.files++;
   const name = displayName(input);
   const file = input === '-' ? undefined : statSync(input);
   const ndjson = command.ndjson || isNdjsonFile(input);
   const progress = showsProgress(command.output, file) ? new Progress(name, file.size, tally) : undefined;
-  tally.files++;
   try {
     if (ndjson) {
       const source = await ndjsonSource(input, file, command.jobs, READ_CHUNK_SIZE);

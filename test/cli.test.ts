@@ -224,6 +224,14 @@ describe('stream-schema validate', { concurrency: 2 }, () => {
     assert.match(stderr, /1 unreadable, 3 records: 3 valid/);
   });
 
+  it('counts an input that cannot be read as a file, missing or a directory alike', TEST_TIMEOUT, async () => {
+    const runs = await Promise.all([join(directory, 'missing.ndjson'), directory].map((input) => run(['validate', '--schema', schemaFile, input, validFile])));
+    for (const { code, stderr } of runs) {
+      assert.equal(code, 2);
+      assert.match(stderr, /\b2 files, 1 unreadable, 3 records: 3 valid/);
+    }
+  });
+
   it('prints help with --help and exits 0', TEST_TIMEOUT, async () => {
     const { code, stdout } = await run(['--help']);
     assert.equal(code, 0);
