@@ -18,7 +18,7 @@ import { ChunkDecoder, decodeUtf8, replacementsIn } from '../src/json/utf8.js';
  * sequence, and byte offsets in it would count it as the three bytes of its U+FFFD.
  */
 export interface LineSink {
-  /** The next piece of the current line: never empty (text or bytes), never containing LF. */
+  /** The next piece of the current line: never empty, never containing LF. */
   linePart(text: string, bytes?: Uint8Array): void;
   /** The current line ended: at an LF, or at the end of input for a last line without one. */
   lineEnd(): void;
