@@ -185,6 +185,18 @@ describe('a string past the length its schemas bound (maxLength, minLength, the 
     assert.deepEqual(branches.writes, [false, false, false]);
   });
 
+  it('bytesRead after the refusal ends past the character that took the string past its bound, however the bytes are cut', () => {
+    // The third emoji (bytes 10 to 13) is the string's fifth and sixth code unit.
+    const bytes = Buffer.from('["😀😀😀😀"]');
+    const validator = compile({items: {maxLength: 2}});
+    for (const size of [1, 2, 3, 5, 7]) {
+      const document = validator.session();
+      for (let at = 0; at < bytes.length; at += size) document.write(bytes.subarray(at, at + size));
+      assert.equal(document.failed, true);
+      assert.equal(document.bytesRead, 14, `chunks of ${size}`);
+    }
+  });
+
   it('and the same strings pass where every such string passes', () => {
     for (const schema of [{minLength: 3}, {not: {maxLength: 3}}, {anyOf: [{maxLength: 3}, {type: 'string'}]}]) {
       const {writes, result} = session(schema, ['"abcdefg', LONG, '"']);

@@ -490,6 +490,37 @@ test('limit.string and limit.key: at the first code unit past the bound, escapes
   assert.equal(tokenize(['{"a":"abcdefgh"}'], {maxKeyLength: 4}).error, undefined, 'string values use maxStringLength');
 });
 
+test('limit.string and limit.key: a bound inside a surrogate pair points at the pair, whatever the chunking', () => {
+  // The bounds count code units; the error is at the character, not at its second half.
+  const cases: [string, Limits][] = [
+    ['"aaa😀"', {maxStringLength: 4}],
+    ['"😀"', {maxStringLength: 1}],
+    ['["é😀😀"]', {maxStringLength: 4}],
+    ['{"😀":1}', {maxKeyLength: 1}],
+  ];
+  for (const [text, limits] of cases) {
+    // Every 1 and 3 units cut a pair between its halves.
+    for (const size of [text.length, 1, 2, 3, 4]) {
+      const {offset, line, column} = limitError(splitEvery(text, size), limits);
+      assert.deepEqual({offset, line, column}, positionOf(text, text.lastIndexOf('😀')), `${text} in pieces of ${size}`);
+    }
+  }
+});
+
+test('limit.number: a number past the limit is refused there, before a malformed character further on, however it is cut', () => {
+  for (const [text, at] of [['-0.5ex', 3], ['[-0.5e]', 4], ['-0.5e\uFEFF', 3], ['[-0.5e+]', 4]] as const) {
+    for (const size of [text.length, 1, 2, 3, 4]) {
+      const error = limitError(splitEvery(text, size), {maxNumberLength: 3});
+      assert.deepEqual([error.code, error.offset], ['limit.number', at], `${text} in pieces of ${size}`);
+    }
+  }
+  // A malformed character at the first place past the limit is the error: the number was not too long before it.
+  for (const size of [4, 1, 3]) {
+    const error = tokenize(splitEvery('-0.x', size), {maxNumberLength: 3}).error;
+    assert.deepEqual([error?.code, error?.offset], ['syntax.unexpected', 3], `in pieces of ${size}`);
+  }
+});
+
 test('limit.number: at the character past maxNumberLength, also when fed one character at a time', () => {
   assert.equal(tokenize(['[-1.5e10]'], {maxNumberLength: 7}).error, undefined);
   for (const pieces of [['[-1.5e100]'], splitEvery('[-1.5e100]', 1)]) {

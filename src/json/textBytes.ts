@@ -2,6 +2,7 @@
 // for (an error, a stop, bytesRead), with Buffer.byteLength, not per character in the hot loop; a
 // text decoded from bytes with malformed sequences counts each at its true length (Replacements).
 
+import {isHighSurrogate, isLowSurrogate} from './grammar.js';
 import type {Replacements} from './utf8.js';
 
 export class TextBytes {
@@ -34,6 +35,13 @@ export class TextBytes {
     }
     const replacements = this.replacements;
     return replacements === null ? this.countedBytes : this.countedBytes - replacements.addedBefore(index - this.shift);
+  }
+
+  /** Bytes of the text through its character at `index`: both halves of a surrogate pair. */
+  through(index: number): number {
+    const text = this.text;
+    const pair = isHighSurrogate(text.charCodeAt(index)) && isLowSurrogate(text.charCodeAt(index + 1));
+    return this.before(index + (pair ? 2 : 1));
   }
 
   /** Bytes of the whole text. */

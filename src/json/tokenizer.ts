@@ -107,6 +107,8 @@ export class Tokenizer {
   private byteBase = 0;
   private unitBase = 0;
   private index = 0;
+  /** The current text begins with the second half of a surrogate pair whose first half ended the text before. */
+  private pairCut = false;
   private line = 1;
   /** Input code unit index at which the current line starts. */
   private lineStart = 0;
@@ -266,9 +268,8 @@ export class Tokenizer {
     // The carried tail is ASCII, so it is as many bytes as code units.
     let byteBase = this.bytesTotal - carry.length;
     // A surrogate pair cut by the piece boundary was counted as two 3-byte halves; it is 4 bytes.
-    if (text.length > 0 && isLowSurrogate(text.charCodeAt(0)) && this.text.length > 0 && isHighSurrogate(this.text.charCodeAt(this.text.length - 1))) {
-      byteBase -= 2;
-    }
+    this.pairCut = text.length > 0 && isLowSurrogate(text.charCodeAt(0)) && this.text.length > 0 && isHighSurrogate(this.text.charCodeAt(this.text.length - 1));
+    if (this.pairCut) byteBase -= 2;
     this.byteBase = byteBase;
     this.unitBase += this.text.length - carry.length;
     this.text = text;
@@ -298,7 +299,7 @@ export class Tokenizer {
     }
     this.running = false;
     if (this._stopped) {
-      this.bytesTotal = this.byteBase + this.bytes.before(this.index) + 1;
+      this.bytesTotal = this.byteBase + this.bytes.through(this.index);
       return;
     }
     this.index = text.length;
@@ -722,7 +723,7 @@ export class Tokenizer {
     if (part === NumberPart.FirstDigit) {
       if (i >= length) return this.cutNumber(start, i, final, 'a digit', part);
       c = text.charCodeAt(i);
-      if (!isDigit(c)) throw this.badNumber(i, 'a digit');
+      if (!isDigit(c)) throw this.badNumber(start, i, 'a digit');
       ++i;
       part = c === Ch.Zero ? NumberPart.AfterInteger : NumberPart.Integer;
     }
@@ -739,7 +740,7 @@ export class Tokenizer {
     }
     if (part === NumberPart.FirstFraction) {
       if (i >= length) return this.cutNumber(start, i, final, 'a digit', part);
-      if (!isDigit(text.charCodeAt(i))) throw this.badNumber(i, 'a digit');
+      if (!isDigit(text.charCodeAt(i))) throw this.badNumber(start, i, 'a digit');
       ++i;
       part = NumberPart.Fraction;
     }
@@ -762,7 +763,7 @@ export class Tokenizer {
     }
     if (part === NumberPart.FirstExponent) {
       if (i >= length) return this.cutNumber(start, i, final, 'a digit', part);
-      if (!isDigit(text.charCodeAt(i))) throw this.badNumber(i, 'a digit');
+      if (!isDigit(text.charCodeAt(i))) throw this.badNumber(start, i, 'a digit');
       ++i;
     }
     while (i < length && isDigit(text.charCodeAt(i))) ++i;
@@ -815,13 +816,12 @@ export class Tokenizer {
 
   // ---- errors (cold) ----
 
-  private where(): string {
-    const {line, column} = this.position();
-    return `line ${line} column ${column}`;
+  private where(position = this.position()): string {
+    return `line ${position.line} column ${position.column}`;
   }
 
-  private fail(kind: 'syntax' | 'limit', code: string, message: string): InputError {
-    return new InputError(kind, code, message, this.position());
+  private fail(kind: 'syntax' | 'limit', code: string, message: string, position = this.position()): InputError {
+    return new InputError(kind, code, message, position);
   }
 
   private unexpected(i: number, expect: Expect): InputError {
@@ -838,7 +838,13 @@ export class Tokenizer {
     return this.fail('syntax', 'syntax.end', `Unexpected end of input at ${this.where()}, expected ${expected}`);
   }
 
-  private badNumber(i: number, expected: string): InputError {
+  /**
+   * The character at `i` cannot go on the number from `start`. A number already longer than
+   * maxNumberLength there was bad at its first character past the limit, before this one: that is
+   * the error, as it is when the text is cut between the two (cutNumber).
+   */
+  private badNumber(start: number, i: number, expected: string): InputError {
+    if (i - start > this.maxNumberLength) return this.numberTooLong(start);
     this.index = i;
     const c = this.text.charCodeAt(i);
     return this.fail('syntax', 'syntax.unexpected', `Unexpected character ${describeChar(c)} in number at ${this.where()}, expected ${expected}`);
@@ -854,10 +860,24 @@ export class Tokenizer {
     return this.fail('limit', 'limit.number.inexact', `${inexact(text)} at ${this.where()}`);
   }
 
+  /**
+   * The string's code unit at `i` is one past the limit. The limit counts code units, so that unit
+   * may be the second half of a surrogate pair: the error is at the character, where the pair
+   * begins (in the text before, when a write cut the pair).
+   */
   private tooLong(i: number, isKey: boolean): InputError {
-    this.index = i;
     const code = isKey ? 'limit.key' : 'limit.string';
-    return this.fail('limit', code, `${exceeded(code, isKey ? this.maxKeyLength : this.maxStringLength)} at ${this.where()}`);
+    const message = exceeded(code, isKey ? this.maxKeyLength : this.maxStringLength);
+    const text = this.text;
+    if (isLowSurrogate(text.charCodeAt(i)) && i > 0 && isHighSurrogate(text.charCodeAt(i - 1))) --i;
+    this.index = i;
+    const position = this.position();
+    if (i === 0 && this.pairCut) {
+      // The first half ended the text before: one code unit and, as run() counts the pair, one byte back.
+      --position.offset;
+      --position.column;
+    }
+    return this.fail('limit', code, `${message} at ${this.where(position)}`, position);
   }
 
   private expectedText(): string {
