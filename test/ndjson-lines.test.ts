@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import fc from 'fast-check';
 import { compile } from '../src/index.js';
 import type { Result, Session, SessionOptions, Validator, ValueResult } from '../src/types.js';
 import {
@@ -12,6 +13,7 @@ import {
   type NdjsonReaderOptions,
   type NdjsonRecord,
 } from '../adapters/ndjson-lines.js';
+import { property } from './support/property.js';
 
 const TEST_TIMEOUT = { timeout: 20_000 };
 
@@ -89,6 +91,30 @@ describe('LineSplitter', () => {
       for (let start = 0; start < bytes.length; start += size) chunks.push(bytes.subarray(start, start + size));
       assert.deepEqual(splitLines(chunks), expected, `chunks of ${size} bytes`);
     }
+  });
+
+  it('decodes lines of ASCII, of other characters and of malformed bytes, side by side, as each line decodes alone, in any chunking', TEST_TIMEOUT, () => {
+    // Pieces of whole lines are decoded at once, a line longer than what is kept through the
+    // decoder that holds a cut character: the lines must not tell, wherever a chunk ends.
+    const asciiLine = fc.array(fc.integer({ min: 0x20, max: 0x7e }), { maxLength: 12 });
+    const textLine = fc.string({ unit: 'binary', maxLength: 6 }).map((text) => [...encoder.encode(text.replaceAll('\n', ''))]);
+    const rawLine = fc.array(fc.integer({ min: 0, max: 255 }).filter((byte) => byte !== 0x0a), { maxLength: 8 });
+    const line = fc.oneof(asciiLine, asciiLine, textLine, rawLine);
+    const keepBom = new TextDecoder('utf-8', { ignoreBOM: true });
+    const stripBom = new TextDecoder('utf-8');
+    fc.assert(
+      fc.property(fc.array(line, { minLength: 1, maxLength: 10 }), fc.boolean(), fc.array(fc.nat(), { maxLength: 6 }), (lines, finalLineFeed, marks) => {
+        const input = Uint8Array.from(lines.flatMap((bytes, index) => (index < lines.length - 1 || finalLineFeed ? [...bytes, 0x0a] : bytes)));
+        // A stream's first line loses a BOM; a last line without its line feed is one only when it is not empty.
+        const expected = lines.map((bytes, index) => (index === 0 ? stripBom : keepBom).decode(Uint8Array.from(bytes)));
+        if (!finalLineFeed && lines.at(-1)!.length === 0) expected.pop();
+        const cuts = [...new Set(marks.map((mark) => mark % (input.length + 1)))].sort((a, b) => a - b);
+        const chunks = [...cuts, input.length].map((cut, index, all) => input.subarray(index === 0 ? 0 : all[index - 1], cut));
+        assert.deepEqual(splitLines([input]), expected, 'whole');
+        assert.deepEqual(splitLines(chunks), expected, `cut at ${cuts.join(', ')}`);
+      }),
+      property(500),
+    );
   });
 
   it('keeps no reference to a chunk: its buffer may be reused once write returns', TEST_TIMEOUT, () => {
