@@ -11,6 +11,7 @@
 
 import type { OutputUnit, Result, Session, SessionOptions, Validator } from '../src/types.js';
 import { ChunkDecoder, decodeUtf8, replacementsIn } from '../src/json/utf8.js';
+import { isHighSurrogate, isLowSurrogate } from '../src/json/grammar.js';
 
 /**
  * Where LineSplitter delivers the text. Pieces of one line arrive in order, never containing LF.
@@ -271,10 +272,15 @@ export class NdjsonRecordReader {
   #session: Session | undefined = undefined;
   /** The session's document is certainly invalid: the rest of the line is skipped, not fed. */
   #sessionFailed = false;
+  /** Code units of the line's parts so far, and bytes (as sent) of those before the limit was passed. */
   #lineLength = 0;
+  #lineBytes = 0;
+  /** The last part ended with the first half of a surrogate pair (string chunks may cut one). */
+  #partEndsHigh = false;
   /** JSON whitespace before the record (not fed to the session): error columns are shifted by it. */
   #leadingWhitespace = 0;
-  #overLimit = false;
+  /** Where the line went past maxLineLength: the character past the limit; null while within it. */
+  #pastLimit: LinePosition | null = null;
 
   constructor(validator: Validator, options: NdjsonReaderOptions, onRecord: (record: NdjsonRecord) => void) {
     this.#validator = validator;
@@ -319,13 +325,19 @@ export class NdjsonRecordReader {
 
   /** `bytes`: what the session reads, where the text is not their true length (see LineSink). */
   #linePart(text: string, bytes?: Uint8Array): void {
+    const before = this.#lineLength;
     this.#lineLength += text.length;
-    if (this.#overLimit) return;
+    if (this.#pastLimit !== null) return;
+    // A pair cut between two parts was counted as two 3-byte halves (U+FFFD each); it is 4 bytes.
+    const pairCut = this.#partEndsHigh && isLowSurrogate(text.charCodeAt(0));
+    if (pairCut) this.#lineBytes -= 2;
     if (this.#lineLength > this.#maxLineLength) {
-      this.#overLimit = true;
+      this.#pastLimit = this.#positionIn(text, bytes, this.#maxLineLength - before, pairCut);
       this.#session = undefined;
       return;
     }
+    this.#lineBytes += bytes?.length ?? Buffer.byteLength(text);
+    this.#partEndsHigh = isHighSurrogate(text.charCodeAt(text.length - 1));
     if (this.#sessionFailed) return;
     let part = bytes ?? text;
     if (this.#session === undefined) {
@@ -363,20 +375,39 @@ export class NdjsonRecordReader {
     this.#onRecord(toRecord(line, result, 0));
   }
 
+  /**
+   * The line's character that holds code unit `unit` of this part, the next part of the line:
+   * where the line is past maxLineLength. The limit counts code units, so that unit may be the
+   * second half of a surrogate pair: the position is the pair's.
+   */
+  #positionIn(text: string, bytes: Uint8Array | undefined, unit: number, pairCut: boolean): LinePosition {
+    if (isLowSurrogate(text.charCodeAt(unit))) {
+      if (unit > 0 && isHighSurrogate(text.charCodeAt(unit - 1))) unit--;
+      // The first half ended the part before: one code unit and, as the pair is counted, one byte back.
+      else if (unit === 0 && pairCut) return { offset: this.#lineBytes - 1, column: this.#lineLength - text.length };
+    }
+    let offset = this.#lineBytes + Buffer.byteLength(text.slice(0, unit));
+    // A malformed sequence is as many bytes as it was sent in, not its U+FFFD's three.
+    if (bytes !== undefined) offset -= replacementsIn(bytes, 0, bytes.length, text)?.addedBefore(unit) ?? 0;
+    return { offset, column: this.#lineLength - text.length + unit + 1 };
+  }
+
   #lineEnd(): void {
     const line = this.#line++;
     const record = this.#finishLine(line);
     this.#session = undefined;
     this.#sessionFailed = false;
     this.#lineLength = 0;
+    this.#lineBytes = 0;
+    this.#partEndsHigh = false;
     this.#leadingWhitespace = 0;
-    this.#overLimit = false;
+    this.#pastLimit = null;
     if (record !== undefined) this.#onRecord(record);
   }
 
   #finishLine(line: number): NdjsonRecord | undefined {
-    if (this.#overLimit) {
-      return { line, valid: false, errors: [lineLengthError(line, this.#maxLineLength)] };
+    if (this.#pastLimit !== null) {
+      return { line, valid: false, errors: [lineLengthError(line, this.#maxLineLength, this.#pastLimit)] };
     }
     // Blank line (nothing but JSON whitespace): skipped, but it was counted.
     if (this.#session === undefined) return undefined;
@@ -446,7 +477,13 @@ function atLine(unit: OutputUnit, line: number, leadingWhitespace: number): Outp
   return positioned;
 }
 
-function lineLengthError(line: number, maxLineLength: number): OutputUnit {
+/** Where in a line: its byte offset (as sent) and 1-based column (UTF-16 code units). */
+interface LinePosition {
+  offset: number;
+  column: number;
+}
+
+function lineLengthError(line: number, maxLineLength: number, { offset, column }: LinePosition): OutputUnit {
   return {
     valid: false,
     kind: 'limit',
@@ -455,8 +492,9 @@ function lineLengthError(line: number, maxLineLength: number): OutputUnit {
     instanceLocation: '',
     error: `line is longer than maxLineLength (${maxLineLength} characters)`,
     params: { code: 'limit.lineLength', limit: maxLineLength },
+    offset,
     line,
-    column: maxLineLength + 1,
+    column,
   };
 }
 

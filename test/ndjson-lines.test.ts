@@ -353,8 +353,40 @@ describe('NdjsonRecordReader', () => {
     assert.equal(error.kind, 'limit');
     assert.equal(error.line, 1);
     assert.deepEqual(error.params, { code: 'limit.lineLength', limit: 50 });
+    assert.deepEqual([error.offset, error.column], [50, 51], 'at the first character past the limit');
     assert.deepEqual(verdicts(readRecords(['{"id":1}\n'], { maxLineLength: 8 })), [[1, true]]);
     assert.throws(() => readRecords([], { maxLineLength: 0 }), RangeError);
+  });
+
+  it('says where a line went past maxLineLength, at a character\'s start, in bytes as sent, however it is cut', TEST_TIMEOUT, () => {
+    // The limit counts code units: past 5, the emoji's second half; past 4, its first. Three
+    // malformed bytes before it are three bytes, not three U+FFFDs of three; given as text, they
+    // are the U+FFFDs, three bytes each.
+    const cases: [Uint8Array, number, [number, number]][] = [
+      [encoder.encode('"aaa😀"\n{}\n'), 5, [4, 5]],
+      [encoder.encode('"aaa😀"\n{}\n'), 4, [4, 5]],
+      [encoder.encode('"aaa😀"\n{}\n'), 6, [8, 7]],
+      [Uint8Array.from([0x22, 0xff, 0xfe, 0xc0, ...encoder.encode('😀"\n{}\n')]), 5, [4, 5]],
+    ];
+    for (const [bytes, maxLineLength, [offset, column]] of cases) {
+      const text = new TextDecoder().decode(bytes);
+      const cut = text.indexOf('\uDE00');
+      const asText = Buffer.byteLength(text.slice(0, column - 1));
+      const chunkings: [(string | Uint8Array)[], number][] = [
+        [[bytes], offset],
+        [bytesOneByOne(bytes), offset],
+        [[text], asText],
+        [[text.slice(0, cut), text.slice(cut)], asText],
+        [[...text], asText],
+      ];
+      for (const [chunks, at] of chunkings) {
+        const records = readRecords(chunks, { maxLineLength }, compile(true));
+        assert.deepEqual(verdicts(records), [[1, false], [2, true]]);
+        const [error] = records[0]!.errors;
+        const where = `${chunks.length} ${typeof chunks[0]} chunks, maxLineLength ${maxLineLength}`;
+        assert.deepEqual([error!.params!.code, error!.offset, error!.line, error!.column], ['limit.lineLength', at, 1, column], where);
+      }
+    }
   });
 
   it('stops feeding a session once write() returned false, and skips to the end of the line', TEST_TIMEOUT, () => {
