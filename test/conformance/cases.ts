@@ -8,6 +8,7 @@ import {gzipSync} from 'node:zlib';
 import Ajv from 'ajv';
 
 import {compile} from '../../src/index.js';
+import type {Limits} from '../../src/types.js';
 import {accountSchema, itemSchema, KiB, MiB, orderSchema, uploadSchema} from '../support/http.js';
 import {branchingLists, branchingTree, nestedLists, treeWithKindLast} from '../support/branching.js';
 import {
@@ -156,6 +157,13 @@ const refused = (refusal: Refusal): Expectation => ({accepted: false, refusal});
 const decoded = (bytes: Uint8Array): unknown => JSON.parse(new TextDecoder().decode(bytes));
 
 /** Every way of cutting `text` in two, and a byte per chunk. */
+/** `text` whole and at every split point, refused for a limit at `errorAt` by a validator with `limits`. */
+function limitedAt(text: string, limits: Limits, errorAt: ErrorPlace): VerdictsCase['steps'] {
+  const bytes = bytesOf(text);
+  const limited = mount({}, {limits});
+  return [whole(bytes), ...everySplit(bytes)].map((body) => ({mount: limited, body, expect: {...refused('limit'), errorAt}}));
+}
+
 function everySplit(text: string | Uint8Array): BodySpec[] {
   const bytes = bytesOf(text);
   return [...Array.from({length: bytes.length - 1}, (_, index) => cutAt(bytes, index + 1)), bytewise(bytes)];
@@ -456,6 +464,12 @@ export const CASES: readonly Case[] = [
   },
   {
     kind: 'verdicts',
+    name: 'a number past maxNumberLength is refused there, before a malformed character further on',
+    from: 'the outside attack on byte offsets: whole, the error was the later syntax error; cut, the limit',
+    steps: limitedAt('[-0.5ex]', {maxNumberLength: 3}, {code: 'limit.number', offset: 4}),
+  },
+  {
+    kind: 'verdicts',
     name: 'nesting deeper than maxDepth, strings and keys longer than their limits are refused',
     from: "the 'too deep or too many keys: 413' tests of express, koa, fastify and web.test.ts",
     steps: [
@@ -464,6 +478,9 @@ export const CASES: readonly Case[] = [
       {mount: mount({}, {limits: {maxStringLength: 10, maxKeyLength: 10, maxProperties: 5}}), body: whole(`{"a":"${'x'.repeat(100)}"}`), expect: refused('limit')},
       {mount: mount({}, {limits: {maxStringLength: 10, maxKeyLength: 10, maxProperties: 5}}), body: whole(`{"${'k'.repeat(100)}":1}`), expect: refused('limit')},
       {mount: mount({}, {limits: {maxStringLength: 10, maxKeyLength: 10, maxProperties: 5}}), body: whole('{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6}'), expect: refused('limit')},
+      // A bound that falls inside a surrogate pair is at the character (offset 9 for the emoji), at every split point.
+      ...limitedAt('{"a":"xxx😀"}', {maxStringLength: 4}, {code: 'limit.string', offset: 9}),
+      ...limitedAt('{"xxx😀":1}', {maxKeyLength: 4}, {code: 'limit.key', offset: 5}),
       // uniqueItems keeps a fingerprint per item: past maxUniqueItems, a limit (413), not the heap.
       {mount: mount({type: 'array', uniqueItems: true}, {limits: {maxUniqueItems: 4}}), body: whole('[1,2,3,4,5,6]'), expect: refused('limit')},
       {mount: mount({type: 'array', uniqueItems: true}, {limits: {maxUniqueItems: 4}}), body: bytewise('[1,2,3,4,5,6]'), expect: refused('limit')},

@@ -644,7 +644,10 @@ const rxjsDoor: Door = {
  */
 const streamJsonDoor: Door = {
   name: 'stream-json tokenConsumer',
-  skip: STREAM_SKIPS,
+  skip: {
+    ...STREAM_SKIPS,
+    'a number past maxNumberLength is refused there, before a malformed character further on': "stream-json's parser refuses the malformed number before its token reaches the validator",
+  },
   open: inProcess('tokenConsumer', NOT_HTTP, async (mount, _body, source) => {
     const results: Result[] = [];
     const pipeline = chain([parser(), tokenConsumer(mount.schema as SchemaOrValidator, mount.limits === undefined ? {} : {limits: mount.limits})]);
@@ -655,7 +658,12 @@ const streamJsonDoor: Door = {
     });
     await writeInto(pipeline, source, () => results.length > 0);
     const failure = results.length > 0 ? undefined : await finished;
-    if (results.length > 0) return verdictOfResult(results[0]!, source.pulled, false);
+    if (results.length > 0) {
+      // Tokens carry no bytes: this door tells an error's code, not its offset.
+      const verdict = verdictOfResult(results[0]!, source.pulled, false);
+      if (verdict.firstError !== undefined) verdict.firstError = {code: verdict.firstError.code};
+      return verdict;
+    }
     const message = failure instanceof Error ? failure.message : String(failure);
     if (failure !== undefined && message.startsWith('Parser ')) return {accepted: false, refusal: 'syntax', detail: {parser: message}, consumed: source.pulled};
     return verdictOfRejection(failure ?? new Error('the pipeline ended with no result'), source.pulled);
@@ -715,6 +723,7 @@ const cliDoor: Door = {
     'every split point gives the verdict of the whole': NO_SPLIT,
     'a UTF-8 sequence split across chunks is decoded whole': NO_SPLIT,
     'nesting deeper than maxDepth, strings and keys longer than their limits are refused': 'no option for the validator limits; the defaults are a case of their own',
+    'a number past maxNumberLength is refused there, before a malformed character further on': 'no option for the validator limits; the defaults are a case of their own',
     'a sender that goes away mid-body is refused, leaves nothing behind, and the next body is judged': NO_SENDER,
     'a long body made invalid early (a forbidden first key, a string past its maxLength) is refused having read a bounded prefix':
       'the CLI reads a document on past its first schema violation by design, to report a syntax error after it too (adapters/cli.ts)',
@@ -726,13 +735,20 @@ const cliDoor: Door = {
     const {cli, build} = await buildCli();
     const directory = mkdtempSync(join(tmpdir(), 'stream-schema-conformance-'));
     const schemaFiles = new Map<Mount, string>();
-    mounts.forEach((mount, index) => {
-      refuseOptions('the CLI', mount, NOT_HTTP);
-      refuseOptions('the CLI', mount, ['limits']);
-      const file = join(directory, `schema-${index}.json`);
-      writeFileSync(file, JSON.stringify(mount.schema));
-      schemaFiles.set(mount, file);
-    });
+    try {
+      mounts.forEach((mount, index) => {
+        refuseOptions('the CLI', mount, NOT_HTTP);
+        refuseOptions('the CLI', mount, ['limits']);
+        const file = join(directory, `schema-${index}.json`);
+        writeFileSync(file, JSON.stringify(mount.schema));
+        schemaFiles.set(mount, file);
+      });
+    } catch (error) {
+      // A mount this door cannot take (a case missing from its skips): the build is not left in the project.
+      rmSync(directory, {recursive: true, force: true});
+      rmSync(build, {recursive: true, force: true});
+      throw error;
+    }
     let batches = 0;
     const judgeAll = async (mount: Mount, bodies: readonly BodySpec[]): Promise<Verdict[]> => {
       const batch = batches++;

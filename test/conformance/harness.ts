@@ -332,7 +332,7 @@ export interface Verdict {
   firstError?: ErrorPlace;
 }
 
-/** The code and byte offset of an error. */
+/** The code and byte offset of an error (no `offset` key: a door that reads no bytes, such as tokens). */
 export interface ErrorPlace {
   code?: unknown;
   offset?: number;
