@@ -153,7 +153,16 @@ const stringBoundCases: [string, unknown, (string | Uint8Array)[], CompileOption
   ['draft-07 `dependencies` on an array', {dependencies: {z: {items: {pattern: 'x'}}}, items: {type: 'number'}}, ['["', 'zz"]'], {draft: 'draft7'}],
 ];
 
-for (const [name, schema, writes, options] of [...attackCases, ...stringBoundCases]) {
+// The checker looks for what the evaluator would refuse as each piece ends (StreamChecker.pieceEnded):
+// what a member or item that ended earlier in the piece left must still tell.
+const pieceEndCases: [string, unknown, (string | Uint8Array)[], CompileOptions?][] = [
+  ['a member nothing evaluates failed `unevaluatedProperties`, and another key came in the same piece', {unevaluatedProperties: {type: 'number'}, not: {properties: {a: true}}}, ['{"a":"b","c":1', '}']],
+  ['an item nothing evaluates failed `unevaluatedItems`, and another item came in the same piece', {unevaluatedItems: {type: 'number'}, not: {contains: {type: 'string'}}}, ['["a",1', ']']],
+  ['an ended item took a `contains` past its most, and another item came in the same piece', {contains: {type: 'string'}, maxContains: 1}, ['["a","b",1', ']']],
+  ['a branch failed in a member that ended, the piece ending in the next', {anyOf: [{properties: {a: {type: 'number'}}}, {properties: {a: {type: 'null'}}}]}, ['{"a":"x","b":{', '}}']],
+];
+
+for (const [name, schema, writes, options] of [...attackCases, ...stringBoundCases, ...pieceEndCases]) {
   test(`attack: ${name}`, () => {
     compare(compile(schema, options), writes, name);
   });

@@ -298,15 +298,9 @@ export class Sources<K> {
 export interface EagerFacts {
   /** The decisions that may fail before the close (src/engine/decisions.ts, mayFailEarly). */
   readonly decisions: readonly Decision[];
-  /** One of them reads a trigger's presence, set as a key arrives. */
-  readonly onKeys: boolean;
-  /** A flag set here may fail something at once: one of those decisions, or an `unevaluated*` rule. */
-  readonly onFlags: boolean;
   /** The most members and items any bound allows (Infinity: none). */
   readonly mostMembers: number;
   readonly mostItems: number;
-  /** Some tally's subschema is `true`: an item counts as it starts (Shape.tallyAtStart). */
-  readonly talliesAtStart: boolean;
 }
 
 /** Everything the schema asks of the objects and arrays at one location. */

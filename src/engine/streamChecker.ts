@@ -1,15 +1,15 @@
 // A session's checker (src/session/document.ts, beginText): the text checker fed a session's
-// tokens as its text arrives, and eager: it gives up at the first token at which the evaluator
+// tokens as its text arrives, and eager: it gives up in the piece of text in which the evaluator
 // may refuse the document, so that a session that then hands the text to the evaluator answers
 // at the same write as the evaluator alone (docs/decisions.md, "A session reads with the checker
 // first"). The evaluator refuses as soon as a failure is certain; the checker decides most
 // applicators at the container's close, so it gives up where the evaluator could be certain:
 //
-// - a decision certain before the close (src/engine/decisions.ts, failsAlready), looked at as a
-//   flag or a presence bit of an open container is set, and as a container opens;
-// - a count past its most (`maxProperties`, `maxItems`, `maxContains`), as the member or item comes;
-// - a `false` subschema at a key (the evaluator applies a member's subschemas there), and a
-//   member that no subschema can evaluate under `unevaluated*`;
+// - a decision certain before the close (src/engine/decisions.ts, failsAlready), a count past its
+//   most (`maxProperties`, `maxItems`, `maxContains`), a member that no subschema can evaluate
+//   under `unevaluated*`: looked at in the open containers as each piece ends (pieceEnded), since
+//   a session answers once a write, not once a token;
+// - a `false` subschema at a key (the evaluator applies a member's subschemas there), at the key;
 // - a string value cut by a piece's end: the evaluator announces an array's item at its opening
 //   quote, and judges a string that every schema applied to it judges by its kind (and length)
 //   there or as it grows (src/engine/judgedByKind.ts); this checker judges it at the same place.
@@ -17,8 +17,8 @@
 // A subclass, so that the whole-text and value checks, which answer only at the end, pay nothing
 // for it: a test of a flag in `fail` alone cost value mode 5% on the keywords benchmark.
 
-import {ARRAY, STRING, type Kind} from '../schema/node.js';
-import {DECIDE_WHEN, DOCUMENT, flagOf, isSet, levelsUp, type EagerFacts, type Member, type Shape, type Target} from './shape.js';
+import {ARRAY, STRING} from '../schema/node.js';
+import {DOCUMENT, flagOf, isSet, levelsUp, type EagerFacts, type Member, type Shape, type Target} from './shape.js';
 import {failsAlready, mayFailEarly, neverEvaluated} from './decisions.js';
 import {stringsAlikePast, stringsAlikeUnknown} from './judgedByKind.js';
 import {PASS, TextChecker, heldWhen, type Outcome} from './checker.js';
@@ -28,15 +28,7 @@ import type {Tokenizer} from '../json/tokenizer.js';
 /** What may fail in a container of `shape` before its close, worked out on first need. */
 function eagerOf(shape: Shape): EagerFacts {
   const decisions = shape.decisions.filter(mayFailEarly);
-  const rules = shape.memberSources.rules.length + shape.itemSources.rules.length;
-  return (shape.eager = {
-    decisions,
-    onKeys: decisions.some((decision) => decision.mode === DECIDE_WHEN),
-    onFlags: decisions.length > 0 || rules > 0,
-    mostMembers: most(shape.propertyBounds),
-    mostItems: most(shape.itemBounds),
-    talliesAtStart: shape.tallyAtStart.includes(true),
-  });
+  return (shape.eager = {decisions, mostMembers: most(shape.propertyBounds), mostItems: most(shape.itemBounds)});
 }
 
 /** The fewest of the bounds' most values (their odd entries); Infinity where there is none. */
@@ -69,60 +61,52 @@ export class StreamChecker extends TextChecker {
     return this.outcome;
   }
 
-  protected override fail(target: Target, level: number): void {
-    super.fail(target, level);
-    if (target === DOCUMENT) return;
-    const at = level - levelsUp(target);
-    // A scalar's level (the depth) is scratch, decided at once.
-    if (at >= this.depth) return;
-    // A container's own failures come as it opens, before openContainer below works this out.
-    const shape = this.open[at]!;
-    if (!(shape.eager ?? eagerOf(shape)).onFlags) return;
-    this.decidedEarly(at);
-    // The value of the container's current member failed an `unevaluated*` subschema, perhaps.
-    const current = this.currentMembers[at];
-    if (current !== undefined) this.unevaluatedEarly(at, current);
-  }
-
-  protected override openContainer(kind: Kind): void {
-    super.openContainer(kind);
-    const shape = this.open[this.depth - 1]!;
-    // Worked out by here for all that reads it while the container is open (member, itemStarts...).
-    const eager = shape.eager ?? eagerOf(shape);
-    if (this.outcome === PASS && eager.decisions.length > 0) this.decidedEarly(this.depth - 1);
-  }
-
   protected override member(key: string, keys: MemberKeys | null): void {
     super.member(key, keys);
-    if (this.outcome !== PASS) return;
-    const level = this.depth - 1;
-    const member = this.pending;
-    const eager = this.open[level]!.eager!;
-    if (member.refuses || this.counts[level]! > eager.mostMembers) this.giveUp('early');
-    else if (member.presence >= 0 && eager.onKeys) this.decidedEarly(level);
+    // The evaluator refuses a `false` subschema at the key, before its value (which may be in a later piece).
+    if (this.outcome === PASS && this.pending.refuses) this.giveUp('early');
   }
 
-  protected override incoming(): Member {
-    const level = this.depth - 1;
-    if (level >= 0 && this.kinds[level] === ARRAY) this.itemStarts(level);
-    return super.incoming();
+  /**
+   * A piece of the text was read: give up if the evaluator would have refused the document in it.
+   * A session answers once a write, so what the evaluator finds at a token the checker may find
+   * at the piece's end, from its open containers. What it reads there only ever grows while a
+   * container is open (counts, tallies of ended items, flags but those of the current member or
+   * item, presence bits), and what an ended member left is kept (held conditions): a failure
+   * certain at some token of the piece is still certain at its end.
+   */
+  pieceEnded(): void {
+    for (let level = 0; level < this.depth && this.outcome === PASS; level++) {
+      const shape = this.open[level]!;
+      const eager = shape.eager ?? eagerOf(shape);
+      const array = this.kinds[level] === ARRAY;
+      if (this.counts[level]! > (array ? eager.mostItems : eager.mostMembers)) this.giveUp('early');
+      // An item that is an open object or array has started: a `true` tally counted it as it did.
+      if (array) this.talliesPast(level, level + 1 < this.depth);
+      if (eager.decisions.length > 0) this.decidedEarly(level);
+      // An `unevaluated*` subschema failed by a member that nothing can evaluate: ended, or the current one.
+      if ((array ? shape.itemSources : shape.memberSources).rules.length === 0) continue;
+      const conditions = this.heldConditions[level]!;
+      for (let i = 0; i < conditions.length; i++) if (neverEvaluated(conditions[i]!)) this.giveUp('early');
+      const current = this.currentMembers[level];
+      if (current !== undefined) this.unevaluatedEarly(level, current);
+    }
   }
 
-  /** An item of the array at `level` starts: it is counted, and a `true` tally counts it (its subschema passes as applied). */
+  /** An item of the array at `level` starts (a string cut by the piece's end): it is counted, as the evaluator counts it there. */
   private itemStarts(level: number): void {
-    const shape = this.open[level]!;
-    const eager = shape.eager!;
+    const eager = this.open[level]!.eager ?? eagerOf(this.open[level]!);
     if (this.counts[level]! + 1 > eager.mostItems) this.giveUp('early');
-    if (!eager.talliesAtStart) return;
-    const {tallyAtStart, tallyBounds} = shape;
-    for (let i = 0; i < tallyAtStart.length; i++) if (tallyAtStart[i] && this.tallies[level]![i]! + 1 > tallyBounds[2 * i + 1]!) this.giveUp('early');
+    this.talliesPast(level, true);
   }
 
-  protected override countItem(level: number): void {
-    super.countItem(level);
-    const {tallyBits, tallyBounds} = this.open[level]!;
+  /** Some tally of the array at `level` is past its most: its ended items, and a started one where its subschema is `true`. */
+  private talliesPast(level: number, started: boolean): void {
+    const {tallyBounds, tallyAtStart} = this.open[level]!;
     const counts = this.tallies[level]!;
-    for (let i = 0; i < tallyBits.length; i++) if (counts[i]! > tallyBounds[2 * i + 1]!) this.giveUp('early');
+    for (let i = 0; i < tallyAtStart.length; i++) {
+      if (counts[i]! + (started && tallyAtStart[i] ? 1 : 0) > tallyBounds[2 * i + 1]!) this.giveUp('early');
+    }
   }
 
   override stringValue(value: string): void {

@@ -330,7 +330,9 @@ export class Document implements Session {
       this.handOver();
       return;
     }
-    if (this.streamChecker!.outcome !== PASS) this.handOver();
+    const checker = this.streamChecker!;
+    if (checker.outcome === PASS) checker.pieceEnded();
+    if (checker.outcome !== PASS) this.handOver();
   }
 
   /**
