@@ -53,6 +53,13 @@ const enum Expect {
   InKey
 }
 
+/** What an error says was expected, by Expect (CommaOrEnd names the container's bracket: see expectedText). */
+const EXPECTED: Readonly<Record<Expect, string>> = {
+  [Expect.Value]: 'a value', [Expect.ValueOrEndArray]: "a value or ']'", [Expect.KeyOrEndObject]: "a string key or '}'", [Expect.Key]: 'a string key',
+  [Expect.Colon]: "':'", [Expect.CommaOrEnd]: "',' or the closing bracket", [Expect.Done]: 'end of input',
+  [Expect.InString]: "a string character or '\"'", [Expect.InKey]: "a string character or '\"' to end the key",
+};
+
 /** Marks an array on the container stack; an object's entry is its property count (>= 0). */
 const ARRAY = -1;
 
@@ -881,25 +888,7 @@ export class Tokenizer {
   }
 
   private expectedText(): string {
-    switch (this.expect) {
-      case Expect.Value:
-        return 'a value';
-      case Expect.ValueOrEndArray:
-        return "a value or ']'";
-      case Expect.KeyOrEndObject:
-        return "a string key or '}'";
-      case Expect.Key:
-        return 'a string key';
-      case Expect.Colon:
-        return "':'";
-      case Expect.CommaOrEnd:
-        return this.top === ARRAY ? "',' or ']'" : "',' or '}'";
-      case Expect.InString:
-        return "a string character or '\"'";
-      case Expect.InKey:
-        return "a string character or '\"' to end the key";
-      default:
-        return 'end of input';
-    }
+    if (this.expect === Expect.CommaOrEnd) return this.top === ARRAY ? "',' or ']'" : "',' or '}'";
+    return EXPECTED[this.expect];
   }
 }
