@@ -14,7 +14,8 @@ import {defaultLimits} from '../src/json/limits.js';
 import {Tokenizer} from '../src/json/tokenizer.js';
 import {InputError} from '../src/output/errors.js';
 import type {Limits, TokenSink} from '../src/types.js';
-import {random as makeRandom} from './support/chunks.js';
+import {random as makeRandom, randomChunks} from './support/chunks.js';
+import {ChunkDecoder} from '../src/json/utf8.js';
 
 /** stream-json stages are flushed by calling them with `none`, which their declared input type omits. */
 type Stage = (chunk: string | typeof none) => unknown;
@@ -393,6 +394,70 @@ test('positions: each token reports the offset, line and column of its last byte
   assert.ok(checked > 1000);
 });
 
+test('positions: bytes counted late, many pieces after the last ask, are those counted at once (strings cut by a piece, malformed bytes, cut pairs)', () => {
+  // The Tokenizer counts the bytes of the texts it read only when a position is asked for
+  // (src/json/textBytes.ts): asked rarely, over thousands of pieces, the count must still be exact.
+  const random = makeRandom(11);
+  const alphabet = ['a', 'b', ' ', 'é', '日', '😀', '\\n', '\\u00e9'];
+  const malformed = [Buffer.from([0xff]), Buffer.from([0xe6, 0x97]), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from([0xf0, 0x9f])];
+  for (let n = 0; n < 12; ++n) {
+    const parts: Buffer[] = [Buffer.from('[')];
+    for (let k = 0; k < 60; ++k) {
+      if (k > 0) parts.push(Buffer.from(', '));
+      parts.push(Buffer.from('"'));
+      const length = Math.floor(random() * 120);
+      for (let c = 0; c < length; ++c) {
+        parts.push(random() < 0.03 ? malformed[Math.floor(random() * malformed.length)]! : Buffer.from(alphabet[Math.floor(random() * alphabet.length)]!));
+      }
+      parts.push(Buffer.from('"'));
+    }
+    parts.push(Buffer.from(', x]'));
+    const bytes = Buffer.concat(parts);
+    // Strings hold no quote: the opening quotes are every other quote byte.
+    const quotes: number[] = [];
+    for (let at = bytes.indexOf(0x22), k = 0; at !== -1; at = bytes.indexOf(0x22, at + 1), ++k) if (k % 2 === 0) quotes.push(at);
+    const asked: {string: number; offset: number}[] = [];
+    let strings = 0;
+    let tokenizer: Tokenizer;
+    const sink: TokenSink = {
+      startObject() {}, endObject() {}, startArray() {}, endArray() {}, keyValue() {}, numberValue() {}, nullValue() {}, trueValue() {}, falseValue() {},
+      // A sink that hears of cut strings is told where they opened (valueStart).
+      stringBegins() {},
+      stringValue() {
+        if (random() < 0.2) asked.push({string: strings, offset: tokenizer.valueStart().offset});
+        ++strings;
+      },
+    };
+    tokenizer = new Tokenizer(sink, {maxStringLength: 1e6});
+    const decoder = new ChunkDecoder(1 + Math.floor(random() * 7));
+    // Each text's bytes, counted at once, as the text is written.
+    let decoded = 0;
+    const write = (text: string): void => {
+      tokenizer.write(text, decoder.replacements);
+      decoded += Buffer.byteLength(text) - (decoder.replacements?.total ?? 0);
+    };
+    let error: InputError | undefined;
+    try {
+      for (const chunk of randomChunks(bytes, random, 9)) {
+        decoder.start(chunk);
+        for (let text = decoder.next(); text !== undefined; text = decoder.next()) write(text);
+        if (random() < 0.05) assert.equal(tokenizer.bytesRead, decoded);
+      }
+      const rest = decoder.flush();
+      if (rest !== '') write(rest);
+      tokenizer.end();
+    } catch (thrown) {
+      if (!(thrown instanceof InputError)) throw thrown;
+      error = thrown;
+    }
+    assert.equal(strings, 60);
+    assert.ok(asked.length > 0);
+    for (const {string, offset} of asked) assert.equal(offset, quotes[string], `string ${string}`);
+    assert.equal(error?.code, 'syntax.unexpected');
+    assert.equal(error?.offset, bytes.length - 2, 'the x');
+  }
+});
+
 test('positions: multibyte characters count their UTF-8 bytes in offsets and UTF-16 units in columns', () => {
   // é = 2 bytes, 日 = 3 bytes, 😀 = 4 bytes (2 UTF-16 units).
   const text = '{"é": "日😀", "k": x}';
@@ -598,16 +663,16 @@ test('limit.string: a 50 MB string in 64 KiB chunks fails at the bound and memor
   assert.ok(standard.growth < 2 * defaultLimits.maxStringLength + 8 * 1024 * 1024, `heap grew by ${standard.growth} bytes`);
 });
 
-test('memory: a string of escapes, or one fed a character per write, costs about its length, not a rope node per piece', () => {
+test('memory: a string of escapes, or one fed a character per write, costs about its length, not a rope node per piece; texts whose bytes nobody asked for are not held', () => {
   const gc = collectGarbage();
-  const held = (feed: (tokenizer: Tokenizer) => void): number => {
+  const held = (feed: (tokenizer: Tokenizer) => void, last = '"'): number => {
     gc();
     const before = process.memoryUsage().heapUsed;
     const tokenizer = new Tokenizer(new RecordingSink());
     feed(tokenizer);
     gc();
     const growth = process.memoryUsage().heapUsed - before;
-    tokenizer.write('"');
+    tokenizer.write(last);
     tokenizer.end();
     return growth;
   };
@@ -624,7 +689,15 @@ test('memory: a string of escapes, or one fed a character per write, costs about
     for (let i = 0; i < 300_000; ++i) tokenizer.write(String.fromCharCode(97 + (i % 26)));
   });
   assert.ok(characters < 3 * 1024 * 1024, `300k one-character writes held ${characters} bytes`);
-  console.log(`# memory: 1 Mi escapes held ${escapes} bytes, 300k one-character writes held ${characters} bytes`);
+  // 200k texts of 16 characters (whitespace, no token) whose bytes nobody asked for: counted a few
+  // at a time (src/json/textBytes.ts), not held until asked (some 6 MB).
+  const blanks = Array.from({length: 256}, (_, i) => i.toString(2).padStart(8, '0').replace(/0/g, ' ').replace(/1/g, '\t'));
+  const texts = held(tokenizer => {
+    tokenizer.write('[0');
+    for (let i = 0; i < 200_000; ++i) tokenizer.write(blanks[i & 255]! + blanks[(i >> 8) & 255]!);
+  }, ']');
+  assert.ok(texts < 3 * 1024 * 1024, `200k writes, bytes never asked for, held ${texts} bytes`);
+  console.log(`# memory: 1 Mi escapes held ${escapes} bytes, 300k one-character writes held ${characters} bytes, 200k uncounted texts ${texts} bytes`);
 });
 
 // ---- stop ----

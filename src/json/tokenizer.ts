@@ -107,11 +107,10 @@ export class Tokenizer {
   private running = false;
   private _stopped = false;
 
-  // Positions. The current text starts at byte `byteBase` and code unit `unitBase` of the input;
-  // `index` is the current text's code unit of interest; `bytes` counts the bytes within the text.
+  // Positions. The current text starts at code unit `unitBase` of the input; `index` is the
+  // current text's code unit of interest; `bytes` counts the bytes of the input when asked.
   private text = '';
   private readonly bytes = new TextBytes();
-  private byteBase = 0;
   private unitBase = 0;
   private index = 0;
   /** The current text begins with the second half of a surrogate pair whose first half ended the text before. */
@@ -119,13 +118,14 @@ export class Tokenizer {
   private line = 1;
   /** Input code unit index at which the current line starts. */
   private lineStart = 0;
-  private bytesTotal = 0;
+  /** The bytes read, once the tokenizer stopped or failed; -1 while it reads on. */
+  private bytesFinal = -1;
   /**
    * Where the current string value opened: its quote's code unit in the current text, or -1 when
    * it opened in an earlier text, at `cutStringStart` (see valueStart).
    */
   private stringQuote = -1;
-  private cutStringStart: InputPosition | null = null;
+  private cutStringStart: {line: number; column: number} | null = null;
   /**
    * Code units of the string value read before the input error being thrown inside it, -1 where
    * they are all in `decoded`: the sink hears that length, as a cut there would have told it.
@@ -165,7 +165,8 @@ export class Tokenizer {
 
   /** UTF-8 bytes consumed: through the last delivered token while running or once stopped. */
   get bytesRead(): number {
-    return this.running ? this.position().offset + 1 : this.bytesTotal;
+    if (this.running) return this.position().offset + 1;
+    return this.bytesFinal >= 0 ? this.bytesFinal : this.bytes.total;
   }
 
   stop(): void {
@@ -234,12 +235,13 @@ export class Tokenizer {
   /** The position of the opening quote of the string value being delivered (or begun: see stringCut). */
   valueStart(): InputPosition {
     if (this.stringQuote >= 0) return this.positionAt(this.stringQuote);
-    return this.cutStringStart ?? this.position();
+    const start = this.cutStringStart;
+    return start === null ? this.position() : {offset: this.bytes.markedOffset(), line: start.line, column: start.column};
   }
 
   private positionAt(index: number): InputPosition {
     return {
-      offset: this.byteBase + this.bytes.before(index),
+      offset: this.bytes.offsetAt(index),
       line: this.line,
       column: this.unitBase + index - this.lineStart + 1
     };
@@ -272,19 +274,14 @@ export class Tokenizer {
     const carry = this.carry;
     const text = carry === '' ? piece : carry + piece;
     this.carry = '';
-    // The carried tail is ASCII, so it is as many bytes as code units.
-    let byteBase = this.bytesTotal - carry.length;
-    // A surrogate pair cut by the piece boundary was counted as two 3-byte halves; it is 4 bytes.
     this.pairCut = text.length > 0 && isLowSurrogate(text.charCodeAt(0)) && this.text.length > 0 && isHighSurrogate(this.text.charCodeAt(this.text.length - 1));
-    if (this.pairCut) byteBase -= 2;
-    this.byteBase = byteBase;
     this.unitBase += this.text.length - carry.length;
     this.text = text;
     this.stringQuote = -1;
     this.nextLineFeed = -1;
     this.plainUntil = -1;
     this.index = 0;
-    this.bytes.start(text, replacements, carry.length);
+    this.bytes.next(text, replacements, carry.length, this.pairCut);
     this.runText(text, final);
   }
 
@@ -296,8 +293,8 @@ export class Tokenizer {
     } catch (error) {
       this.running = false;
       // Read through the byte that made the error (bytesRead after a refusal says how far it got).
-      const read = this.byteBase + this.bytes.length;
-      this.bytesTotal = error instanceof InputError && error.offset >= 0 ? Math.min(error.offset + 1, read) : read;
+      const read = this.bytes.total;
+      this.bytesFinal = error instanceof InputError && error.offset >= 0 ? Math.min(error.offset + 1, read) : read;
       this.decoded.reset();
       this.carry = '';
       this.failed = true;
@@ -306,11 +303,10 @@ export class Tokenizer {
     }
     this.running = false;
     if (this._stopped) {
-      this.bytesTotal = this.byteBase + this.bytes.through(this.index);
+      this.bytesFinal = this.bytes.offsetThrough(this.index);
       return;
     }
     this.index = text.length;
-    this.bytesTotal = this.byteBase + this.bytes.length;
   }
 
   // One loop over the text: skip whitespace, then act on the character according to `expect`.
@@ -538,7 +534,9 @@ export class Tokenizer {
    */
   private stringCut(): void {
     if (this.sink.stringBegins === undefined) return;
-    this.cutStringStart = this.positionAt(this.stringQuote);
+    // Its offset is counted only if asked for (TextBytes.mark): most cut strings pass.
+    this.cutStringStart = {line: this.line, column: this.unitBase + this.stringQuote - this.lineStart + 1};
+    this.bytes.mark(this.stringQuote);
     this.announceString();
     this.stringGrew(this.decoded.length);
   }

@@ -89,8 +89,11 @@ export class Document implements Session {
   private checkedLength = 0;
   /** What startText is to be given when the evaluator takes over from the checker. */
   private membersApart = false;
-  /** The bytes the checker read, once it passed the document (its tokenizer is gone). */
-  private passedBytes = 0;
+  /**
+   * The checker's tokenizer, once the checker passed the document: it says how many bytes it read
+   * if asked (counting them costs a byteLength of each piece, most sessions never ask).
+   */
+  private passed: Tokenizer | null = null;
 
   constructor(private readonly parts: CompiledParts) {}
 
@@ -274,7 +277,7 @@ export class Document implements Session {
   beginText(parse: boolean, membersApart: boolean, checkFirst = true): void {
     this.patternsMade?.clear();
     this.dropChecked();
-    this.passedBytes = 0;
+    this.passed = null;
     this.startInput();
     // Most documents are valid, and the checker reads them several times faster than the evaluator.
     // It gives up at the first token at which the evaluator might refuse the document (its `eager`
@@ -404,7 +407,7 @@ export class Document implements Session {
 
   get bytesRead(): number {
     const tokenizer = this.checking ?? this.tokenizer;
-    return tokenizer === null ? this.passedBytes : tokenizer.bytesRead;
+    return (tokenizer ?? this.passed)?.bytesRead ?? 0;
   }
 
   write(chunk: string | Uint8Array): boolean {
@@ -487,7 +490,7 @@ export class Document implements Session {
       this.handOver();
       return;
     }
-    this.passedBytes = checking.bytesRead;
+    this.passed = checking;
     this.releaseChecker(false);
     this.dropChecked();
     this.result = {valid: true, errors: []};
