@@ -420,6 +420,12 @@ interface PoolWorker {
  * what waits stays small. What waits is a result; the batch's buffer is given back at once.
  */
 const BATCHES_AHEAD_HERE = 32;
+/**
+ * Reported records (invalid ones, for the CLI) that may wait for an earlier batch before this
+ * thread validates another batch ahead: 32 batches of 1,024 invalid records each held the main
+ * thread's heap above 64 MB (3 million `{}` lines under `required`).
+ */
+const MOST_WAITING_REPORTED = 4 * MOST_BATCH_LINES;
 /** This thread as one of a pool's validators (see WorkerPool). */
 interface Here {
   batches: BatchValidator;
@@ -451,6 +457,8 @@ class WorkerPool {
   readonly #onResult: (result: BatchResult) => void;
   readonly #firstLines = new Map<number, number>();
   readonly #waiting = new Map<number, BatchResult>();
+  /** Records reported in the results of `#waiting`. */
+  #waitingReported = 0;
   #nextSequence = 0;
   #nextDelivered = 0;
   /** The worker holding an open line: the next batch continues it and must go there too. */
@@ -491,7 +499,7 @@ class WorkerPool {
         this.#send(target, batch, firstLine);
         return;
       }
-      if (here !== undefined && holder === undefined && undelivered < fill + BATCHES_AHEAD_HERE) return this.#validateHere(here, batch, firstLine);
+      if (here !== undefined && holder === undefined && undelivered < fill + BATCHES_AHEAD_HERE && this.#waitingReported < MOST_WAITING_REPORTED) return this.#validateHere(here, batch, firstLine);
       await this.#nextEvent();
     }
   }
@@ -570,8 +578,10 @@ class WorkerPool {
     if (this.#closed || this.#failure !== undefined) return;
     entry.inFlight.splice(entry.inFlight.indexOf(result.sequence), 1);
     this.#waiting.set(result.sequence, result);
+    this.#waitingReported += result.reported.length;
     for (let next = this.#waiting.get(this.#nextDelivered); next !== undefined; next = this.#waiting.get(this.#nextDelivered)) {
       this.#waiting.delete(this.#nextDelivered);
+      this.#waitingReported -= next.reported.length;
       this.#firstLines.delete(this.#nextDelivered);
       this.#nextDelivered++;
       this.#onResult(next);

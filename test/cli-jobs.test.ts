@@ -9,7 +9,7 @@ import { compile } from '../src/index.js';
 import { openByteRange } from '../adapters/cli-jobs.js';
 import { NdjsonRecordReader, type NdjsonRecord } from '../adapters/ndjson-lines.js';
 import { property } from './support/property.js';
-import { CLI, ROOT, runCli, type Run } from './support/cliRun.js';
+import { CLI, ROOT, runCli, runNode, type Run } from './support/cliRun.js';
 import { fixtureBytes, LINE_KINDS, ndjsonBytes, ndjsonInput, SHARD_SCHEMA } from './support/ndjsonShards.js';
 
 const TEST_TIMEOUT = { timeout: 120_000 };
@@ -198,6 +198,21 @@ describe('--jobs', () => {
     assert.deepEqual(await child.exited, [2, null]);
     assert.equal(child.stdout(), '');
     assert.match(child.stderr(), /^stream-schema: a worker thread exited \(code 3\) before the input was validated \(validating lines from 1\)\n$/);
+  });
+
+  it('prints 500,000 invalid records within a 32 MB heap, in one thread and in two', TEST_TIMEOUT, async () => {
+    // Every line invalid, each an error line: what waits to be printed, and the results that wait
+    // for an earlier batch, are bounded by lines, not by chunks or batches (a chunk of 256 KiB is
+    // 87,000 such lines). Before, --jobs 2 ran out of a 64 MB heap here.
+    const file = join(directory, 'all-invalid.ndjson');
+    writeFileSync(file, '{}\n'.repeat(500_000));
+    const required = join(directory, 'required.json');
+    writeFileSync(required, JSON.stringify({ type: 'object', required: ['id'] }));
+    for (const jobs of ['1', '2']) {
+      const { code, stderr } = await runNode(['--max-old-space-size=32', ...CLI, 'validate', '--schema', required, '--jobs', jobs, file], undefined, { ...process.env, NO_COLOR: '1' }, 100_000, 'ignore');
+      assert.equal(code, 1, `--jobs ${jobs}: ${stderr}`);
+      assert.match(stderr, /500000 records: 0 valid, 500000 invalid/, `--jobs ${jobs}`);
+    }
   });
 
   it('stops, workers and all, at Ctrl-C (SIGINT) while reading', TEST_TIMEOUT, async () => {

@@ -19,15 +19,15 @@ export function runCli(args: string[], input: string | Uint8Array | undefined, e
 }
 
 /** Node run with `nodeArgs` from the project root (a built CLI, tsc…), `input` on its stdin. */
-export function runNode(nodeArgs: string[], input: string | Uint8Array | undefined, env: NodeJS.ProcessEnv, timeout = CHILD_TIMEOUT_MS): Promise<Run> {
+export function runNode(nodeArgs: string[], input: string | Uint8Array | undefined, env: NodeJS.ProcessEnv, timeout = CHILD_TIMEOUT_MS, stdout: 'pipe' | 'ignore' = 'pipe'): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, nodeArgs, { cwd: ROOT, env, timeout, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
+    const child = spawn(process.execPath, nodeArgs, { cwd: ROOT, env, timeout, stdio: ['pipe', stdout, 'pipe'] });
+    let printed = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));
-    child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+    child.stdout?.setEncoding('utf8').on('data', (text: string) => (printed += text));
+    child.stderr!.setEncoding('utf8').on('data', (text: string) => (stderr += text));
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(input);
+    child.on('close', (code) => resolve({ code, stdout: printed, stderr }));
+    child.stdin!.end(input);
   });
 }
