@@ -299,7 +299,8 @@ export class Document implements Session {
 
   /** A document's text begins: no bytes held, nothing read, no verdict. */
   private startInput(): void {
-    this.decoder = new ChunkDecoder(DECODE_SLICE);
+    // Made at the first bytes: a text given as strings needs none.
+    this.decoder = null;
     this.inputError = undefined;
     this.result = undefined;
     this.complete = false;
@@ -416,19 +417,26 @@ export class Document implements Session {
     // A chunk the checker would not read whole goes to the evaluator at once (a byte is at most a code unit).
     if (this.checking !== null && this.checkedLength + length > MOST_CHECKED) this.handOver();
     if (this.checking === null) this.judgeMembersApart(this.tokenizer!, length);
-    const decoder = this.decoder!;
     if (typeof chunk === 'string') {
       // Bytes still held before this text are an unfinished character, which ends here.
-      const held = decoder.flush();
-      if (held !== '') this.writePiece(held, decoder.replacements);
+      this.flushDecoder();
       if (!this.stopped()) this.writePiece(chunk, null);
       return !this.failed;
     }
+    const decoder = (this.decoder ??= new ChunkDecoder(DECODE_SLICE));
     decoder.start(chunk);
     for (let text = decoder.next(); text !== undefined && !this.stopped(); text = decoder.next()) {
       if (text !== '') this.writePiece(text, decoder.replacements);
     }
     return !this.failed;
+  }
+
+  /** The bytes held, an unfinished character, end: they are one piece more (U+FFFD). */
+  private flushDecoder(): void {
+    const decoder = this.decoder;
+    if (decoder === null) return;
+    const held = decoder.flush();
+    if (held !== '') this.writePiece(held, decoder.replacements);
   }
 
   /** The evaluator's tokenizer stopped: the document is decided, or ended in an input error. */
@@ -452,17 +460,14 @@ export class Document implements Session {
   end(): Result {
     if (this.result !== undefined) return this.result;
     if (this.checking !== null) {
-      const rest = this.decoder!.flush();
-      if (rest !== '') this.check(this.checking, rest, this.decoder!.replacements);
+      this.flushDecoder();
       if (this.checking !== null) this.endChecking(this.checking);
       if (this.result !== undefined) return this.result;
     }
     const tokenizer = this.tokenizer!;
     if (!tokenizer.stopped) {
-      const decoder = this.decoder!;
-      const rest = decoder.flush();
+      this.flushDecoder();
       this.guard(() => {
-        if (rest !== '') this.writeText(tokenizer, rest, decoder.replacements);
         if (tokenizer.stopped) return;
         tokenizer.end();
         // A failure in the last token (a number the end completes) stops the tokenizer before it
