@@ -132,13 +132,16 @@ export class TextBytes {
       this.countedBytes += Buffer.byteLength(this.text.slice(this.countedIndex, index));
       this.countedIndex = index;
     }
-    const replacements = this.replacements;
-    return replacements === null ? this.countedBytes : this.countedBytes - replacements.addedBefore(index - this.shift);
+    return asSent(this.countedBytes, index, this.replacements, this.shift);
   }
 }
 
 /** Bytes of `text`'s first `index` code units, its `replacements` (from `shift` on) counted at their true length. */
 function bytesBefore(text: string, index: number, replacements: Replacements | null, shift: number): number {
-  const bytes = Buffer.byteLength(text.slice(0, index));
+  return asSent(Buffer.byteLength(text.slice(0, index)), index, replacements, shift);
+}
+
+/** `bytes`, the UTF-8 length of a text's first `index` code units, as sent: its `replacements` (from `shift` on) at their true length. */
+function asSent(bytes: number, index: number, replacements: Replacements | null, shift: number): number {
   return replacements === null ? bytes : bytes - replacements.addedBefore(index - shift);
 }
