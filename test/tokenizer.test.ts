@@ -16,6 +16,7 @@ import {InputError} from '../src/output/errors.js';
 import type {Limits, TokenSink} from '../src/types.js';
 import {random as makeRandom, randomChunks} from './support/chunks.js';
 import {ChunkDecoder} from '../src/json/utf8.js';
+import {compile} from '../src/index.js';
 
 /** stream-json stages are flushed by calling them with `none`, which their declared input type omits. */
 type Stage = (chunk: string | typeof none) => unknown;
@@ -455,6 +456,28 @@ test('positions: bytes counted late, many pieces after the last ask, are those c
     for (const {string, offset} of asked) assert.equal(offset, quotes[string], `string ${string}`);
     assert.equal(error?.code, 'syntax.unexpected');
     assert.equal(error?.offset, bytes.length - 2, 'the x');
+  }
+});
+
+test('positions: an empty write between the halves of a surrogate pair cut by two writes changes no offset', () => {
+  // Found by an outside attack: the empty text stood between the halves, and the pair was counted as two 3-byte halves.
+  const text = '["\uD83D\uDE00",x]';
+  const whole = tokenize([text]).error;
+  assert.deepEqual([whole?.code, whole?.offset, whole?.column], ['syntax.unexpected', 8, 7]);
+  for (const pieces of [['["\uD83D', '', '\uDE00",x]'], ['["\uD83D', '', '', '\uDE00",x]'], ['', '["\uD83D', '\uDE00', '', '",x]']]) {
+    const error = tokenize(pieces).error;
+    assert.deepEqual([error?.code, error?.offset, error?.line, error?.column], [whole?.code, whole?.offset, whole?.line, whole?.column], JSON.stringify(pieces));
+  }
+  const tokenizer = new Tokenizer(new RecordingSink());
+  for (const piece of ['"\uD83D', '', '\uDE00"']) tokenizer.write(piece);
+  tokenizer.end();
+  assert.equal(tokenizer.bytesRead, 6);
+  // And through a session, whichever engine reads it.
+  for (const validator of [compile({}), compile({type: 'string', maxLength: 0})]) {
+    const session = validator.session();
+    for (const piece of ['["\uD83D', '', '\uDE00",x]']) session.write(piece);
+    const expected = validator.validateText(text).errors.map((error) => [error.offset, error.column]);
+    assert.deepEqual(session.end().errors.map((error) => [error.offset, error.column]), expected);
   }
 });
 

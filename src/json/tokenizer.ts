@@ -252,6 +252,9 @@ export class Tokenizer {
     if (this._stopped) return;
     if (this.failed) throw this.failure;
     if (this.finished) throw this.fail('syntax', 'syntax.trailing', 'Input after end()');
+    // An empty text reads nothing, and must not stand between the halves of a surrogate pair that
+    // two writes cut (run() looks for the first half at the end of the text before).
+    if (text === '') return;
     this.run(text, false, replacements);
   }
 
