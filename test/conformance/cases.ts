@@ -24,6 +24,7 @@ import {
   stalled,
   trickle,
   whole,
+  withEmptyChunks,
   type BodySpec,
   type ErrorPlace,
   type Mount,
@@ -434,6 +435,20 @@ export const CASES: readonly Case[] = [
         [whole(bytes), ...everySplit(bytes)].map((body) => ({mount: uploads, body, expect: {...refused('syntax'), errorAt: {code: 'syntax.unexpected', offset}}})),
       ),
     ],
+  },
+  {
+    kind: 'same verdict',
+    name: 'empty chunks anywhere change nothing',
+    from: "the outside attack on byte offsets: an empty write between a surrogate pair's halves moved every later offset by 2",
+    mount: mount(orderSchema, {scalars: true}),
+    groups: [
+      '{"customer":"zoë😀€","items":[{"sku":"𝄞","quantity":1}]}',
+      '{"customer":"😀","items":[{"sku":"𝄞","quantity":-1}]}',
+      '{"customer":"😀😀","items":[{"sku":"€","quantity":1}]} x',
+      '\uFEFF{"customer":"\\ud83d\\ude00","items":[{"sku":"a","quantity":1}]}',
+    ]
+      .map((text): readonly BodySpec[] => [whole(text), withEmptyChunks(text)])
+      .concat(invalidUtf8.beforeAnError.map(({bytes}) => [whole(bytes), withEmptyChunks(bytes)])),
   },
   {
     kind: 'never accepted',

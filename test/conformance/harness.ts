@@ -214,6 +214,24 @@ export function bytewise(text: string | Uint8Array, options: BodyOptions = {}): 
   return pieces(Array.from(bytes, (_, index) => bytes.subarray(index, index + 1)), {shown: `${describeBytes(bytes)} a byte per chunk`, ...options});
 }
 
+/**
+ * The body a byte per chunk, with an empty chunk before, between and after them. A door must read
+ * an empty chunk as nothing: one between the halves of a character once moved every later offset.
+ * Over HTTP the sender skips them (an empty chunk would end a chunked body).
+ */
+export function withEmptyChunks(text: string | Uint8Array, options: BodyOptions = {}): BodySpec {
+  const bytes = bytesOf(text);
+  const empty = bytes.subarray(0, 0);
+  const chunks = [empty, ...Array.from(bytes, (_, index) => [bytes.subarray(index, index + 1), empty]).flat()];
+  return {
+    steps: () => chunks,
+    length: bytes.length,
+    headers: options.headers,
+    announced: options.announced ?? false,
+    shown: options.shown ?? `${describeBytes(bytes)} a byte per chunk, an empty chunk around each`,
+  };
+}
+
 export interface LargeBody extends BodyOptions {
   readonly prefix: string | Uint8Array;
   /** Total bytes, prefix and suffix included. */
