@@ -227,7 +227,8 @@ function threadCpuSeconds(): number {
  * workers do not compile TypeScript as they start.
  */
 async function threadSplit(file: string, cli: Cli, workers: number): Promise<{ readingThread: number; process: number }> {
-  const built = dirname(cli.args.at(-1)!);
+  // The build's adapters/, beside the bundled bin's cli/ (or the source's adapters/ itself, with tsx).
+  const built = join(dirname(cli.args.at(-1)!), '..', 'adapters');
   const load = async <T>(path: string): Promise<T> => (await import(pathToFileURL(join(built, path)).href)) as T;
   const { ParallelNdjsonReader } = await load<typeof import('../adapters/ndjson-workers.js')>('ndjson-workers.js');
   const { NdjsonRecordReader } = await load<typeof import('../adapters/ndjson-lines.js')>('ndjson-lines.js');

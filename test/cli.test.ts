@@ -7,7 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { after, describe, it } from 'node:test';
 import { once } from 'node:events';
 import { runInTerminal, screenLines, type TerminalRun } from './support/terminal.js';
-import { CHILD_TIMEOUT_MS, CLI, ROOT, runCli, type Run } from './support/cliRun.js';
+import { buildCli, CHILD_TIMEOUT_MS, CLI, ROOT, runCli, runNode, type Run } from './support/cliRun.js';
 
 const TEST_TIMEOUT = { timeout: 60_000 };
 
@@ -246,18 +246,40 @@ describe('stream-schema validate', { concurrency: 2 }, () => {
     assert.match(stderr, /^1 file, 1 record: 1 valid, 0 invalid \(/);
   });
 
-  it('prints the version of package.json with --version, from the source and from the build', TEST_TIMEOUT, async () => {
+  it('prints the version of package.json with --version, from the source, the build and the bundled bin', TEST_TIMEOUT, async () => {
     const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
     const [global, inCommand] = await Promise.all([run(['--version']), run(['validate', '--version'])]);
     assert.deepEqual([global.code, global.stdout, inCommand.stdout], [0, `${version}\n`, `${version}\n`]);
-    // Built as `npm run build` builds dist/: one directory below the root, so the CLI is two below package.json.
-    const build = mkdtempSync(join(ROOT, '.cli-build-'));
+    // tsc's adapters/cli.js is two directories below package.json, the bin's cli/cli.js too.
+    const { build, cli, compiled } = await buildCli();
     try {
-      const tsc = spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json', '--outDir', build], { cwd: ROOT, encoding: 'utf8' });
-      const built = join(build, 'adapters/cli.js');
-      assert.ok(existsSync(built), `tsc emitted no adapters/cli.js: ${tsc.stdout}${tsc.stderr}`);
-      const fromBuild = spawnSync(process.execPath, [built, '--version'], { cwd: directory, encoding: 'utf8' });
-      assert.deepEqual([fromBuild.status, fromBuild.stdout], [0, `${version}\n`], fromBuild.stderr);
+      for (const built of [compiled, cli]) {
+        const fromBuild = spawnSync(process.execPath, [built, '--version'], { cwd: directory, encoding: 'utf8' });
+        assert.deepEqual([fromBuild.status, fromBuild.stdout], [0, `${version}\n`], `${built}: ${fromBuild.stderr}`);
+      }
+    } finally {
+      rmSync(build, { recursive: true, force: true });
+    }
+  });
+
+  it('the bin (the bundled CLI) finds its workers and its option modules, and says what the source says', TEST_TIMEOUT, async () => {
+    // Past a few 256 KiB batches, so that --jobs 2 hands some to its worker.
+    const many = join(directory, 'many.ndjson');
+    writeFileSync(many, Array.from({ length: 60_000 }, (_, index) => (index % 997 === 5 ? '{"id":0,"tag":"long"}' : `{"id":${index + 1},"tag":"ab"}`)).join('\n'));
+    const { build, cli } = await buildCli();
+    try {
+      for (const args of [
+        ['validate', '--jobs', '1', '--schema', schemaFile, many, badDocumentFile],
+        ['validate', '--jobs', '2', '--schema', schemaFile, many, mixedFile],
+        ['validate', '--jobs', '2', '--keywords', namedKeywordsFile, '--schema', evenSchemaFile, '--ndjson', many],
+      ]) {
+        const [bundled, source] = await Promise.all([runNode([cli, ...args], undefined, ENV), run(args)]);
+        assert.equal(bundled.code, 1, bundled.stderr);
+        assert.ok(lines(bundled.stdout).length > 50, bundled.stdout);
+        assert.deepEqual([bundled.code, bundled.stdout], [source.code, source.stdout], args.join(' '));
+        // The summary's timing aside.
+        assert.equal(bundled.stderr.replace(/\(.*\)/, ''), source.stderr.replace(/\(.*\)/, ''), args.join(' '));
+      }
     } finally {
       rmSync(build, { recursive: true, force: true });
     }

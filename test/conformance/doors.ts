@@ -61,7 +61,7 @@ import {
   type Verdict,
 } from './harness.js';
 import {MIDDLEWARE_STATUSES, ServedDoor, type ServedApp} from './wire.js';
-import {runNode, type Run} from '../support/cliRun.js';
+import {buildCli, runNode, type Run} from '../support/cliRun.js';
 
 // ---------------------------------------------------------------------------------------------
 // Skip reasons several rows share
@@ -681,19 +681,6 @@ const NO_SENDER = 'the CLI reads files: a file neither stalls nor goes away midw
 /** `file` run by Node from the project root, stdin empty. */
 function run(file: string, args: string[]): Promise<Run> {
   return runNode([file, ...args], undefined, process.env, 60_000);
-}
-
-/**
- * The CLI built as `npm run build` builds it, one directory below the root (as test/cli.test.ts
- * does): a process of the build starts in a fraction of the time tsx takes to load the source,
- * and the row starts one per mount and case.
- */
-async function buildCli(): Promise<{cli: string; build: string}> {
-  const build = mkdtempSync(join(ROOT, '.cli-build-'));
-  const tsc = await run(join(ROOT, 'node_modules/typescript/bin/tsc'), ['-p', 'tsconfig.json', '--outDir', build]);
-  const cli = join(build, 'adapters/cli.js');
-  if (!existsSync(cli)) throw new Error(`tsc emitted no adapters/cli.js: ${tsc.stdout}${tsc.stderr}`);
-  return {cli, build};
 }
 
 /** The bytes of a body that simply ends; the CLI has no other kind. */

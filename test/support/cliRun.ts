@@ -2,6 +2,7 @@
 // outlives its test: shared by the CLI's tests, its row of the hostile suite and its isolation test.
 
 import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const ROOT = new URL('../..', import.meta.url).pathname;
@@ -30,4 +31,20 @@ export function runNode(nodeArgs: string[], input: string | Uint8Array | undefin
     child.on('close', (code) => resolve({ code, stdout: printed, stderr }));
     child.stdin!.end(input);
   });
+}
+
+/**
+ * The package's `bin` built as `npm run build` builds it, one directory below the root: tsc's
+ * output, then scripts/bundle-cli.mjs's bundle of the CLI and its worker in <build>/cli/.
+ * `cli` is the bundle, `compiled` tsc's unbundled adapters/cli.js; remove `build` when done.
+ */
+export async function buildCli(): Promise<{ build: string; cli: string; compiled: string }> {
+  const build = mkdtempSync(join(ROOT, '.cli-build-'));
+  const tsc = await runNode([join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json', '--outDir', build], undefined, process.env, 120_000);
+  const compiled = join(build, 'adapters/cli.js');
+  if (!existsSync(compiled)) throw new Error(`tsc emitted no adapters/cli.js: ${tsc.stdout}${tsc.stderr}`);
+  const bundled = await runNode([join(ROOT, 'scripts/bundle-cli.mjs'), build], undefined, process.env);
+  const cli = join(build, 'cli/cli.js');
+  if (bundled.code !== 0 || !existsSync(cli)) throw new Error(`scripts/bundle-cli.mjs made no cli/cli.js: ${bundled.stdout}${bundled.stderr}`);
+  return { build, cli, compiled };
 }
