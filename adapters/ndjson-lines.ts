@@ -12,6 +12,9 @@
 import type { OutputUnit, Result, Session, SessionOptions, Validator } from '../src/types.js';
 import { ChunkDecoder, decodeUtf8, replacementsIn } from '../src/json/utf8.js';
 import { isHighSurrogate, isLowSurrogate } from '../src/json/grammar.js';
+import { passesTextRangeOf } from '../src/session/validator.js';
+
+type RangeCheck = (text: string, from: number, to: number) => boolean;
 
 /**
  * Where LineSplitter delivers the text. Pieces of one line arrive in order, never containing LF.
@@ -23,8 +26,11 @@ export interface LineSink {
   linePart(text: string, bytes?: Uint8Array): void;
   /** The current line ended: at an LF, or at the end of input for a last line without one. */
   lineEnd(): void;
-  /** A whole non-empty line found in one piece of text; without this, `linePart` then `lineEnd`. */
-  wholeLine?(text: string, bytes?: Uint8Array): void;
+  /**
+   * A whole non-empty line found in one piece of text: `text` from `from` to `to`, unsliced (a
+   * reader may judge it where it stands). Without this, `linePart` then `lineEnd`.
+   */
+  wholeLine?(text: string, from: number, to: number, bytes?: Uint8Array): void;
 }
 
 const LINE_FEED = 0x0a;
@@ -196,7 +202,7 @@ export class LineSplitter {
     let byteLineFeed = bytes === undefined ? -1 : bytes.indexOf(LINE_FEED, byteStart);
     while (lineFeed !== -1) {
       const lineBytes = bytes?.subarray(byteStart, byteLineFeed);
-      if (!this.#lineOpen && lineFeed > start && this.#sink.wholeLine !== undefined) this.#sink.wholeLine(text.slice(start, lineFeed), lineBytes);
+      if (!this.#lineOpen && lineFeed > start && this.#sink.wholeLine !== undefined) this.#sink.wholeLine(text, start, lineFeed, lineBytes);
       else {
         if (lineFeed > start) this.#sink.linePart(text.slice(start, lineFeed), lineBytes);
         this.#lineOpen = false;
@@ -281,10 +287,13 @@ export class NdjsonRecordReader {
   #leadingWhitespace = 0;
   /** Where the line went past maxLineLength: the character past the limit; null while within it. */
   #pastLimit: LinePosition | null = null;
+  /** The validator's check of a line where it stands (passesTextRangeOf); not when the value is wanted. */
+  readonly #passesRange: RangeCheck | undefined;
 
   constructor(validator: Validator, options: NdjsonReaderOptions, onRecord: (record: NdjsonRecord) => void) {
     this.#validator = validator;
     this.#sessionOptions = { parse: options.parse === true };
+    this.#passesRange = options.parse === true ? undefined : passesTextRangeOf(validator);
     this.#maxLineLength = checkMaxLineLength(options.maxLineLength);
     this.#line = checkFirstLine(options.firstLine);
     // A validator compiled with `allErrors` is fed a line to its end even once the line is known
@@ -298,7 +307,7 @@ export class NdjsonRecordReader {
     this.#splitter = new LineSplitter({
       linePart: (text, bytes) => this.#linePart(text, bytes),
       lineEnd: () => this.#lineEnd(),
-      wholeLine: wholeLines ? (text, bytes) => this.#wholeLine(text, bytes) : undefined,
+      wholeLine: wholeLines ? (text, from, to, bytes) => this.#wholeLine(text, from, to, bytes) : undefined,
     }, { streamStart: this.#line === 1 });
   }
 
@@ -361,15 +370,22 @@ export class NdjsonRecordReader {
   }
 
   /** `bytes`: what is validated, where the text is not their true length (see LineSink). */
-  #wholeLine(text: string, bytes?: Uint8Array): void {
-    if (text.length > this.#maxLineLength) {
-      this.#linePart(text, bytes);
+  #wholeLine(piece: string, from: number, to: number, bytes?: Uint8Array): void {
+    if (to - from > this.#maxLineLength) {
+      this.#linePart(piece.slice(from, to), bytes);
       this.#lineEnd();
       return;
     }
     const line = this.#line++;
     // Blank line (nothing but JSON whitespace): skipped, but it was counted.
-    if (skipWhitespace(text) === text.length) return;
+    if (skipWhitespace(piece, from, to) === to) return;
+    // Most lines pass: the checker's code says so where the line stands in the piece. A line
+    // sliced out of it cost validateText 7% more, each character read through the piece.
+    if (this.#passesRange !== undefined && validating(line, this.#passesRange, passesRange, { piece, from, to })) {
+      this.#onRecord(toRecord(line, { valid: true, errors: [] }, 0));
+      return;
+    }
+    const text = piece.slice(from, to);
     // Positions are already relative to the line, leading whitespace included.
     const result = validating(line, this.#validator, this.#sessionOptions.parse === true ? parseText : validateText, bytes ?? text);
     this.#onRecord(toRecord(line, result, 0));
@@ -420,6 +436,7 @@ const writeTo = (session: Session, text: string | Uint8Array): boolean => sessio
 const endOf = (session: Session): Result => session.end();
 const parseText = (validator: Validator, text: string | Uint8Array): Result => validator.parseText(text);
 const validateText = (validator: Validator, text: string | Uint8Array): Result => validator.validateText(text);
+const passesRange = (check: RangeCheck, range: { piece: string; from: number; to: number }): boolean => check(range.piece, range.from, range.to);
 
 /**
  * `call(target, argument)`, a step of validating the record on `line`. What it throws comes from
@@ -499,9 +516,9 @@ function lineLengthError(line: number, maxLineLength: number, { offset, column }
 }
 
 /** Index of the first character (or byte) that is not JSON whitespace (RFC 8259 §2: space, tab, LF, CR). */
-function skipWhitespace(text: string | Uint8Array): number {
-  let index = 0;
-  while (index < text.length) {
+function skipWhitespace(text: string | Uint8Array, from = 0, to = text.length): number {
+  let index = from;
+  while (index < to) {
     const code = typeof text === 'string' ? text.charCodeAt(index) : text[index]!;
     if (code !== 0x20 && code !== 0x09 && code !== 0x0d && code !== LINE_FEED) return index;
     index++;

@@ -4,6 +4,7 @@
 // the same errors.
 
 import type { OutputUnit, Result, Session, SessionOptions, Validator, ValueResult } from '../src/types.js';
+import { PASSES_TEXT_RANGE, passesTextRangeOf } from '../src/session/validator.js';
 
 /**
  * Characters of a piped document (or a split NDJSON line) kept until its verdict, for the syntax
@@ -43,7 +44,9 @@ export function withSyntaxPass(validator: Validator, syntax: Validator): Validat
     session: ((options?: SessionOptions) => new SyntaxCheckedSession(validator, syntax, options)) as Validator['session'],
     is: (value): value is unknown => validator.is(value),
     '~standard': validator['~standard'],
-  };
+    // A text that passes has no schema violation, so no syntax pass either: the wrapped validator's answer.
+    [PASSES_TEXT_RANGE]: passesTextRangeOf(validator),
+  } as Validator;
 }
 
 /**

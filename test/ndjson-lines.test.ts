@@ -14,6 +14,9 @@ import {
   type NdjsonRecord,
 } from '../adapters/ndjson-lines.js';
 import { property } from './support/property.js';
+import { documentArbitrary, schemaCases } from './support/arbitraries.js';
+import { withSyntaxPass } from '../adapters/syntax-pass.js';
+import { PASSES_TEXT_RANGE, passesTextRangeOf } from '../src/session/validator.js';
 
 const TEST_TIMEOUT = { timeout: 20_000 };
 
@@ -429,6 +432,37 @@ describe('NdjsonRecordReader', () => {
     }
   });
 
+  it('gives a line judged where it stands in its piece the record validateText gives the line cut out', TEST_TIMEOUT, () => {
+    // The range check reads on past the line's LF as if the text went on (RootPrograms.textPasses):
+    // lines that continue into the next one, cut documents, trailing content and every hostile
+    // document must get what the slice gets, through the validator and through the CLI's wrapper.
+    const separator = fc.constantFrom('\n', '\r\n', ' \n', '\n\n', '\n\t');
+    const scenario = schemaCases().chain((schemaCase) =>
+      fc.record({
+        schemaCase: fc.constant(schemaCase),
+        lines: fc.array(fc.tuple(documentArbitrary(schemaCase), separator), { minLength: 1, maxLength: 6 }),
+        cuts: fc.array(fc.nat(), { maxLength: 2 }),
+      }),
+    );
+    let passedInPlace = 0;
+    fc.assert(
+      fc.property(scenario, ({ schemaCase, lines, cuts }) => {
+        const bytes = Buffer.concat(lines.flatMap(([document, after]) => [Buffer.from(document.bytes), Buffer.from(after)]));
+        const at = [...new Set(cuts.map((cut) => cut % (bytes.length + 1)))].sort((a, b) => a - b);
+        const chunks = [0, ...at].map((from, index) => bytes.subarray(from, [...at, bytes.length][index]));
+        const compiled = compile(schemaCase.schema, schemaCase.options);
+        for (const validator of [compiled, withSyntaxPass(compiled, compile(true))]) {
+          const inPlace = passesTextRangeOf(validator)!;
+          const counted = rangeChecked(validator, (text, from, to) => (inPlace(text, from, to) ? (passedInPlace++, true) : false));
+          const sliced = rangeChecked(validator, undefined);
+          assert.deepEqual(readRecords(chunks, {}, counted), readRecords(chunks, {}, sliced));
+        }
+      }),
+      property(300),
+    );
+    assert.ok(passedInPlace > 100, `only ${passedInPlace} lines passed where they stand`);
+  });
+
   it('emits nothing after stop()', TEST_TIMEOUT, () => {
     const records: NdjsonRecord[] = [];
     const reader = new NdjsonRecordReader(schemaValidator(), {}, (record) => {
@@ -458,6 +492,23 @@ describe('InvalidRecordError and onInvalid', () => {
     assert.throws(() => checkOnInvalid('drop' as 'skip'), RangeError);
   });
 });
+
+/** `inner`, with `check` as its check of a line where it stands (none: every line is sliced). */
+function rangeChecked(inner: Validator, check: ((text: string, from: number, to: number) => boolean) | undefined): Validator {
+  return {
+    draft: inner.draft,
+    allErrors: inner.allErrors,
+    changesValues: inner.changesValues,
+    warnings: inner.warnings,
+    validate: (value: unknown) => inner.validate(value),
+    validateText: (text: string | Uint8Array) => inner.validateText(text),
+    parseText: (text: string | Uint8Array) => inner.parseText(text),
+    session: ((options?: SessionOptions) => inner.session(options)) as Validator['session'],
+    is: (value: unknown): value is unknown => inner.is(value),
+    '~standard': inner['~standard'],
+    [PASSES_TEXT_RANGE]: check,
+  } as Validator;
+}
 
 /** Wraps a validator to count sessions and writes made after a session said false. */
 function spyingValidator(inner: Validator): { validator: Validator; readonly sessions: number; readonly wholeLines: number; readonly writesAfterFalse: number } {

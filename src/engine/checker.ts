@@ -236,6 +236,23 @@ export class TextChecker implements TokenSink, RangeSink {
   }
 
   /**
+   * Whether the code generated for the schema passes `text` from `from` to `to` as checkText
+   * would pass `text.slice(from, to)` (see RootPrograms.textPasses). False also where there is no
+   * such code, or it failed the range: the caller then gives the slice to checkText.
+   */
+  passesTextRange(text: string, from: number, to: number): boolean {
+    if (!this.cache.asksPrograms('text')) return false;
+    this.begin(this.root);
+    try {
+      if (this.programs.textPasses(text, this.held, (this.scanner ??= new TextScanner(this.limits)), from, to) !== PASSED) return false;
+      this.cache.programPasses.text++;
+      return true;
+    } finally {
+      this.release();
+    }
+  }
+
+  /**
    * Judge one member value or array item, to which `nodes` apply, read from `text` at `from`
    * inside `depth` open objects and arrays (src/session/memberSink.ts): where it ends when it
    * passes, else -1 (a failure, or anything TextScanner.valueAt refuses).

@@ -144,10 +144,13 @@ export class RootPrograms {
   }
 
   /**
-   * The verdict on the whole of `text`, as `scanner` would read it (a leading BOM, whitespace
-   * around the value): PASSED, NOT_PASSED, or NOT_ASKED where there is none.
+   * The verdict on the whole of `text` from `from` to `to`, as `scanner` would read
+   * `text.slice(from, to)` (a leading BOM, whitespace around the value): PASSED, NOT_PASSED, or
+   * NOT_ASKED where there is none. A range spares an NDJSON line its slice, on which V8 reads each
+   * character through the string it was sliced from. The code reads on past `to` as if the text
+   * went on, but its position only grows: a value it passes that ends by `to` was read within it.
    */
-  textPasses(text: string, held: HeldScalar, scanner: TextScanner): Asked {
+  textPasses(text: string, held: HeldScalar, scanner: TextScanner, from = 0, to = text.length): Asked {
     if (this.text === undefined) this.text = this.programFor('text') as TextProgram | null;
     const program = this.text;
     if (program === null) return NOT_ASKED;
@@ -155,13 +158,14 @@ export class RootPrograms {
     state.reader.readStrings(text);
     // The programs below the root are written on their first call, in here too.
     try {
-      let i = text.length > 0 && text.charCodeAt(0) === Ch.BOM ? 1 : 0;
+      let i = from < to && text.charCodeAt(from) === Ch.BOM ? from + 1 : from;
       let c = 0;
-      while ((c = text.charCodeAt(i)) === Ch.Space || c === Ch.LF || c === Ch.CR || c === Ch.Tab) i++;
+      while (i < to && ((c = text.charCodeAt(i)) === Ch.Space || c === Ch.LF || c === Ch.CR || c === Ch.Tab)) i++;
+      if (i === to) return NOT_PASSED;
       i = program(text, i, held, 0, state);
-      if (i < 0) return NOT_PASSED;
-      while ((c = text.charCodeAt(i)) === Ch.Space || c === Ch.LF || c === Ch.CR || c === Ch.Tab) i++;
-      return i === text.length ? PASSED : NOT_PASSED;
+      if (i < 0 || i > to) return NOT_PASSED;
+      while (i < to && ((c = text.charCodeAt(i)) === Ch.Space || c === Ch.LF || c === Ch.CR || c === Ch.Tab)) i++;
+      return i === to ? PASSED : NOT_PASSED;
     } catch (error) {
       // A stack used up by the code's recursion: the checker, which keeps a stack of its own, reads
       // the text again. Anything else was thrown by a custom format or keyword, as the checker

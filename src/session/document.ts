@@ -203,6 +203,22 @@ export class Document implements Session {
     }
   }
 
+  /**
+   * Whether validateText(text.slice(from, to)) would pass by the checker's code alone; false says
+   * nothing (see TextChecker.passesTextRange). NDJSON lines found whole ask this of the decoded
+   * piece they stand in, and are sliced only when it says false.
+   */
+  passesTextRange(text: string, from: number, to: number): boolean {
+    try {
+      if (!this.parts.checkerCache.usable) return false;
+      // As validateText: the text as sent is judged only where no value option could change it.
+      if (this.parts.amendPlans !== null && !this.parts.validAsSentIsUnchanged) return false;
+      return this.checkerOf().passesTextRange(text, from, to);
+    } finally {
+      this.patterns.clear();
+    }
+  }
+
   /** parseText(): validateText's verdict, and the value of a valid document. */
   parseText(text: string | Uint8Array): ValueResult {
     try {

@@ -33,6 +33,14 @@ import {Document, type CompiledParts} from './document.js';
  * validator is never recognised by the methods it happens to have.
  */
 const VALIDATOR_BRAND: unique symbol = Symbol.for('stream-schema.validator') as never;
+/** CompiledValidator's range check for NDJSON readers (see its method), found on validators that wrap one too. */
+export const PASSES_TEXT_RANGE: unique symbol = Symbol.for('stream-schema.passesTextRange') as never;
+
+/** `validator`'s range check (see CompiledValidator), bound, or undefined where it has none. */
+export function passesTextRangeOf(validator: Validator): ((text: string, from: number, to: number) => boolean) | undefined {
+  const check = (validator as {[PASSES_TEXT_RANGE]?: (text: string, from: number, to: number) => boolean})[PASSES_TEXT_RANGE];
+  return typeof check === 'function' ? check.bind(validator) : undefined;
+}
 
 /** True for a validator made by `compile` (of this or another copy of stream-schema). */
 export function isValidator(candidate: unknown): candidate is Validator {
@@ -192,7 +200,7 @@ export class CompiledValidator<Output = unknown, Input = Output> implements Vali
   }
 
   /** `call` on a document of its own, given back when it returns (or throws). */
-  private withDocument<A, R extends Result>(call: (document: Document, argument: A) => R, argument: A): R {
+  private withDocument<A, R>(call: (document: Document, argument: A) => R, argument: A): R {
     const document = this.take();
     try {
       return call(document, argument);
@@ -211,6 +219,14 @@ export class CompiledValidator<Output = unknown, Input = Output> implements Vali
 
   parseText(text: string | Uint8Array): ValueResult<Output> {
     return this.withDocument(parseText, text) as ValueResult<Output>;
+  }
+
+  /**
+   * Internal (NDJSON readers): whether validateText(text.slice(from, to)) passes, known without
+   * the slice; false where only validateText can tell. Keyed by a registered symbol, as the brand.
+   */
+  [PASSES_TEXT_RANGE](text: string, from: number, to: number): boolean {
+    return this.withDocument(passesTextRange, {text, from, to});
   }
 
   session(options: SessionOptions & {parse: true}): Session<ValueResult<Output>>;
@@ -239,3 +255,4 @@ export class CompiledValidator<Output = unknown, Input = Output> implements Vali
 const validateValue = (document: Document, value: unknown): ValueResult => document.validateValue(value);
 const validateText = (document: Document, text: string | Uint8Array): Result => document.validateText(text);
 const parseText = (document: Document, text: string | Uint8Array): ValueResult => document.parseText(text);
+const passesTextRange = (document: Document, range: {text: string; from: number; to: number}): boolean => document.passesTextRange(range.text, range.from, range.to);
