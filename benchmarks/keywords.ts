@@ -52,7 +52,11 @@ function documentOf(i: number): Record<string, unknown> {
 const count = Number(process.argv[2] ?? 50_000);
 const documents = Array.from({length: count}, (_, i) => documentOf(i));
 const texts = documents.map((document) => JSON.stringify(document));
-const halves = texts.map((text) => [text.slice(0, text.length >> 1), text.slice(text.length >> 1)] as const);
+// Each half a string of its own, as a decoder gives a network's chunks or an LLM's stream its
+// deltas. Slices of the document would be views of it, read a character at a time through it: 4–7%
+// slower, a cost no session fed from a network pays.
+const ownString = (text: string): string => Buffer.from(text).toString();
+const halves = texts.map((text) => [ownString(text.slice(0, text.length >> 1)), ownString(text.slice(text.length >> 1))] as const);
 const bytes = texts.reduce((sum, text) => sum + Buffer.byteLength(text), 0);
 
 const ours = compile(schema);
