@@ -20,7 +20,7 @@ import type {BodyOptions} from '../adapters/http-body.js';
 import * as koaAdapter from '../adapters/koa.js';
 import * as web from '../adapters/web.js';
 import type {Result} from '../src/types.js';
-import {chunk, chunkingArbitrary, describeBytes, documentArbitrary, familyCases, type Chunking, type SchemaCase} from './support/arbitraries.js';
+import {chunk, chunkingArbitrary, copySchema, describeBytes, documentArbitrary, familyCases, type Chunking, type SchemaCase} from './support/arbitraries.js';
 import {property} from './support/property.js';
 
 const TIMEOUT = {timeout: 120_000};
@@ -44,7 +44,7 @@ async function expressApp(schema: unknown, options: BodyOptions): Promise<Server
   app.set('env', 'test');
   const echo: express.RequestHandler = (req, res) => void res.type('json').send(JSON.stringify({body: req.body}));
   app.post('/shared', expressAdapter.validateBody(schema as object, options), echo);
-  app.post('/fresh/:index', (req, res, next) => expressAdapter.validateBody(structuredClone(schema) as object, options)(req, res, next), echo);
+  app.post('/fresh/:index', (req, res, next) => expressAdapter.validateBody(copySchema(schema) as object, options)(req, res, next), echo);
   app.use(expressAdapter.problemHandler());
   return listening(app.listen(0, '127.0.0.1'));
 }
@@ -60,7 +60,7 @@ async function koaApp(schema: unknown, options: BodyOptions): Promise<Server> {
   const router = new Router();
   router.post('/shared', koaAdapter.validateBody(schema as object, options), echo);
   // The context as validateBody names it (its `request.body` is what it sets).
-  router.post('/fresh/:index', (ctx, next) => koaAdapter.validateBody(structuredClone(schema) as object, options)(ctx as never, next), echo);
+  router.post('/fresh/:index', (ctx, next) => koaAdapter.validateBody(copySchema(schema) as object, options)(ctx as never, next), echo);
   app.use(router.routes());
   return listening(app.listen(0, '127.0.0.1'));
 }
@@ -71,7 +71,7 @@ async function fastifyApp(schema: unknown, options: BodyOptions, bodies: number)
   app.register(streamSchema, pluginOptions);
   const echo = async (request: FastifyRequest, reply: FastifyReply): Promise<string> => reply.type('application/json').send(JSON.stringify({body: request.body}));
   app.post('/shared', {schema: {body: schema}}, echo);
-  for (let index = 0; index < bodies; index++) app.post(`/fresh/${index}`, {schema: {body: structuredClone(schema)}}, echo);
+  for (let index = 0; index < bodies; index++) app.post(`/fresh/${index}`, {schema: {body: copySchema(schema)}}, echo);
   await app.listen({port: 0, host: '127.0.0.1'});
   return app.server;
 }
@@ -235,7 +235,7 @@ describe('the web adapter tells every body what a fresh validator tells it', () 
       fc.asyncProperty(scenarioArbitrary(), async ({schemaCase, bodies}) => {
         const options = bodyOptions(schemaCase) as web.RequestOptions;
         for (const [index, {bytes, framing, shown}] of bodies.entries()) {
-          const expected = await requestOutcome(() => web.validateRequest(webRequest(bytes, framing), structuredClone(schemaCase.schema), options));
+          const expected = await requestOutcome(() => web.validateRequest(webRequest(bytes, framing), copySchema(schemaCase.schema), options));
           const actual = await requestOutcome(() => web.validateRequest(webRequest(bytes, framing), schemaCase.schema, options));
           assert.deepEqual(actual, expected, `body ${index} (${shown}) after ${JSON.stringify(bodies.slice(0, index).map((body) => body.shown))}`);
         }
@@ -251,7 +251,7 @@ describe('the web adapter tells every body what a fresh validator tells it', () 
           const pieces = chunk(bytes, framing.contentLength ? {cuts: [], every: 0, afterHighBytes: false, singleBytes: false, strings: false} : framing.chunking).map((piece) =>
             typeof piece === 'string' ? new TextEncoder().encode(piece) : piece,
           );
-          const expected = await sinkOutcome(web.validationSink(structuredClone(schemaCase.schema), schemaCase.options), pieces);
+          const expected = await sinkOutcome(web.validationSink(copySchema(schemaCase.schema), schemaCase.options), pieces);
           const actual = await sinkOutcome(web.validationSink(schemaCase.schema, schemaCase.options), pieces);
           assert.deepStrictEqual(actual, expected, `document ${index} (${shown}) after ${JSON.stringify(bodies.slice(0, index).map((body) => body.shown))}`);
         }

@@ -294,6 +294,20 @@ const smallLimitsArbitrary: fc.Arbitrary<Required<Limits>> = fc.record({
   // passes is not refused by the count), so a bound small enough to cross would part the modes.
 }).map((limits) => ({...limits, maxAssembledValues: defaultLimits.maxAssembledValues, maxApplications: defaultLimits.maxApplications}));
 
+/**
+ * A deep copy of a generated schema, each object with its prototype. fast-check makes some
+ * dictionaries (a `const` or `enum` object among them) with a null prototype; structuredClone gives
+ * the copy Object.prototype instead, and an error's `params` shows the literal itself, so a
+ * validator of the copy told a document something that differed from the original's by that alone.
+ */
+export function copySchema<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(copySchema) as T;
+  if (typeof value !== 'object' || value === null) return value;
+  const copy = Object.create(Object.getPrototypeOf(value) as object | null) as Record<string, unknown>;
+  for (const [key, member] of Object.entries(value)) Object.defineProperty(copy, key, {value: copySchema(member), enumerable: true, writable: true, configurable: true});
+  return copy as T;
+}
+
 /** A schema with the options it is compiled with, and the limits in force. */
 export interface SchemaCase {
   schema: Fragment;
