@@ -4,7 +4,7 @@
 // the same errors.
 
 import type { OutputUnit, Result, Session, SessionOptions, Validator, ValueResult } from '../src/types.js';
-import { PASSES_TEXT_RANGE, passesTextRangeOf } from '../src/session/validator.js';
+import { VALID_TEXT_RANGE, validTextRangeOf } from '../src/session/validator.js';
 
 /**
  * Characters of a piped document (or a split NDJSON line) kept until its verdict, for the syntax
@@ -45,7 +45,7 @@ export function withSyntaxPass(validator: Validator, syntax: Validator): Validat
     is: (value): value is unknown => validator.is(value),
     '~standard': validator['~standard'],
     // A text that passes has no schema violation, so no syntax pass either: the wrapped validator's answer.
-    [PASSES_TEXT_RANGE]: passesTextRangeOf(validator),
+    [VALID_TEXT_RANGE]: validTextRangeOf(validator),
   } as Validator;
 }
 

@@ -16,7 +16,7 @@ import {
 import { property } from './support/property.js';
 import { documentArbitrary, schemaCases } from './support/arbitraries.js';
 import { withSyntaxPass } from '../adapters/syntax-pass.js';
-import { PASSES_TEXT_RANGE, passesTextRangeOf } from '../src/session/validator.js';
+import { VALID_TEXT_RANGE, validTextRangeOf, type TextRangeJudge } from '../src/session/validator.js';
 
 const TEST_TIMEOUT = { timeout: 20_000 };
 
@@ -432,7 +432,7 @@ describe('NdjsonRecordReader', () => {
     }
   });
 
-  it('gives a line judged where it stands in its piece the record validateText gives the line cut out', TEST_TIMEOUT, () => {
+  it('gives a line judged where it stands in its piece the record validateText or parseText gives the line cut out', TEST_TIMEOUT, () => {
     // The range check reads on past the line's LF as if the text went on (RootPrograms.textPasses):
     // lines that continue into the next one, cut documents, trailing content and every hostile
     // document must get what the slice gets, through the validator and through the CLI's wrapper.
@@ -452,10 +452,14 @@ describe('NdjsonRecordReader', () => {
         const chunks = [0, ...at].map((from, index) => bytes.subarray(from, [...at, bytes.length][index]));
         const compiled = compile(schemaCase.schema, schemaCase.options);
         for (const validator of [compiled, withSyntaxPass(compiled, compile(true))]) {
-          const inPlace = passesTextRangeOf(validator)!;
-          const counted = rangeChecked(validator, (text, from, to) => (inPlace(text, from, to) ? (passedInPlace++, true) : false));
-          const sliced = rangeChecked(validator, undefined);
-          assert.deepEqual(readRecords(chunks, {}, counted), readRecords(chunks, {}, sliced));
+          const inPlace = validTextRangeOf(validator)!;
+          const counted = rangeJudged(validator, (text, from, to, parse) => {
+            const result = inPlace(text, from, to, parse);
+            if (result !== undefined) passedInPlace++;
+            return result;
+          });
+          const sliced = rangeJudged(validator, undefined);
+          for (const options of [{}, { parse: true }]) assert.deepEqual(readRecords(chunks, options, counted), readRecords(chunks, options, sliced), JSON.stringify(options));
         }
       }),
       property(300),
@@ -493,8 +497,8 @@ describe('InvalidRecordError and onInvalid', () => {
   });
 });
 
-/** `inner`, with `check` as its check of a line where it stands (none: every line is sliced). */
-function rangeChecked(inner: Validator, check: ((text: string, from: number, to: number) => boolean) | undefined): Validator {
+/** `inner`, with `judge` as its judgement of a line where it stands (none: every line is sliced). */
+function rangeJudged(inner: Validator, judge: TextRangeJudge | undefined): Validator {
   return {
     draft: inner.draft,
     allErrors: inner.allErrors,
@@ -506,7 +510,7 @@ function rangeChecked(inner: Validator, check: ((text: string, from: number, to:
     session: ((options?: SessionOptions) => inner.session(options)) as Validator['session'],
     is: (value: unknown): value is unknown => inner.is(value),
     '~standard': inner['~standard'],
-    [PASSES_TEXT_RANGE]: check,
+    [VALID_TEXT_RANGE]: judge,
   } as Validator;
 }
 

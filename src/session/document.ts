@@ -204,16 +204,18 @@ export class Document implements Session {
   }
 
   /**
-   * Whether validateText(text.slice(from, to)) would pass by the checker's code alone; false says
-   * nothing (see TextChecker.passesTextRange). NDJSON lines found whole ask this of the decoded
-   * piece they stand in, and are sliced only when it says false.
+   * validateText's result for text.slice(from, to), or with `parse` parseText's, where the
+   * checker's code passes the range (see TextChecker.passesTextRange); undefined says nothing.
+   * NDJSON lines found whole ask this of the decoded piece they stand in, and are sliced to be
+   * judged only when it gives nothing.
    */
-  passesTextRange(text: string, from: number, to: number): boolean {
+  validTextRange(text: string, from: number, to: number, parse: boolean): Result | undefined {
     try {
-      if (!this.parts.checkerCache.usable) return false;
-      // As validateText: the text as sent is judged only where no value option could change it.
-      if (this.parts.amendPlans !== null && !this.parts.validAsSentIsUnchanged) return false;
-      return this.checkerOf().passesTextRange(text, from, to);
+      if (!this.parts.checkerCache.usable) return undefined;
+      // As validateText and parseText: the text as sent is judged only where no value option could change it.
+      if (this.parts.amendPlans !== null && !this.parts.validAsSentIsUnchanged) return undefined;
+      if (!this.checkerOf().passesTextRange(text, from, to)) return undefined;
+      return parse ? withValue({valid: true, errors: []}, text.slice(from, to)) : {valid: true, errors: []};
     } finally {
       this.patterns.clear();
     }

@@ -33,13 +33,16 @@ import {Document, type CompiledParts} from './document.js';
  * validator is never recognised by the methods it happens to have.
  */
 const VALIDATOR_BRAND: unique symbol = Symbol.for('stream-schema.validator') as never;
-/** CompiledValidator's range check for NDJSON readers (see its method), found on validators that wrap one too. */
-export const PASSES_TEXT_RANGE: unique symbol = Symbol.for('stream-schema.passesTextRange') as never;
+/** CompiledValidator's judgement of a range for NDJSON readers (see its method), found on validators that wrap one too. */
+export const VALID_TEXT_RANGE: unique symbol = Symbol.for('stream-schema.validTextRange') as never;
 
-/** `validator`'s range check (see CompiledValidator), bound, or undefined where it has none. */
-export function passesTextRangeOf(validator: Validator): ((text: string, from: number, to: number) => boolean) | undefined {
-  const check = (validator as {[PASSES_TEXT_RANGE]?: (text: string, from: number, to: number) => boolean})[PASSES_TEXT_RANGE];
-  return typeof check === 'function' ? check.bind(validator) : undefined;
+/** The valid result of `text.slice(from, to)` (its value too with `parse`), or undefined: only validateText or parseText can tell. */
+export type TextRangeJudge = (text: string, from: number, to: number, parse: boolean) => Result | undefined;
+
+/** `validator`'s judgement of a range (see CompiledValidator), bound, or undefined where it has none. */
+export function validTextRangeOf(validator: Validator): TextRangeJudge | undefined {
+  const judge = (validator as {[VALID_TEXT_RANGE]?: TextRangeJudge})[VALID_TEXT_RANGE];
+  return typeof judge === 'function' ? judge.bind(validator) : undefined;
 }
 
 /** True for a validator made by `compile` (of this or another copy of stream-schema). */
@@ -222,11 +225,12 @@ export class CompiledValidator<Output = unknown, Input = Output> implements Vali
   }
 
   /**
-   * Internal (NDJSON readers): whether validateText(text.slice(from, to)) passes, known without
-   * the slice; false where only validateText can tell. Keyed by a registered symbol, as the brand.
+   * Internal (NDJSON readers): the valid result of text.slice(from, to), known without the slice,
+   * or undefined where only validateText or parseText can tell. Keyed by a registered symbol, as
+   * the brand.
    */
-  [PASSES_TEXT_RANGE](text: string, from: number, to: number): boolean {
-    return this.withDocument(passesTextRange, {text, from, to});
+  [VALID_TEXT_RANGE](text: string, from: number, to: number, parse: boolean): Result | undefined {
+    return this.withDocument(validTextRange, {text, from, to, parse});
   }
 
   session(options: SessionOptions & {parse: true}): Session<ValueResult<Output>>;
@@ -255,4 +259,5 @@ export class CompiledValidator<Output = unknown, Input = Output> implements Vali
 const validateValue = (document: Document, value: unknown): ValueResult => document.validateValue(value);
 const validateText = (document: Document, text: string | Uint8Array): Result => document.validateText(text);
 const parseText = (document: Document, text: string | Uint8Array): ValueResult => document.parseText(text);
-const passesTextRange = (document: Document, range: {text: string; from: number; to: number}): boolean => document.passesTextRange(range.text, range.from, range.to);
+const validTextRange = (document: Document, range: {text: string; from: number; to: number; parse: boolean}): Result | undefined =>
+  document.validTextRange(range.text, range.from, range.to, range.parse);
