@@ -33,8 +33,12 @@ import {Document, type CompiledParts} from './document.js';
  * validator is never recognised by the methods it happens to have.
  */
 const VALIDATOR_BRAND: unique symbol = Symbol.for('stream-schema.validator') as never;
-/** CompiledValidator's judgement of a range for NDJSON readers (see its method), found on validators that wrap one too. */
-export const VALID_TEXT_RANGE: unique symbol = Symbol.for('stream-schema.validTextRange') as never;
+/**
+ * CompiledValidator's judgement of a range for NDJSON readers (see its method), found on validators
+ * that wrap one too. Not registered, unlike the brand: a validator of another copy of stream-schema
+ * is judged by its public methods, whatever its internals are.
+ */
+export const VALID_TEXT_RANGE: unique symbol = Symbol('stream-schema.validTextRange') as never;
 
 /** The valid result of `text.slice(from, to)` (its value too with `parse`), or undefined: only validateText or parseText can tell. */
 export type TextRangeJudge = (text: string, from: number, to: number, parse: boolean) => Result | undefined;
@@ -226,8 +230,7 @@ export class CompiledValidator<Output = unknown, Input = Output> implements Vali
 
   /**
    * Internal (NDJSON readers): the valid result of text.slice(from, to), known without the slice,
-   * or undefined where only validateText or parseText can tell. Keyed by a registered symbol, as
-   * the brand.
+   * or undefined where only validateText or parseText can tell.
    */
   [VALID_TEXT_RANGE](text: string, from: number, to: number, parse: boolean): Result | undefined {
     return this.withDocument(validTextRange, {text, from, to, parse});
