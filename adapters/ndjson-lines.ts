@@ -12,7 +12,7 @@
 import type { OutputUnit, Result, Session, SessionOptions, Validator } from '../src/types.js';
 import { ChunkDecoder, decodeUtf8, replacementsIn } from '../src/json/utf8.js';
 import { isHighSurrogate, isLowSurrogate } from '../src/json/grammar.js';
-import { validTextRangeOf, type TextRangeJudge } from '../src/session/validator.js';
+import { textRangeJudgeOf, type TextRangeJudge } from '../src/session/validator.js';
 
 /**
  * Where LineSplitter delivers the text. Pieces of one line arrive in order, never containing LF.
@@ -285,13 +285,13 @@ export class NdjsonRecordReader {
   #leadingWhitespace = 0;
   /** Where the line went past maxLineLength: the character past the limit; null while within it. */
   #pastLimit: LinePosition | null = null;
-  /** The validator's judgement of a line where it stands in its piece (validTextRangeOf). */
-  readonly #validRange: TextRangeJudge | undefined;
+  /** The validator's judgement of a line where it stands in its piece (textRangeJudgeOf). */
+  readonly #judgeRange: TextRangeJudge | undefined;
 
   constructor(validator: Validator, options: NdjsonReaderOptions, onRecord: (record: NdjsonRecord) => void) {
     this.#validator = validator;
     this.#sessionOptions = { parse: options.parse === true };
-    this.#validRange = validTextRangeOf(validator);
+    this.#judgeRange = textRangeJudgeOf(validator);
     this.#maxLineLength = checkMaxLineLength(options.maxLineLength);
     this.#line = checkFirstLine(options.firstLine);
     // A validator compiled with `allErrors` is fed a line to its end even once the line is known
@@ -379,10 +379,12 @@ export class NdjsonRecordReader {
     if (skipWhitespace(piece, from, to) === to) return;
     // Most lines pass: the checker's code says so where the line stands in the piece. A line
     // sliced out of it cost validateText 7% more, each character read through the piece.
-    const parse = this.#sessionOptions.parse === true;
-    const valid = this.#validRange === undefined ? undefined : validating(line, this.#validRange, validRange, { piece, from, to, parse });
     // Positions are already relative to the line, leading whitespace included.
-    const result = valid ?? validating(line, this.#validator, parse ? parseText : validateText, bytes ?? piece.slice(from, to));
+    const parse = this.#sessionOptions.parse === true;
+    const result =
+      this.#judgeRange === undefined
+        ? validating(line, this.#validator, parse ? parseText : validateText, bytes ?? piece.slice(from, to))
+        : validating(line, this.#judgeRange, judgeRange, { piece, from, to, parse, bytes });
     this.#onRecord(toRecord(line, result, 0));
   }
 
@@ -431,8 +433,8 @@ const writeTo = (session: Session, text: string | Uint8Array): boolean => sessio
 const endOf = (session: Session): Result => session.end();
 const parseText = (validator: Validator, text: string | Uint8Array): Result => validator.parseText(text);
 const validateText = (validator: Validator, text: string | Uint8Array): Result => validator.validateText(text);
-const validRange = (judge: TextRangeJudge, range: { piece: string; from: number; to: number; parse: boolean }): Result | undefined =>
-  judge(range.piece, range.from, range.to, range.parse);
+const judgeRange = (judge: TextRangeJudge, range: { piece: string; from: number; to: number; parse: boolean; bytes: Uint8Array | undefined }): Result =>
+  judge(range.piece, range.from, range.to, range.parse, range.bytes);
 
 /**
  * `call(target, argument)`, a step of validating the record on `line`. What it throws comes from

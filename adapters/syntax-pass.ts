@@ -4,7 +4,7 @@
 // the same errors.
 
 import type { OutputUnit, Result, Session, SessionOptions, Validator, ValueResult } from '../src/types.js';
-import { VALID_TEXT_RANGE, validTextRangeOf } from '../src/session/validator.js';
+import { JUDGE_TEXT_RANGE, textRangeJudgeOf, type TextRangeJudge } from '../src/session/validator.js';
 
 /**
  * Characters of a piped document (or a split NDJSON line) kept until its verdict, for the syntax
@@ -32,6 +32,7 @@ export function withInputErrors(result: Result, inputErrors: readonly OutputUnit
  */
 export function withSyntaxPass(validator: Validator, syntax: Validator): Validator {
   const checkText = (result: Result, text: string | Uint8Array): Result => (needsSyntaxPass(result) ? withInputErrors(result, syntax.validateText(text).errors) : result);
+  const judgeRange = textRangeJudgeOf(validator);
   return {
     draft: validator.draft,
     allErrors: validator.allErrors,
@@ -44,8 +45,10 @@ export function withSyntaxPass(validator: Validator, syntax: Validator): Validat
     session: ((options?: SessionOptions) => new SyntaxCheckedSession(validator, syntax, options)) as Validator['session'],
     is: (value): value is unknown => validator.is(value),
     '~standard': validator['~standard'],
-    // A text that passes has no schema violation, so no syntax pass either: the wrapped validator's answer.
-    [VALID_TEXT_RANGE]: validTextRangeOf(validator),
+    [JUDGE_TEXT_RANGE]:
+      judgeRange === undefined
+        ? undefined
+        : ((text, from, to, parse, bytes) => checkText(judgeRange(text, from, to, parse, bytes), bytes ?? text.slice(from, to))) satisfies TextRangeJudge,
   } as Validator;
 }
 

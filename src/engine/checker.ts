@@ -52,7 +52,7 @@ import {
   levelsUp,
   type Target,
 } from './shape.js';
-import {NOT_ASKED, NOT_PASSED, PASSED, RootPrograms} from './programs.js';
+import {NOT_ASKED, NOT_PASSED, PASSED, RootPrograms, type Asked} from './programs.js';
 import {CheckerCache, MAX_VALUE_DEPTH} from './checkerCache.js';
 import {failsAtClose, hasAll} from './decisions.js';
 
@@ -216,9 +216,10 @@ export class TextChecker implements TokenSink, RangeSink {
    * Judge one whole document given as text, with no value options: read by a TextScanner, which
    * hands over keys and strings as ranges of the text (see keyAt, stringAt).
    */
-  checkText(text: string): Outcome {
+  checkText(text: string, programAsked?: Asked): Outcome {
     this.begin(this.root);
-    const asked = this.cache.asksPrograms('text') ? this.programs.textPasses(text, this.held, (this.scanner ??= new TextScanner(this.limits))) : NOT_ASKED;
+    // `programAsked`: the code was asked already, of the range of a longer text this one was cut from (askTextRange).
+    const asked = programAsked ?? (this.cache.asksPrograms('text') ? this.programs.textPasses(text, this.held, (this.scanner ??= new TextScanner(this.limits))) : NOT_ASKED);
     if (asked === PASSED) {
       this.cache.programPasses.text++;
       this.release();
@@ -236,17 +237,17 @@ export class TextChecker implements TokenSink, RangeSink {
   }
 
   /**
-   * Whether the code generated for the schema passes `text` from `from` to `to` as checkText
-   * would pass `text.slice(from, to)` (see RootPrograms.textPasses). False also where there is no
-   * such code, or it failed the range: the caller then gives the slice to checkText.
+   * What the code generated for the schema says of `text` from `from` to `to`, as checkText would
+   * ask it of `text.slice(from, to)` (see RootPrograms.textPasses). Unless PASSED, the caller gives
+   * the slice to checkText with this answer, and the code is not run on it a second time.
    */
-  passesTextRange(text: string, from: number, to: number): boolean {
-    if (!this.cache.asksPrograms('text')) return false;
+  askTextRange(text: string, from: number, to: number): Asked {
+    if (!this.cache.asksPrograms('text')) return NOT_ASKED;
     this.begin(this.root);
     try {
-      if (this.programs.textPasses(text, this.held, (this.scanner ??= new TextScanner(this.limits)), from, to) !== PASSED) return false;
-      this.cache.programPasses.text++;
-      return true;
+      const asked = this.programs.textPasses(text, this.held, (this.scanner ??= new TextScanner(this.limits)), from, to);
+      if (asked === PASSED) this.cache.programPasses.text++;
+      return asked;
     } finally {
       this.release();
     }

@@ -12,6 +12,7 @@ import {ApplicationCount, Evaluator} from '../engine/evaluator.js';
 import {clear} from '../engine/arrays.js';
 import type {KeyPlans} from '../engine/keyPlan.js';
 import {PASS, TextChecker} from '../engine/checker.js';
+import {NOT_ASKED, PASSED, type Asked} from '../engine/programs.js';
 import {StreamChecker} from '../engine/streamChecker.js';
 import type {CheckerCache} from '../engine/checkerCache.js';
 import {PatternTests} from '../engine/patterns.js';
@@ -186,16 +187,26 @@ export class Document implements Session {
     }
   }
 
-  /** validateText(): a whole document as text or bytes. */
-  validateText(text: string | Uint8Array): Result {
+  /**
+   * Whether a whole text is judged as sent, by the checker's text pass: no value option could
+   * change a valid document (under those that could, the amender stands in front).
+   */
+  private judgesAsSent(): boolean {
+    return this.parts.amendPlans === null || this.parts.validAsSentIsUnchanged;
+  }
+
+  /**
+   * validateText(): a whole document as text or bytes. `programAsked`: what the schema's code said
+   * of the range this text was cut from (judgeTextRange), not to be asked again.
+   */
+  validateText(text: string | Uint8Array, programAsked?: Asked): Result {
     try {
       // Most documents pass: the checker says so without runs; otherwise the evaluator says why.
       if (!this.parts.checkerCache.usable) return this.evaluateText(text);
       const source = typeof text === 'string' ? text : decodeUtf8(text);
       const plans = this.parts.amendPlans;
       const checker = this.checkerOf();
-      const asSent = plans === null || this.parts.validAsSentIsUnchanged;
-      if ((asSent ? checker.checkText(source) : checker.check(source, this.amendedCheck(plans))) === PASS) return {valid: true, errors: []};
+      if ((plans !== null && !this.judgesAsSent() ? checker.check(source, this.amendedCheck(plans)) : checker.checkText(source, programAsked)) === PASS) return {valid: true, errors: []};
       return this.evaluateText(source, replacementsOf(text, source));
     } finally {
       this.patterns.clear();
@@ -204,32 +215,32 @@ export class Document implements Session {
   }
 
   /**
-   * validateText's result for text.slice(from, to), or with `parse` parseText's, where the
-   * checker's code passes the range (see TextChecker.passesTextRange); undefined says nothing.
-   * NDJSON lines found whole ask this of the decoded piece they stand in, and are sliced to be
-   * judged only when it gives nothing.
+   * validateText's result for text.slice(from, to), or with `parse` parseText's, as they give it
+   * to the slice (or to `bytes`, the slice's own bytes where the text is not their true length).
+   * NDJSON lines found whole are judged so in the decoded piece they stand in: the schema's code
+   * is asked of the range (TextChecker.askTextRange), and only a line it does not pass is sliced,
+   * its answer carried along so that the code does not read the line twice.
    */
-  validTextRange(text: string, from: number, to: number, parse: boolean): Result | undefined {
+  judgeTextRange(text: string, from: number, to: number, parse: boolean, bytes?: Uint8Array): Result {
+    let asked: Asked = NOT_ASKED;
     try {
-      if (!this.parts.checkerCache.usable) return undefined;
-      // As validateText and parseText: the text as sent is judged only where no value option could change it.
-      if (this.parts.amendPlans !== null && !this.parts.validAsSentIsUnchanged) return undefined;
-      if (!this.checkerOf().passesTextRange(text, from, to)) return undefined;
-      return parse ? withValue({valid: true, errors: []}, text.slice(from, to)) : {valid: true, errors: []};
+      if (this.parts.checkerCache.usable && this.judgesAsSent()) asked = this.checkerOf().askTextRange(text, from, to);
     } finally {
       this.patterns.clear();
     }
+    if (asked === PASSED) return parse ? withValue({valid: true, errors: []}, text.slice(from, to)) : {valid: true, errors: []};
+    const line = bytes ?? text.slice(from, to);
+    return parse ? this.parseText(line, asked) : this.validateText(line, asked);
   }
 
-  /** parseText(): validateText's verdict, and the value of a valid document. */
-  parseText(text: string | Uint8Array): ValueResult {
+  /** parseText(): validateText's verdict, and the value of a valid document. `programAsked`: as validateText's. */
+  parseText(text: string | Uint8Array, programAsked?: Asked): ValueResult {
     try {
       const source = typeof text === 'string' ? text : decodeUtf8(text);
       const plans = this.parts.amendPlans;
       // For a valid document whose value is wanted anyway: the checker's pass, then JSON.parse once.
       // Under value options that change no valid document, its value as sent is the amended one.
-      const asSent = plans === null || this.parts.validAsSentIsUnchanged;
-      if (asSent && this.parts.checkerCache.usable && this.checkerOf().checkText(source) === PASS) return withValue({valid: true, errors: []}, source);
+      if (this.judgesAsSent() && this.parts.checkerCache.usable && this.checkerOf().checkText(source, programAsked) === PASS) return withValue({valid: true, errors: []}, source);
       if (plans !== null) return this.parseAmended(source, replacementsOf(text, source), plans);
       const result = this.evaluateText(source, replacementsOf(text, source));
       return result.valid ? withValue(result, source) : result;

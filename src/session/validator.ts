@@ -38,14 +38,17 @@ const VALIDATOR_BRAND: unique symbol = Symbol.for('stream-schema.validator') as 
  * that wrap one too. Not registered, unlike the brand: a validator of another copy of stream-schema
  * is judged by its public methods, whatever its internals are.
  */
-export const VALID_TEXT_RANGE: unique symbol = Symbol('stream-schema.validTextRange') as never;
+export const JUDGE_TEXT_RANGE: unique symbol = Symbol('stream-schema.judgeTextRange') as never;
 
-/** The valid result of `text.slice(from, to)` (its value too with `parse`), or undefined: only validateText or parseText can tell. */
-export type TextRangeJudge = (text: string, from: number, to: number, parse: boolean) => Result | undefined;
+/**
+ * validateText's result for `text.slice(from, to)`, or with `parse` parseText's, given `bytes`
+ * (the slice's own bytes) where the text is not their true length.
+ */
+export type TextRangeJudge = (text: string, from: number, to: number, parse: boolean, bytes?: Uint8Array) => Result;
 
 /** `validator`'s judgement of a range (see CompiledValidator), bound, or undefined where it has none. */
-export function validTextRangeOf(validator: Validator): TextRangeJudge | undefined {
-  const judge = (validator as {[VALID_TEXT_RANGE]?: TextRangeJudge})[VALID_TEXT_RANGE];
+export function textRangeJudgeOf(validator: Validator): TextRangeJudge | undefined {
+  const judge = (validator as {[JUDGE_TEXT_RANGE]?: TextRangeJudge})[JUDGE_TEXT_RANGE];
   return typeof judge === 'function' ? judge.bind(validator) : undefined;
 }
 
@@ -228,12 +231,9 @@ export class CompiledValidator<Output = unknown, Input = Output> implements Vali
     return this.withDocument(parseText, text) as ValueResult<Output>;
   }
 
-  /**
-   * Internal (NDJSON readers): the valid result of text.slice(from, to), known without the slice,
-   * or undefined where only validateText or parseText can tell.
-   */
-  [VALID_TEXT_RANGE](text: string, from: number, to: number, parse: boolean): Result | undefined {
-    return this.withDocument(validTextRange, {text, from, to, parse});
+  /** Internal (NDJSON readers): validateText or parseText of text.slice(from, to), sliced only if need be (Document.judgeTextRange). */
+  [JUDGE_TEXT_RANGE](text: string, from: number, to: number, parse: boolean, bytes?: Uint8Array): Result {
+    return this.withDocument(judgeTextRange, {text, from, to, parse, bytes});
   }
 
   session(options: SessionOptions & {parse: true}): Session<ValueResult<Output>>;
@@ -262,5 +262,5 @@ export class CompiledValidator<Output = unknown, Input = Output> implements Vali
 const validateValue = (document: Document, value: unknown): ValueResult => document.validateValue(value);
 const validateText = (document: Document, text: string | Uint8Array): Result => document.validateText(text);
 const parseText = (document: Document, text: string | Uint8Array): ValueResult => document.parseText(text);
-const validTextRange = (document: Document, range: {text: string; from: number; to: number; parse: boolean}): Result | undefined =>
-  document.validTextRange(range.text, range.from, range.to, range.parse);
+const judgeTextRange = (document: Document, range: {text: string; from: number; to: number; parse: boolean; bytes: Uint8Array | undefined}): Result =>
+  document.judgeTextRange(range.text, range.from, range.to, range.parse, range.bytes);
