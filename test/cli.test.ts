@@ -89,7 +89,14 @@ writeFileSync(malformedLinesFile, `{"p": []}\n{"a": 1, "b": }\n${LONG_LINE}\n`);
 const noIdFile = join(directory, 'defs', 'no-id.json');
 writeFileSync(noIdFile, JSON.stringify({ type: 'string' }));
 
-after(() => rmSync(directory, { recursive: true, force: true }));
+/** The package's bin built once for the tests that run it (a tsc build and a bundle take seconds). */
+let built: ReturnType<typeof buildCli> | undefined;
+const builtCli = (): ReturnType<typeof buildCli> => (built ??= buildCli());
+
+after(async () => {
+  rmSync(directory, { recursive: true, force: true });
+  if (built !== undefined) rmSync((await built).build, { recursive: true, force: true });
+});
 
 describe('stream-schema validate', { concurrency: 2 }, () => {
   it('reports each bad line of the example event log with its line number and exits 1', TEST_TIMEOUT, async () => {
@@ -251,14 +258,10 @@ describe('stream-schema validate', { concurrency: 2 }, () => {
     const [global, inCommand] = await Promise.all([run(['--version']), run(['validate', '--version'])]);
     assert.deepEqual([global.code, global.stdout, inCommand.stdout], [0, `${version}\n`, `${version}\n`]);
     // tsc's adapters/cli.js is two directories below package.json, the bin's cli/cli.js too.
-    const { build, cli, compiled } = await buildCli();
-    try {
-      for (const built of [compiled, cli]) {
-        const fromBuild = spawnSync(process.execPath, [built, '--version'], { cwd: directory, encoding: 'utf8' });
-        assert.deepEqual([fromBuild.status, fromBuild.stdout], [0, `${version}\n`], `${built}: ${fromBuild.stderr}`);
-      }
-    } finally {
-      rmSync(build, { recursive: true, force: true });
+    const { cli, compiled } = await builtCli();
+    for (const file of [compiled, cli]) {
+      const fromBuild = spawnSync(process.execPath, [file, '--version'], { cwd: directory, encoding: 'utf8' });
+      assert.deepEqual([fromBuild.status, fromBuild.stdout], [0, `${version}\n`], `${file}: ${fromBuild.stderr}`);
     }
   });
 
@@ -266,22 +269,18 @@ describe('stream-schema validate', { concurrency: 2 }, () => {
     // Past a few 256 KiB batches, so that --jobs 2 hands some to its worker.
     const many = join(directory, 'many.ndjson');
     writeFileSync(many, Array.from({ length: 60_000 }, (_, index) => (index % 997 === 5 ? '{"id":0,"tag":"long"}' : `{"id":${index + 1},"tag":"ab"}`)).join('\n'));
-    const { build, cli } = await buildCli();
-    try {
-      for (const args of [
-        ['validate', '--jobs', '1', '--schema', schemaFile, many, badDocumentFile],
-        ['validate', '--jobs', '2', '--schema', schemaFile, many, mixedFile],
-        ['validate', '--jobs', '2', '--keywords', namedKeywordsFile, '--schema', evenSchemaFile, '--ndjson', many],
-      ]) {
-        const [bundled, source] = await Promise.all([runNode([cli, ...args], undefined, ENV), run(args)]);
-        assert.equal(bundled.code, 1, bundled.stderr);
-        assert.ok(lines(bundled.stdout).length > 50, bundled.stdout);
-        assert.deepEqual([bundled.code, bundled.stdout], [source.code, source.stdout], args.join(' '));
-        // The summary's timing aside.
-        assert.equal(bundled.stderr.replace(/\(.*\)/, ''), source.stderr.replace(/\(.*\)/, ''), args.join(' '));
-      }
-    } finally {
-      rmSync(build, { recursive: true, force: true });
+    const { cli } = await builtCli();
+    for (const args of [
+      ['validate', '--jobs', '1', '--schema', schemaFile, many, badDocumentFile],
+      ['validate', '--jobs', '2', '--schema', schemaFile, many, mixedFile],
+      ['validate', '--jobs', '2', '--keywords', namedKeywordsFile, '--schema', evenSchemaFile, '--ndjson', many],
+    ]) {
+      const [bundled, source] = await Promise.all([runNode([cli, ...args], undefined, ENV), run(args)]);
+      assert.equal(bundled.code, 1, bundled.stderr);
+      assert.ok(lines(bundled.stdout).length > 50, bundled.stdout);
+      assert.deepEqual([bundled.code, bundled.stdout], [source.code, source.stdout], args.join(' '));
+      // The summary's timing aside.
+      assert.equal(bundled.stderr.replace(/\(.*\)/, ''), source.stderr.replace(/\(.*\)/, ''), args.join(' '));
     }
   });
 
