@@ -150,7 +150,7 @@ function printVersion(): number {
   return EXIT_VALID;
 }
 
-/** The version in stream-schema's package.json: one directory up from adapters/cli.ts (run by tsx), two from dist/adapters/cli.js and from the bin, dist/cli/cli.js. */
+/** The version in stream-schema's package.json: one directory up from adapters/cli.ts (run by tsx), two from dist/adapters/cli.js and from the bin, dist/bundle/cli.js. */
 function packageVersion(): string {
   for (const candidate of ['../package.json', '../../package.json']) {
     const url = new URL(candidate, import.meta.url);

@@ -130,7 +130,7 @@ export interface Cli {
 
 export async function prepareCli(flavour: CliFlavour, cleanups: (() => void)[]): Promise<Cli> {
   if (flavour === 'tsx') return { flavour, args: ['--import', 'tsx', join(ROOT, 'adapters/cli.ts')] };
-  if (flavour === 'dist') return { flavour, args: [join(ROOT, 'dist/cli/cli.js')] };
+  if (flavour === 'dist') return { flavour, args: [join(ROOT, 'dist/bundle/cli.js')] };
   const outDir = mkdtempSync(join(tmpdir(), 'stream-schema-bench-build-'));
   cleanups.push(() => rmSync(outDir, { recursive: true, force: true }));
   // An ES module scope, and the project's dependencies, for the compiled files.
@@ -144,10 +144,10 @@ export async function prepareCli(flavour: CliFlavour, cleanups: (() => void)[]):
   // tsc emits despite type errors elsewhere in the tree; only a missing CLI stops the benchmark.
   if (!existsSync(join(outDir, 'adapters/cli.js'))) throw new Error(`tsc did not emit ${join(outDir, 'adapters/cli.js')}`);
   // Bundled as `npm run build` makes the package's bin.
-  const bundle = spawn(process.execPath, [join(ROOT, 'scripts/bundle-cli.mjs'), outDir], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
+  const bundle = spawn(process.execPath, [join(ROOT, 'scripts/bundle.mjs'), outDir], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
   await once(bundle, 'close');
-  const cliFile = join(outDir, 'cli/cli.js');
-  if (!existsSync(cliFile)) throw new Error(`scripts/bundle-cli.mjs did not make ${cliFile}`);
+  const cliFile = join(outDir, 'bundle/cli.js');
+  if (!existsSync(cliFile)) throw new Error(`scripts/bundle.mjs did not make ${cliFile}`);
   console.log(`compiled and bundled the CLI into ${outDir} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   return { flavour, args: [cliFile] };
 }

@@ -8,7 +8,7 @@
 // 2. The checker (`validate()`, which asks it first): the same measurement, taken from a getter
 //    on the array's last item, while the checker holds every item before it.
 // 3. The CLI on a file `[0,1,2,…]` of ~47 MB, with and without `uniqueItems`: its peak RSS (VmHWM,
-//    polled), as a user runs it (dist/cli/cli.js).
+//    polled), as a user runs it (dist/bundle/cli.js).
 //
 // Booleans and null repeat after two items: an array of them longer than that is a duplicate at
 // its third item, so they are measured in an array of [true, false] pairs nested one level
@@ -96,7 +96,7 @@ console.log(`  ${'boolean pairs'.padEnd(18)} evaluator (session) ${((sessionByte
 
 /** Peak RSS of the CLI validating `file` against `schema`, in MB. */
 async function cliPeakMb(schema: string, file: string): Promise<{peakMb: number; exit: number | null}> {
-  const child = spawn(process.execPath, [join(ROOT, 'dist/cli/cli.js'), 'validate', '--quiet', '--schema', schema, file], {stdio: 'ignore'});
+  const child = spawn(process.execPath, [join(ROOT, 'dist/bundle/cli.js'), 'validate', '--quiet', '--schema', schema, file], {stdio: 'ignore'});
   let peakKb = 0;
   const poll = setInterval(() => {
     try {

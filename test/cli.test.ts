@@ -7,7 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { after, describe, it } from 'node:test';
 import { once } from 'node:events';
 import { runInTerminal, screenLines, type TerminalRun } from './support/terminal.js';
-import { buildCli, CHILD_TIMEOUT_MS, CLI, ROOT, runCli, runNode, type Run } from './support/cliRun.js';
+import { buildPackage, CHILD_TIMEOUT_MS, CLI, ROOT, runCli, runNode, type Run } from './support/cliRun.js';
 
 const TEST_TIMEOUT = { timeout: 60_000 };
 
@@ -90,8 +90,8 @@ const noIdFile = join(directory, 'defs', 'no-id.json');
 writeFileSync(noIdFile, JSON.stringify({ type: 'string' }));
 
 /** The package's bin built once for the tests that run it (a tsc build and a bundle take seconds). */
-let built: ReturnType<typeof buildCli> | undefined;
-const builtCli = (): ReturnType<typeof buildCli> => (built ??= buildCli());
+let built: ReturnType<typeof buildPackage> | undefined;
+const builtCli = (): ReturnType<typeof buildPackage> => (built ??= buildPackage());
 
 after(async () => {
   rmSync(directory, { recursive: true, force: true });

@@ -61,7 +61,7 @@ import {
   type Verdict,
 } from './harness.js';
 import {MIDDLEWARE_STATUSES, ServedDoor, type ServedApp} from './wire.js';
-import {buildCli, runNode, type Run} from '../support/cliRun.js';
+import {buildPackage, runNode, type Run} from '../support/cliRun.js';
 
 // ---------------------------------------------------------------------------------------------
 // Skip reasons several rows share
@@ -719,7 +719,7 @@ const cliDoor: Door = {
     'sequences of bodies through one compiled validator get the verdicts of fresh ones': 'a command line takes a schema file: there is no compiled validator to give it',
   },
   async open(mounts) {
-    const {cli, build} = await buildCli();
+    const {cli, build} = await buildPackage();
     const directory = mkdtempSync(join(tmpdir(), 'stream-schema-conformance-'));
     const schemaFiles = new Map<Mount, string>();
     try {

@@ -34,17 +34,18 @@ export function runNode(nodeArgs: string[], input: string | Uint8Array | undefin
 }
 
 /**
- * The package's `bin` built as `npm run build` builds it, one directory below the root: tsc's
- * output, then scripts/bundle-cli.mjs's bundle of the CLI and its worker in <build>/cli/.
- * `cli` is the bundle, `compiled` tsc's unbundled adapters/cli.js; remove `build` when done.
+ * The package built as `npm run build` builds it, one directory below the root: tsc's output, then
+ * scripts/bundle.mjs's bundle of the `exports`, the bin and the NDJSON worker in <build>/bundle/.
+ * `cli` is the bundled bin, `compiled` tsc's unbundled adapters/cli.js; remove `build` when done.
  */
-export async function buildCli(): Promise<{ build: string; cli: string; compiled: string }> {
-  const build = mkdtempSync(join(ROOT, '.cli-build-'));
+export async function buildPackage(): Promise<{ build: string; bundle: string; cli: string; compiled: string }> {
+  const build = mkdtempSync(join(ROOT, '.package-build-'));
   const tsc = await runNode([join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json', '--outDir', build], undefined, process.env, 120_000);
   const compiled = join(build, 'adapters/cli.js');
   if (!existsSync(compiled)) throw new Error(`tsc emitted no adapters/cli.js: ${tsc.stdout}${tsc.stderr}`);
-  const bundled = await runNode([join(ROOT, 'scripts/bundle-cli.mjs'), build], undefined, process.env);
-  const cli = join(build, 'cli/cli.js');
-  if (bundled.code !== 0 || !existsSync(cli)) throw new Error(`scripts/bundle-cli.mjs made no cli/cli.js: ${bundled.stdout}${bundled.stderr}`);
-  return { build, cli, compiled };
+  const bundled = await runNode([join(ROOT, 'scripts/bundle.mjs'), build], undefined, process.env);
+  const bundle = join(build, 'bundle');
+  const cli = join(bundle, 'cli.js');
+  if (bundled.code !== 0 || !existsSync(cli)) throw new Error(`scripts/bundle.mjs made no bundle/cli.js: ${bundled.stdout}${bundled.stderr}`);
+  return { build, bundle, cli, compiled };
 }
