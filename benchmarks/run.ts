@@ -16,7 +16,7 @@ import {cpus, loadavg} from 'node:os';
 import {fileURLToPath} from 'node:url';
 import {SUMMARY_MARK, type SummaryRow} from './support.js';
 
-const all = ['tokenizer', 'breakdown', 'engine', 'value-options', 'value-interpreters', 'keywords', 'ceiling', 'http', 'http-cpu', 'http-reader', 'rejection-floor', 'ndjson-reader', 'ndjson-memory', 'ndjson-jobs', 'huge-document', 'unique-items-memory', 'name-cache-memory', 'validator-churn', 'linear-time', 'branching', 'compile', 'literals', 'numbers', 'discriminators', 'parse-first', 'redos', 'load'];
+const all = ['tokenizer', 'breakdown', 'engine', 'value-options', 'value-interpreters', 'keywords', 'ceiling', 'http', 'http-cpu', 'http-reader', 'rejection-floor', 'ndjson-reader', 'ndjson-memory', 'ndjson-jobs', 'huge-document', 'unique-items-memory', 'name-cache-memory', 'validator-churn', 'linear-time', 'branching', 'compile', 'literals', 'numbers', 'discriminators', 'parse-first', 'redos', 'import', 'load'];
 /** Node flags a benchmark needs: the memory runs collect garbage themselves before each heap sample. */
 const nodeFlags: Readonly<Record<string, readonly string[]>> = {
   'validator-churn': ['--expose-gc'],
