@@ -9,7 +9,7 @@ import type { Readable } from 'node:stream';
 import type { Validator } from '../src/types.js';
 import { parsePositiveInteger, parseSize, UsageError } from './cli-errors.js';
 import { NdjsonRecordReader, type NdjsonRecord } from './ndjson-lines.js';
-import { countLineFeeds, DEFAULT_BATCH_SIZE, defaultWorkers, MOST_BATCH_SIZE, MOST_WORKERS, ParallelNdjsonReader, type BatchResult, type WorkerRecipe } from './ndjson-workers.js';
+import { countLineFeeds, DEFAULT_BATCH_SIZE, defaultWorkers, MOST_BATCH_SIZE, MOST_WORKERS, ParallelNdjsonReader, type BatchResult, type ReportedLines, type WorkerRecipe } from './ndjson-workers.js';
 
 export const JOB_OPTIONS = {
   jobs: { type: 'string', short: 'j' },
@@ -207,21 +207,31 @@ export interface FeedOptions {
 }
 
 /**
- * The feed for `jobs`: with one job, NdjsonRecordReader in this thread; else this thread and workers, whose
- * records arrive as if read here: `onRecord` for each invalid one, in order, and `onValid` with
- * the count of the valid records between them, which workers do not send.
+ * What the feed delivers, in input order: `onRecord` for each record read in this thread; from
+ * workers, `onLines` for each invalid record (its units `from` to `to` of the batch's lines), and
+ * `onValid` with the count of the valid records between them, which workers do not send.
  */
-export function recordFeed(options: FeedOptions, onRecord: (record: NdjsonRecord) => void, onValid: (count: number) => void): RecordFeed {
+export interface FeedCallbacks {
+  onRecord(record: NdjsonRecord): void;
+  onLines(lines: ReportedLines, from: number, to: number): void;
+  onValid(count: number): void;
+}
+
+/** The feed for `jobs`: with one job, NdjsonRecordReader in this thread; else this thread and workers, which send their invalid records as lines (WorkerRecipe.lines). */
+export function recordFeed(options: FeedOptions, { onRecord, onLines, onValid }: FeedCallbacks): RecordFeed {
   const { validator, jobs, firstLine, maxLineLength } = options;
   if (jobs.workers === 1) return new NdjsonRecordReader(validator, { maxLineLength, firstLine }, onRecord);
+  if (options.recipe.lines === undefined) throw new TypeError('recordFeed: workers send the CLI lines, and the recipe names no LineFormat');
   let stopped = false;
   const deliver = (result: BatchResult): void => {
+    const { ordinals, units } = result.lines!;
     let counted = 0;
-    for (const { ordinal, record } of result.reported) {
+    let unit = 0;
+    for (let i = 0; i < ordinals.length; i++) {
       if (stopped) return;
-      onValid(ordinal - counted);
-      counted = ordinal + 1;
-      onRecord(record);
+      onValid(ordinals[i]! - counted);
+      counted = ordinals[i]! + 1;
+      onLines(result.lines!, unit, (unit += units[i]!));
     }
     if (!stopped) onValid(result.records - counted);
   };

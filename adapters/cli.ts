@@ -17,7 +17,8 @@ import { FileError, parsePositiveInteger, parseSize, UsageError } from './cli-er
 import { describeThrown, RecordThrewError, type NdjsonRecord } from './ndjson-lines.js';
 import { needsSyntaxPass, withInputErrors, withSyntaxPass } from './syntax-pass.js';
 import { JOB_OPTIONS, JOB_USAGE, ndjsonSource, readJobs, recordFeed, type Jobs, type NdjsonSource } from './cli-jobs.js';
-import { loadOptionModules, NdjsonWorkerError, OptionModuleError, type OptionModules, type WorkerRecipe } from './ndjson-workers.js';
+import { loadOptionModules, NdjsonWorkerError, OptionModuleError, type LineFormat, type OptionModules, type ReportedLines, type WorkerRecipe } from './ndjson-workers.js';
+import { ANSI, formatUnit, PLAIN, type OutputFormat, type Style } from './cli-lines.js';
 
 const USAGE = `Usage:
   stream-schema validate --schema <schema.json> [options] [files... | -]
@@ -83,17 +84,8 @@ const READ_CHUNK_SIZE = 64 * 1024;
  * schemas: 64 MiB of schema text parses to about 200 MB of heap, well within Node's default.
  */
 const DEFAULT_MAX_SCHEMA_SIZE = 64 * 1024 * 1024;
-type OutputFormat = 'text' | 'json';
 
 /** How text is marked up on one output stream: ANSI SGR sequences on a terminal, nothing elsewhere. */
-interface Style {
-  red(text: string): string;
-  dim(text: string): string;
-}
-
-const PLAIN: Style = { red: (text) => text, dim: (text) => text };
-const ANSI: Style = { red: (text) => `\x1b[31m${text}\x1b[39m`, dim: (text) => `\x1b[2m${text}\x1b[22m` };
-
 /** What is printed, and how. */
 interface Output {
   format: OutputFormat;
@@ -564,16 +556,22 @@ function showsProgress(output: Output, file: Stats | undefined): file is Stats {
 async function validateNdjsonInput(command: ValidateCommand, name: string, source: NdjsonSource, tally: Tally, errorLines: ErrorLines, progress: Progress | undefined): Promise<void> {
   const { checked: validator, recipe, jobs, maxLineLength } = command;
   const { chunks, firstLine } = source;
-  const onRecord = (record: NdjsonRecord): void => {
+  const invalid = (addLines: () => void): void => {
     tally.records++;
-    if (record.valid) return;
     tally.invalid++;
-    errorLines.add(name, record.errors, progress);
+    addLines();
     if (errorLines.full) reader.stop();
     // A worker's answer to lines sent while the input was quiet comes between two chunks.
     else if (quiet !== undefined) errorLines.flushSoon(progress);
   };
-  const reader = recordFeed({ validator, recipe, jobs, firstLine, maxLineLength }, onRecord, (count) => (tally.records += count));
+  const onRecord = (record: NdjsonRecord): void => {
+    if (record.valid) tally.records++;
+    else invalid(() => errorLines.add(name, record.errors, progress));
+  };
+  const onLines = (lines: ReportedLines, from: number, to: number): void => invalid(() => errorLines.addLines(lines, from, to, progress));
+  // Workers write the error lines themselves: only those travel back (WorkerRecipe.lines).
+  const lines: LineFormat = { name, format: command.output.format, color: command.output.stdout === ANSI, quiet: command.output.quiet };
+  const reader = recordFeed({ validator, recipe: { ...recipe, lines }, jobs, firstLine, maxLineLength }, { onRecord, onLines, onValid: (count) => (tally.records += count) });
   const quiet = source.trickles && reader.flush !== undefined ? new QuietInput(source.chunks, reader.flush, () => errorLines.full) : undefined;
   for await (const chunk of quiet?.chunks() ?? chunks) {
     await reader.write(chunk);
@@ -711,10 +709,20 @@ class ErrorLines {
 
   /** `progress`: the input's progress line, cleared while lines are written. */
   add(name: string, errors: readonly OutputUnit[], progress: Progress | undefined): void {
-    for (const unit of errors) {
+    const { format, stdout } = this.#output;
+    this.#addUnits(0, errors.length, (unit) => formatUnit(name, errors[unit]!, format, stdout), progress);
+  }
+
+  /** Units `from` to `to` of lines a worker wrote (ParallelNdjsonReader's ReportedLines). */
+  addLines(lines: ReportedLines, from: number, to: number, progress: Progress | undefined): void {
+    this.#addUnits(from, to, (unit) => lines.text.slice(unit === 0 ? 0 : lines.ends[unit - 1], lines.ends[unit]), progress);
+  }
+
+  #addUnits(from: number, to: number, line: (unit: number) => string, progress: Progress | undefined): void {
+    for (let unit = from; unit < to; unit++) {
       if (this.full) break;
       this.#reported++;
-      if (!this.#output.quiet) this.#pending += formatUnit(name, unit, this.#output);
+      if (!this.#output.quiet) this.#pending += line(unit);
     }
     if (this.#pending.length > MOST_PENDING) this.#write(progress);
   }
@@ -744,19 +752,6 @@ class ErrorLines {
     this.#pending = '';
     progress?.show();
   }
-}
-
-function formatUnit(name: string, unit: OutputUnit, output: Output): string {
-  return output.format === 'json' ? `${JSON.stringify({ file: name, ...unit })}\n` : formatUnitText(name, unit, output.stdout);
-}
-
-/** `file:line:column: kind: message (instance "/a/0", keyword "/properties/a/items/type")` */
-function formatUnitText(name: string, unit: OutputUnit, style: Style): string {
-  let position = '';
-  if (unit.line !== undefined) position += `:${unit.line}`;
-  if (unit.line !== undefined && unit.column !== undefined) position += `:${unit.column}`;
-  const keyword = unit.kind === 'validation' ? `, keyword "${unit.keywordLocation}"` : '';
-  return `${style.dim(`${name}${position}:`)} ${style.red(`${unit.kind}:`)} ${unit.error} ${style.dim(`(instance "${unit.instanceLocation}"${keyword})`)}\n`;
 }
 
 function summary(tally: Tally, errorLines: ErrorLines, elapsedMs: number, style: Style): string {

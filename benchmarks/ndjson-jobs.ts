@@ -14,7 +14,7 @@
 // round trip of a batch to a worker and back).
 
 import { once } from 'node:events';
-import { closeSync, openSync, readFileSync, readSync, rmSync, statSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -55,6 +55,7 @@ async function main(): Promise<void> {
     const cli = await prepareCli('build', cleanups);
     const timings = await measureRounds(file, cli);
     report(timings, generated.bytes);
+    await reportInvalid(cli, cleanups);
     await reportCoordination(file, generated.records, cli);
     console.log(`load average after: ${formatLoad()}`);
   } finally {
@@ -163,6 +164,30 @@ function report(timings: Timing[], bytes: number): void {
     console.log(`verdicts differ: ${timings.map((timing) => `${timing.tool} ${timing.records}/${timing.invalid}`).join(', ')}`);
     process.exitCode = 1;
   }
+}
+
+/**
+ * `--jobs 2` against `--jobs 1` where every record is invalid: 1,000,000 lines of `{}` under the
+ * event schema's `required`, with --quiet. Each invalid record sends something back to the
+ * reading thread, which once made `--jobs 2` 1.5x slower than `--jobs 1` here.
+ */
+async function reportInvalid(cli: Cli, cleanups: (() => void)[]): Promise<void> {
+  const file = join(tmpdir(), `stream-schema-jobs-invalid-${process.pid}.ndjson`);
+  cleanups.push(() => rmSync(file, { force: true }));
+  const lines = 1_000_000;
+  writeFileSync(file, '{}\n'.repeat(lines));
+  const args = (jobs: string): string[] => [...cli.args, 'validate', '--schema', EVENT_SCHEMA_FILE, '--quiet', '--jobs', jobs, file];
+  const seconds: [number[], number[]] = [[], []];
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const index of round % 2 === 0 ? [0, 1] : [1, 0]) {
+      const run = await measureChild(process.execPath, args(String(index + 1)), true);
+      if (run.stdout !== '') throw new Error(`--jobs ${index + 1} --quiet printed: ${run.stdout}`);
+      seconds[index]!.push(run.seconds);
+    }
+  }
+  const ratio = Math.min(...seconds[0]) / Math.min(...seconds[1]);
+  console.log(`every record invalid (${lines.toLocaleString('en-US')} lines of {}): --jobs 1 ${seconds[0].map((value) => value.toFixed(2)).join(' ')} s, --jobs 2 ${seconds[1].map((value) => value.toFixed(2)).join(' ')} s: --jobs 2 / --jobs 1 ${ratio.toFixed(2)}x`);
+  printSummary([{ workload: `CLI, ${lines.toLocaleString('en-US')} invalid lines, --quiet, --jobs 2`, ratio, versus: '--jobs 1' }]);
 }
 
 /**

@@ -78,6 +78,22 @@ describe('--jobs', () => {
     });
   }
 
+  it('cuts a record’s errors at --max-errors where one thread cuts them, from the lines workers send', TEST_TIMEOUT, async () => {
+    const schema = join(directory, 'three-strings.schema.json');
+    writeFileSync(schema, JSON.stringify({ properties: { a: { type: 'string' }, b: { type: 'string' }, c: { type: 'string' } } }));
+    const input = join(directory, 'three-errors.ndjson');
+    writeFileSync(input, Array.from({ length: 3_000 }, (_, n) => (n % 5 === 4 ? `{"a":1,"b":2,"c":3,"n":${n}}` : '{"a":"x"}')).join('\n'));
+    for (const [format, count] of [['text', '5'], ['json', '7'], ['text', '1000']]) {
+      const options = ['--all-errors', '--max-errors', count, '--format', format, input];
+      const one = await run(['validate', '--schema', schema, '--jobs', '1', ...options]);
+      const two = await run(['validate', '--schema', schema, '--jobs', '2', '--batch-size', '200', ...options]);
+      assert.equal(one.code, 1);
+      assert.equal(one.stdout.split('\n').length - 1, Number(count), `${format}, --max-errors ${count}`);
+      assert.equal(two.stdout, one.stdout, `${format}, --max-errors ${count}`);
+      assert.equal(withoutTiming(two.stderr), withoutTiming(one.stderr));
+    }
+  });
+
   it('reads stdin in batches from one reader, with the same output', TEST_TIMEOUT, async () => {
     const one = await run(['validate', '--schema', schemaFile, '--jobs', '1', '--format', 'json', '--ndjson', '-'], fixture);
     const three = await run(['validate', '--schema', schemaFile, '--jobs', '3', '--batch-size', '333', '--format', 'json', '--ndjson', '-'], fixture);
