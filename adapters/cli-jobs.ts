@@ -221,7 +221,7 @@ export interface FeedCallbacks {
 export function recordFeed(options: FeedOptions, { onRecord, onLines, onValid }: FeedCallbacks): RecordFeed {
   const { validator, jobs, firstLine, maxLineLength } = options;
   if (jobs.workers === 1) return new NdjsonRecordReader(validator, { maxLineLength, firstLine }, onRecord);
-  if (options.recipe.lines === undefined) throw new TypeError('recordFeed: workers send the CLI lines, and the recipe names no LineFormat');
+  if (options.recipe.lines === undefined) throw new Error('recordFeed: workers send the CLI lines, and the recipe names no LineFormat');
   let stopped = false;
   const deliver = (result: BatchResult): void => {
     const { ordinals, units } = result.lines!;

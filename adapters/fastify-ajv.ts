@@ -11,7 +11,7 @@
 // Whatever of that has no counterpart here is refused when the routes compile: ignoring it would
 // let through bodies that Fastify's validation refuses.
 
-import {SchemaError} from '../src/index.js';
+import {ArgumentError, SchemaError} from '../src/index.js';
 import {formatsFor} from '../src/formats/index.js';
 import type {CustomFormat, Draft, SchemaWarning} from '../src/types.js';
 import type {ValidatorOptions} from './http-errors.js';
@@ -115,14 +115,14 @@ function isAjvErrors(plugin: unknown): boolean {
 }
 
 function refuseUnmapped(ajv: FastifyAjvOptions | undefined, custom: Record<string, unknown>): void {
-  if (ajv?.mode !== undefined && ajv.mode !== 'JSON') throw new TypeError(`ajv.mode ${String(ajv.mode)}: stream-schema validates JSON Schema, not JTD`);
-  if (ajv?.onCreate !== undefined) throw new TypeError("ajv.onCreate: what it does to Fastify's ajv cannot be done to the bodies stream-schema validates; remove it, or give its formats to the plugin's customFormats");
+  if (ajv?.mode !== undefined && ajv.mode !== 'JSON') throw new ArgumentError(`ajv.mode ${String(ajv.mode)}: stream-schema validates JSON Schema, not JTD`);
+  if (ajv?.onCreate !== undefined) throw new ArgumentError("ajv.onCreate: what it does to Fastify's ajv cannot be done to the bodies stream-schema validates; remove it, or give its formats to the plugin's customFormats");
   for (const plugin of ajv?.plugins ?? []) {
     // The plugin Fastify adds itself when none is given (the same test as @fastify/ajv-compiler's).
     if (typeof plugin === 'function' && plugin.name === 'formatsPlugin') continue;
     if (isAjvErrors(plugin)) continue;
     const name = typeof plugin === 'function' ? plugin.name : Array.isArray(plugin) && typeof plugin[0] === 'function' ? `${plugin[0].name} with options` : typeof plugin;
-    throw new TypeError(`ajv.plugins (${name || 'anonymous'}): an ajv plugin's keywords or formats cannot be added to the bodies stream-schema validates; remove it, give its formats to the plugin's customFormats, or leave such routes to Fastify's validation (register the plugin in a scope without them)`);
+    throw new ArgumentError(`ajv.plugins (${name || 'anonymous'}): an ajv plugin's keywords or formats cannot be added to the bodies stream-schema validates; remove it, give its formats to the plugin's customFormats, or leave such routes to Fastify's validation (register the plugin in a scope without them)`);
   }
   for (const name of Object.keys(custom)) {
     if (SAME_MEANING.includes(name as never) || NO_EFFECT_ON_BODIES.has(name)) continue;
@@ -130,7 +130,7 @@ function refuseUnmapped(ajv: FastifyAjvOptions | undefined, custom: Record<strin
     if (name === 'unicodeRegExp' && custom[name] !== false) continue;
     if (name === 'discriminator' && custom[name] !== true) continue;
     if (name === '$data' && custom[name] !== true) continue;
-    throw new TypeError(`ajv.customOptions.${name}: stream-schema, which validates the bodies, has no such option, and ignoring it could let through a body that Fastify's validation refuses; remove it, or leave such routes to Fastify's validation (register the plugin in a scope without them)`);
+    throw new ArgumentError(`ajv.customOptions.${name}: stream-schema, which validates the bodies, has no such option, and ignoring it could let through a body that Fastify's validation refuses; remove it, or leave such routes to Fastify's validation (register the plugin in a scope without them)`);
   }
 }
 
@@ -138,7 +138,7 @@ function refuseUnmapped(ajv: FastifyAjvOptions | undefined, custom: Record<strin
 function fromAjvFormats(definitions: unknown, source: string): Record<string, CustomFormat> {
   const formats: Record<string, CustomFormat> = {};
   if (definitions === undefined) return formats;
-  if (typeof definitions !== 'object' || definitions === null) throw new TypeError(`${source} must be an object of ajv format definitions`);
+  if (typeof definitions !== 'object' || definitions === null) throw new ArgumentError(`${source} must be an object of ajv format definitions`);
   for (const [name, definition] of Object.entries(definitions)) formats[name] = fromAjvFormat(name, definition, source);
   return formats;
 }
@@ -153,7 +153,7 @@ function fromAjvFormat(name: string, definition: unknown, source: string): Custo
     if (async !== true && (type === undefined || type === 'string') && (validate instanceof RegExp || typeof validate === 'function')) return validate as CustomFormat;
     if (async !== true && type === 'number' && typeof validate === 'function') return {type: 'number', validate: validate as (value: number) => boolean};
   }
-  throw new TypeError(`${source}: format "${name}" is neither a RegExp, a function, nor a string or number format definition that stream-schema can check`);
+  throw new ArgumentError(`${source}: format "${name}" is neither a RegExp, a function, nor a string or number format definition that stream-schema can check`);
 }
 
 /**
@@ -199,5 +199,5 @@ export function explainedSchemaError(thrown: unknown): unknown {
 
 function ajvOnlyKeyword(keyword: string, schemaLocation: string): TypeError {
   const instead = keyword === 'nullable' ? '; list "null" in its type instead, or leave the option nullable on' : '';
-  return new TypeError(`keyword "${keyword}" at ${schemaLocation || '/'}: Fastify's ajv judges by it, stream-schema does not know it, and a body it would refuse must not pass${instead}`);
+  return new ArgumentError(`keyword "${keyword}" at ${schemaLocation || '/'}: Fastify's ajv judges by it, stream-schema does not know it, and a body it would refuse must not pass${instead}`);
 }

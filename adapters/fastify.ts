@@ -39,7 +39,7 @@ import type {
   HookHandlerDoneFunction,
 } from 'fastify';
 
-import {isValidator} from '../src/index.js';
+import {ArgumentError, isValidator} from '../src/index.js';
 import type {OutputUnit, Validator} from '../src/types.js';
 import {explainedSchemaError, refuseAjvOnlyKeywords, withFastifyOptions, type AjvFormatsModule, type FastifyAjvOptions} from './fastify-ajv.js';
 import {BodyReader, HttpError, NO_BODY, contentLength, hasBody, internalError, parseLimit, type BodyOptions} from './http-body.js';
@@ -250,7 +250,7 @@ class JsonBodies {
       const validator = isValidator(route.schema);
       if (route.httpPart !== 'body' || (!validator && !isJsonMediaType(route.contentType))) {
         // Fastify's ajv would read a validator as a schema (and overflow its stack on it).
-        if (validator) throw new TypeError(`a compiled validator checks the body; ${route.httpPart ?? 'this part'} stays with Fastify's ajv and takes a JSON Schema`);
+        if (validator) throw new ArgumentError(`a compiled validator checks the body; ${route.httpPart ?? 'this part'} stays with Fastify's ajv and takes a JSON Schema`);
         ajv ??= (this.#ajvBuilder ??= fastifyDefaultValidatorBuilder())(externalSchemas, ajvOptions);
         return ajv(route);
       }
@@ -282,7 +282,7 @@ class JsonBodies {
   #optionsBesideValidator(): BodyOptions {
     const given = this.#givenCompileOptions;
     if (given.length === 0) return this.#options;
-    throw new TypeError(
+    throw new ArgumentError(
       `schema.body is a compiled validator, which keeps the options compile() gave it, so the plugin's ${given.join(', ')} would not apply to it: ` +
         `pass them to compile(schema, {${given.join(', ')}}) instead, give schema.body the JSON Schema itself for the plugin to compile, ` +
         'or register the plugin without them in a scope around the route',

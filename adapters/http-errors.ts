@@ -10,7 +10,7 @@
 // request.timeout for a body too slow to arrive and 400 entity.number.inexact for a number the
 // handler could not get as it was judged. docs/security.md says what each bound protects against.
 
-import {isValidator} from '../src/index.js';
+import {ArgumentError, isValidator} from '../src/index.js';
 import type {CompileOptions, Limits, OutputUnit, Result, Validator} from '../src/types.js';
 
 import {validatorFor} from './validator-cache.js';
@@ -294,12 +294,12 @@ const BYTE_UNITS: Record<string, number> = {b: 1, kb: 2 ** 10, mb: 2 ** 20, gb: 
 export function parseLimit(limit: number | string): number {
   if (typeof limit === 'number') return assertLimit(Math.floor(limit), limit);
   const match = /^\s*(\d+(?:\.\d+)?)\s*(b|kb|mb|gb|tb|pb)?\s*$/i.exec(limit);
-  if (match === null) throw new TypeError(`option limit: cannot read "${limit}" as a size`);
+  if (match === null) throw new ArgumentError(`option limit: cannot read "${limit}" as a size`);
   return assertLimit(Math.floor(Number(match[1]) * BYTE_UNITS[(match[2] ?? 'b').toLowerCase()]), limit);
 }
 
 function assertLimit(bytes: number, given: number | string): number {
-  if (!Number.isFinite(bytes) || bytes < 0) throw new TypeError(`option limit: ${String(given)} is not a size`);
+  if (!Number.isFinite(bytes) || bytes < 0) throw new ArgumentError(`option limit: ${String(given)} is not a size`);
   return bytes;
 }
 
@@ -315,21 +315,21 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 /** The `timeout` option, each bound not given taken from `defaults` (a request body's by default). */
 export function parseTimeout(timeout: BodyTimeout | undefined, defaults: Required<BodyTimeout> = DEFAULT_TIMEOUT): Required<BodyTimeout> {
   if (timeout === undefined) return defaults;
-  if (typeof timeout !== 'object' || timeout === null) throw new TypeError('option timeout: expected {idle?, total?} in milliseconds');
+  if (typeof timeout !== 'object' || timeout === null) throw new ArgumentError('option timeout: expected {idle?, total?} in milliseconds');
   return {idle: milliseconds(timeout.idle, defaults.idle, 'idle'), total: milliseconds(timeout.total, defaults.total, 'total')};
 }
 
 function milliseconds(value: number | undefined, fallback: number, name: string): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !(value >= 0 && value <= MAX_TIMER_MS)) {
-    throw new TypeError(`option timeout.${name}: ${String(value)} is not a number of milliseconds from 0 to ${MAX_TIMER_MS}`);
+    throw new ArgumentError(`option timeout.${name}: ${String(value)} is not a number of milliseconds from 0 to ${MAX_TIMER_MS}`);
   }
   return value;
 }
 
 export function parseInexactNumbers(option: BodyParsingOptions<unknown>['inexactNumbers'], limits: Limits | undefined): 'allow' | 'reject' {
   const chosen = option ?? limits?.inexactNumbers ?? 'reject';
-  if (chosen !== 'allow' && chosen !== 'reject') throw new TypeError(`option inexactNumbers: expected 'allow' or 'reject', not ${String(chosen)}`);
+  if (chosen !== 'allow' && chosen !== 'reject') throw new ArgumentError(`option inexactNumbers: expected 'allow' or 'reject', not ${String(chosen)}`);
   return chosen;
 }
 
@@ -345,13 +345,13 @@ export function parseInexactNumbers(option: BodyParsingOptions<unknown>['inexact
 export function bodyValidator(schema: unknown, options: ValidatorOptions & Pick<BodyParsingOptions<unknown>, 'inexactNumbers' | 'reviver'>): Validator {
   const validator = validatorOfBody(schema, options);
   // The value of a validator that changes values comes from the validator, where no reviver runs.
-  if (validator.changesValues && options.reviver !== undefined) throw new TypeError('option reviver: the value options (coerceTypes, useDefaults, removeAdditional) make the value, which no reviver then sees');
+  if (validator.changesValues && options.reviver !== undefined) throw new ArgumentError('option reviver: the value options (coerceTypes, useDefaults, removeAdditional) make the value, which no reviver then sees');
   return validator;
 }
 
 function validatorOfBody(schema: unknown, options: ValidatorOptions & Pick<BodyParsingOptions<unknown>, 'inexactNumbers'>): Validator {
   if (isValidator(schema)) {
-    if (options.inexactNumbers !== undefined) throw new TypeError('a compiled validator takes no inexactNumbers option: give limits.inexactNumbers to compile()');
+    if (options.inexactNumbers !== undefined) throw new ArgumentError('a compiled validator takes no inexactNumbers option: give limits.inexactNumbers to compile()');
     return validatorFor(schema, compileOptions(options));
   }
   const inexactNumbers = parseInexactNumbers(options.inexactNumbers, options.limits);

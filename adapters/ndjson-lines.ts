@@ -13,6 +13,7 @@ import type { OutputUnit, Result, Session, SessionOptions, Validator } from '../
 import { ChunkDecoder, decodeUtf8, replacementsIn } from '../src/json/utf8.js';
 import { isHighSurrogate, isLowSurrogate } from '../src/json/grammar.js';
 import { textRangeJudgeOf, type TextRangeJudge } from '../src/session/validator.js';
+import { ArgumentError, ArgumentRangeError } from '../src/index.js';
 
 /**
  * Where LineSplitter delivers the text. Pieces of one line arrive in order, never containing LF.
@@ -79,7 +80,7 @@ export class LineSplitter {
       return;
     }
     if (!(chunk instanceof Uint8Array)) {
-      throw new TypeError(`NDJSON chunks must be strings or Uint8Arrays, got ${describe(chunk)}`);
+      throw new ArgumentError(`NDJSON chunks must be strings or Uint8Arrays, got ${describe(chunk)}`);
     }
     this.#writeBytes(chunk);
   }
@@ -526,14 +527,14 @@ function skipWhitespace(text: string | Uint8Array, from = 0, to = text.length): 
 
 function checkMaxLineLength(maxLineLength: number | undefined): number {
   if (maxLineLength === undefined) return DEFAULT_MAX_LINE_LENGTH;
-  if (!(maxLineLength >= 1)) throw new RangeError(`maxLineLength must be a positive number, got ${maxLineLength}`);
+  if (!(maxLineLength >= 1)) throw new ArgumentRangeError(`maxLineLength must be a positive number, got ${maxLineLength}`);
   return maxLineLength;
 }
 
 /** `firstLine` as given, else 1; a RangeError for anything but a positive integer (line 1 is where a BOM is stripped). */
 export function checkFirstLine(firstLine: number | undefined): number {
   if (firstLine === undefined) return 1;
-  if (!Number.isSafeInteger(firstLine) || firstLine < 1) throw new RangeError(`firstLine must be a positive integer, got ${firstLine}`);
+  if (!Number.isSafeInteger(firstLine) || firstLine < 1) throw new ArgumentRangeError(`firstLine must be a positive integer, got ${firstLine}`);
   return firstLine;
 }
 
@@ -573,5 +574,5 @@ export type OnInvalid = 'emit' | 'skip' | 'error';
 export function checkOnInvalid(onInvalid: OnInvalid | undefined): OnInvalid {
   if (onInvalid === undefined) return 'emit';
   if (onInvalid === 'emit' || onInvalid === 'skip' || onInvalid === 'error') return onInvalid;
-  throw new RangeError(`onInvalid must be 'emit', 'skip' or 'error', got ${String(onInvalid)}`);
+  throw new ArgumentRangeError(`onInvalid must be 'emit', 'skip' or 'error', got ${String(onInvalid)}`);
 }

@@ -9,7 +9,7 @@
 
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { compile } from '../src/index.js';
+import { ArgumentError, ArgumentRangeError, compile } from '../src/index.js';
 import type { CompileOptions, Validator } from '../src/types.js';
 import { checkFirstLine, NdjsonRecordReader, RecordThrewError, type NdjsonReaderOptions, type NdjsonRecord } from './ndjson-lines.js';
 import { withSyntaxPass } from './syntax-pass.js';
@@ -83,9 +83,9 @@ export class NdjsonWorkerError extends Error {
 }
 
 /** Options that a worker cannot be given: a function, a compiled validator. */
-export class WorkerOptionsError extends TypeError {
+export class WorkerOptionsError extends ArgumentError {
   override readonly name = 'WorkerOptionsError';
-  readonly code = 'ndjson.workers.options';
+  override readonly code = 'ndjson.workers.options';
 }
 
 /**
@@ -710,9 +710,9 @@ export class ParallelNdjsonReader {
   #lastTurn: Promise<void> = Promise.resolve();
 
   constructor(validator: Validator, recipe: WorkerRecipe, options: ParallelReaderOptions, onResult: (result: BatchResult) => void) {
-    if (!Number.isSafeInteger(options.workers) || options.workers < 1 || options.workers > MOST_WORKERS) throw new RangeError(`workers must be an integer from 1 to ${MOST_WORKERS}, got ${options.workers}`);
+    if (!Number.isSafeInteger(options.workers) || options.workers < 1 || options.workers > MOST_WORKERS) throw new ArgumentRangeError(`workers must be an integer from 1 to ${MOST_WORKERS}, got ${options.workers}`);
     const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
-    if (!Number.isSafeInteger(batchSize) || batchSize < 1 || batchSize > MOST_BATCH_SIZE) throw new RangeError(`batchSize must be an integer from 1 to ${MOST_BATCH_SIZE}, got ${batchSize}`);
+    if (!Number.isSafeInteger(batchSize) || batchSize < 1 || batchSize > MOST_BATCH_SIZE) throw new ArgumentRangeError(`batchSize must be an integer from 1 to ${MOST_BATCH_SIZE}, got ${batchSize}`);
     this.#validator = validator;
     this.#recipe = checkedRecipe(recipe);
     this.#workers = options.workers;

@@ -11,6 +11,7 @@ import {Deadline} from './deadline.js';
 import {parseLimit, parseTimeout, tooLarge, type BodyTimeout, type HttpError} from './http-errors.js';
 import {validatorFor} from './validator-cache.js';
 import {optionsArgument} from '../src/session/options.js';
+import {ArgumentError} from '../src/index.js';
 
 /**
  * Default `limit`, 1 MiB. The longest completions LLM APIs give are on the order of 100 000
@@ -137,7 +138,7 @@ interface Measure {
 
 function measureBytes(delta: Uint8Array, room: number): Measure {
   if (!(delta instanceof Uint8Array)) {
-    throw new TypeError(`a text stream's delta is a string or a Uint8Array, not ${Object.prototype.toString.call(delta)}`);
+    throw new ArgumentError(`a text stream's delta is a string or a Uint8Array, not ${Object.prototype.toString.call(delta)}`);
   }
   return {bytes: delta.length, fitting: Math.min(delta.length, room)};
 }

@@ -4,7 +4,7 @@
 // (validateRequest, validateTextStream): compiling resolves references and builds every keyword,
 // which must not happen once per request. Nothing here needs a Node API.
 
-import {compile, isValidator} from '../src/index.js';
+import {ArgumentError, compile, isValidator} from '../src/index.js';
 import type {CompileOptions, Validator} from '../src/types.js';
 
 /** Options that give one schema different validators; each kept apart. */
@@ -57,7 +57,7 @@ export function validatorFor(schema: unknown, options: CompileOptions = {}): Val
   const compileOptions = compileOptionsOf(options);
   if (isValidator(schema)) {
     const given = Object.keys(compileOptions);
-    if (given.length > 0) throw new TypeError(`a compiled validator takes no compile options (got ${given.join(', ')}): give them to compile()`);
+    if (given.length > 0) throw new ArgumentError(`a compiled validator takes no compile options (got ${given.join(', ')}): give them to compile()`);
     return schema;
   }
   // Boolean schemas are not objects and compile at once, as does what compile() refuses.

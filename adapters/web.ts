@@ -38,6 +38,7 @@ import {Deadline} from './deadline.js';
 import {JsonBody, type JsonBodySettings} from './json-body.js';
 import {validatorFor} from './validator-cache.js';
 import {optionsArgument} from '../src/session/options.js';
+import {ArgumentError} from '../src/index.js';
 
 export {HttpError, PROBLEM_CONTENT_TYPE, parseLimit, problemResponse, toProblem} from './http-errors.js';
 export type {ProblemDocument, ProblemItem, ProblemOptions, ValidatorOptions} from './http-errors.js';
@@ -364,7 +365,7 @@ function guarded<T>(work: () => T): T {
 
 function asBytes(chunk: unknown): Uint8Array {
   if (chunk instanceof Uint8Array) return chunk;
-  throw new TypeError(`a JSON body stream gives Uint8Array chunks, not ${Object.prototype.toString.call(chunk)}`);
+  throw new ArgumentError(`a JSON body stream gives Uint8Array chunks, not ${Object.prototype.toString.call(chunk)}`);
 }
 
 /**
@@ -424,7 +425,7 @@ export function validationStream(schema: SchemaOrValidator, given?: StreamOption
   const options = optionsArgument(given, 'validationStream');
   const jsonBody = streamBody(schema, options);
   // The bytes go on as sent: under the value options the verdict is about another document.
-  if (jsonBody.changesValues) throw new TypeError('validationStream passes the bytes on as sent: a validator that changes values (coerceTypes, useDefaults, removeAdditional) would judge another document');
+  if (jsonBody.changesValues) throw new ArgumentError('validationStream passes the bytes on as sent: a validator that changes values (coerceTypes, useDefaults, removeAdditional) would judge another document');
   return new TransformStream<Uint8Array, Uint8Array>({
     transform(chunk, controller) {
       const refusal = guarded(() => jsonBody.write(asBytes(chunk)));

@@ -4,7 +4,7 @@
 
 export {compile, isValidator} from './session/validator.js';
 export {tokenValidator, type StreamJsonToken, type TokenValidator} from './session/tokens.js';
-export {SchemaError, InputError} from './output/errors.js';
+export {SchemaError, InputError, ArgumentError, ArgumentRangeError} from './output/errors.js';
 export type {InputPosition, UnresolvedReference} from './output/errors.js';
 export type * from './types.js';
 export {defaultLimits} from './json/limits.js';

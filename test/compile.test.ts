@@ -2,7 +2,8 @@
 
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
-import {SchemaError, compile} from '../src/index.js';
+import {ArgumentError, ArgumentRangeError, SchemaError, compile} from '../src/index.js';
+import {ndjsonValidator, WorkerOptionsError} from '../adapters/stream.js';
 import type {CompileOptions} from '../src/types.js';
 
 function schemaError(schema: unknown, options: CompileOptions = {}): SchemaError {
@@ -328,5 +329,24 @@ describe('options that are not an object', () => {
     // A function is named as one, not by its source.
     assert.throws(() => compile({type: 'object'}, function secret() {} as never), {name: 'TypeError', message: 'compile(): options must be an object, not a function'});
     assert.equal(compile({type: 'object'}, undefined).session(undefined).write('{}'), true);
+  });
+});
+
+describe('an argument or option a function cannot take', () => {
+  // Each is the TypeError or RangeError it was, now with a code to tell it by, as our other errors have.
+  test('is an ArgumentError (a TypeError) or an ArgumentRangeError (a RangeError), with its code', () => {
+    const typeErrors: (() => unknown)[] = [
+      () => compile({type: 'object'}, null as never),
+      () => compile(compile(true) as never),
+      () => compile({type: 'object'}, {limits: {maxDepth: 'deep' as never}}),
+    ];
+    for (const call of typeErrors) {
+      assert.throws(call, (error: unknown) => error instanceof ArgumentError && error instanceof TypeError && error.name === 'TypeError' && error.code === 'argument.invalid');
+    }
+    for (const call of [() => ndjsonValidator({}, {workers: 0}), () => ndjsonValidator({}, {maxLineLength: 0}), () => ndjsonValidator({}, {onInvalid: 'drop' as never})]) {
+      assert.throws(call, (error: unknown) => error instanceof ArgumentRangeError && error instanceof RangeError && error.name === 'RangeError' && error.code === 'argument.range');
+    }
+    // The workers' own: a function cannot travel to a thread.
+    assert.throws(() => ndjsonValidator({format: 'x'}, {workers: 2, customFormats: {x: () => true}}), (error: unknown) => error instanceof WorkerOptionsError && error instanceof ArgumentError && error.code === 'ndjson.workers.options');
   });
 });

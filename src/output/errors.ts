@@ -14,6 +14,20 @@ export interface UnresolvedReference {
   readonly registered: readonly string[];
 }
 
+/**
+ * A function given an argument or option it cannot take: a value of the wrong type, or one it
+ * does not know. A TypeError, as Node's own ERR_INVALID_ARG_TYPE is; the message names the
+ * argument and says what it takes.
+ */
+export class ArgumentError extends TypeError {
+  readonly code: string = 'argument.invalid';
+}
+
+/** A number argument or option outside the range it takes: a RangeError, as Node's ERR_OUT_OF_RANGE is. */
+export class ArgumentRangeError extends RangeError {
+  readonly code: string = 'argument.range';
+}
+
 /** A schema that cannot be compiled. Thrown by `compile` only. */
 export class SchemaError extends Error {
   override readonly name = 'SchemaError';

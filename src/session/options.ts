@@ -2,6 +2,8 @@
 // given, `null` threw the runtime's own TypeError ("Cannot read properties of null"), and a number
 // or a string was read as no options at all: an API used the wrong way must get a clear error.
 
+import {ArgumentError} from '../output/errors.js';
+
 /**
  * `options` as given to `caller`: undefined is no options (`{}`); anything but an object (null, a
  * number, a string, a boolean, an array, a function) is a TypeError that names the caller.
@@ -19,7 +21,7 @@ export function optionsArgument<T extends object>(options: T | undefined, caller
             : typeof options === 'string'
               ? `the string ${JSON.stringify(options)}`
               : `${typeof options} ${String(options)}`;
-    throw new TypeError(`${caller}(): options must be an object, not ${given}`);
+    throw new ArgumentError(`${caller}(): options must be an object, not ${given}`);
   }
   return options;
 }

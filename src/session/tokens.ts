@@ -3,7 +3,7 @@
 // text to: the limits (src/json/limits.ts), JSON's number grammar (RFC 8259 §6), and the protocol's
 // own shape. Anything else is refused, never passed unread.
 
-import {InputError, NO_POSITION} from '../output/errors.js';
+import {ArgumentError, InputError, NO_POSITION} from '../output/errors.js';
 import {isNumberText} from '../json/grammar.js';
 import {exceeded, inexact, type ReadLimit} from '../json/limits.js';
 import {isWithinDoubleRange} from '../json/numbers.js';
@@ -57,7 +57,7 @@ export interface TokenValidator {
  * that break the protocol or the validator's limits (`syntax.tokens`, `limit.*`, at token n).
  */
 export function tokenValidator(validator: Validator): TokenValidator {
-  if (!(validator instanceof CompiledValidator)) throw new TypeError('tokenValidator needs a validator made by compile()');
+  if (!(validator instanceof CompiledValidator)) throw new ArgumentError('tokenValidator needs a validator made by compile()');
   const document = validator.document();
   const limits = document.limits;
   // The tokens go to `sink`, which is the evaluator unless the value options amend them first.

@@ -3,6 +3,7 @@
 import type {JSONSchema} from 'json-schema-to-ts';
 
 import {optionsArgument} from './options.js';
+import {ArgumentError} from '../output/errors.js';
 import {compileSchema} from '../compile/compile.js';
 import {AmendPlans} from '../engine/amender.js';
 import {KeyPlans} from '../engine/keyPlan.js';
@@ -98,7 +99,7 @@ function limitsOf(limits: Limits | undefined): Required<Limits> {
     if (bound === undefined) continue;
     if (name === 'inexactNumbers' ? bound !== 'allow' && bound !== 'reject' : typeof bound !== 'number' || !(bound >= 0)) {
       const wanted = name === 'inexactNumbers' ? "'allow' or 'reject'" : 'a number of at least 0 (Infinity for none)';
-      throw new TypeError(`limits.${name} must be ${wanted}, got ${typeof bound === 'string' ? JSON.stringify(bound) : String(bound)}`);
+      throw new ArgumentError(`limits.${name} must be ${wanted}, got ${typeof bound === 'string' ? JSON.stringify(bound) : String(bound)}`);
     }
     merged[name] = bound;
   }
@@ -151,18 +152,18 @@ function amendsValues({coerceTypes, useDefaults, removeAdditional}: CompileOptio
 
 /** A JSON Schema is a boolean or an object (2020-12 core §4.3.1); one that JSON can hold, here. */
 function assertSchemaValue(schema: unknown): void {
-  if (isValidator(schema)) throw new TypeError('compile() was given a validator that compile() made already: use that validator itself');
-  if (typeof schema === 'function') throw new TypeError(`compile() was given a function${schema.name === '' ? '' : ` (${schema.name})`}, not a JSON Schema`);
+  if (isValidator(schema)) throw new ArgumentError('compile() was given a validator that compile() made already: use that validator itself');
+  if (typeof schema === 'function') throw new ArgumentError(`compile() was given a function${schema.name === '' ? '' : ` (${schema.name})`}, not a JSON Schema`);
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return; // a SchemaError, from the compiler
   const prototype: unknown = Object.getPrototypeOf(schema);
   if (prototype !== Object.prototype && prototype !== null) {
     const name = (prototype as {constructor?: {name?: unknown}}).constructor?.name;
-    throw new TypeError(`compile() was given ${typeof name === 'string' && name !== '' ? `a ${name}` : 'an object with a prototype'}, not a JSON Schema (a plain object or a boolean)`);
+    throw new ArgumentError(`compile() was given ${typeof name === 'string' && name !== '' ? `a ${name}` : 'an object with a prototype'}, not a JSON Schema (a plain object or a boolean)`);
   }
   // An object of methods (another library's validator, a hand-made stand-in for ours) is no schema
   // either, though its prototype is Object's.
   for (const [name, value] of Object.entries(schema)) {
-    if (typeof value === 'function') throw new TypeError(`compile() was given an object whose "${name}" is a function, not a JSON Schema`);
+    if (typeof value === 'function') throw new ArgumentError(`compile() was given an object whose "${name}" is a function, not a JSON Schema`);
   }
 }
 
