@@ -6,6 +6,7 @@ import type { OutputUnit } from '../src/types.js';
 
 export type OutputFormat = 'text' | 'json';
 
+/** How text is marked up on one output stream: ANSI SGR sequences on a terminal, nothing elsewhere. */
 export interface Style {
   red(text: string): string;
   dim(text: string): string;

@@ -85,7 +85,6 @@ const READ_CHUNK_SIZE = 64 * 1024;
  */
 const DEFAULT_MAX_SCHEMA_SIZE = 64 * 1024 * 1024;
 
-/** How text is marked up on one output stream: ANSI SGR sequences on a terminal, nothing elsewhere. */
 /** What is printed, and how. */
 interface Output {
   format: OutputFormat;
