@@ -5,7 +5,7 @@
 // 2. Counts of which half are 0 under `minimum: 0`: a number tied with its limit in its double is
 //    settled without its exact decimal when its text is short (HeldScalar.numberShort).
 // 3. Random doubles of up to 17 digits and small exponents: the longest numbers JSON.stringify
-//    writes, read digit by digit (scanNumber in src/json/numbers.ts).
+//    writes, read digit by digit (numberEnd in src/json/numbers.ts).
 // 4. An embedding of 1,536 numbers: past 256 items, one member stands for every item alike
 //    (Sources.alike in src/engine/shape.ts).
 

@@ -1,7 +1,7 @@
 // Attacks on three fast paths, kept as regression tests: the checker's repeated-key stamps
 // (src/engine/memberKeys.ts), a property name's kept propertyNames pass (Member.nameAccepted), and
 // a document valid as sent judged and parsed as sent under value options that change no valid
-// document (changesValidDocuments, src/session/validator.ts); and a held number's value (scanNumber) against Number.
+// document (changesValidDocuments, src/session/validator.ts); and readShortNumber against Number.
 
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
@@ -160,7 +160,7 @@ describe('a document valid as sent, under value options that change no valid doc
   });
 });
 
-describe('a held number read by scanNumber', () => {
+describe('readShortNumber', () => {
   test('equals Number() of every JSON number text it reads (property)', () => {
     const held = new HeldScalar();
     const digits = (min: number, max: number): fc.Arbitrary<string> => fc.stringMatching(new RegExp(`^[0-9]{${min},${max}}$`));

@@ -1,7 +1,7 @@
 // Attacks on the fast paths of docs/decisions.md's last records, kept as regression tests: the
 // generated code judging a listed member without the subschemas whose flags no longer matter
 // (Programs.live, deadFlags), one member for the items past those the keywords tell apart
-// (Sources.alike), number text read digit by digit (scanNumber) and a short number tied with a
+// (Sources.alike), number text read digit by digit (numberEnd) and a short number tied with a
 // bound taken as equal (HeldScalar.numberShort), a text program finding a key by its length
 // (nameIndex), and the scanner's plain run of string characters (PLAIN_RUN). The verdict to meet
 // is the evaluator's (eventsVerdictOf) and a session's fed a byte at a time, never validateText's
@@ -377,7 +377,7 @@ describe('Sources.alike: one member for the items past those the keywords tell a
   });
 });
 
-describe('scanNumber: malformed and edge number text', () => {
+describe('numberEnd: malformed and edge number text', () => {
   const schemas: Record<string, object> = {
     'any value': {},
     number: {type: 'number'},

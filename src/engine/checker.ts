@@ -752,8 +752,8 @@ export class TextChecker implements TokenSink, RangeSink {
     this.scalar(STRING);
   }
 
-  numberAt(text: string, from: number, to: number, shortValue: number): void {
-    this.held.holdNumber(text, from, to, shortValue);
+  numberAt(text: string, from: number, to: number): void {
+    this.held.holdRange(text, from, to, false);
     this.scalar(NUMBER);
   }
 

@@ -46,7 +46,7 @@ import type {ScalarPlans} from './scalarPlan.js';
 import {KeySets, type KeySet} from './keySet.js';
 import {Ch} from '../json/grammar.js';
 import {decodeString, type TextScanner} from '../json/scanner.js';
-import {isWithinDoubleRange, scanNumber, type NumberRead} from '../json/numbers.js';
+import {isWithinDoubleRange, numberEnd} from '../json/numbers.js';
 
 /**
  * Judge a value at nesting `depth`: -1 when it is not certain to pass (a failure that reaches the
@@ -456,8 +456,6 @@ ${arrays}
     if (text) {
       const reader = 'T.reader';
       const inexact = limits.inexactNumbers === 'reject' ? `    if (!${this.constant(isWithinDoubleRange)}(t.slice(i, end))) return -1;\n` : '';
-      const numberRead: NumberRead = {shortValue: NaN};
-      const read = this.constant(numberRead);
       return `
 ${helpers}
 return function program(t, i, H, d, T) {
@@ -474,10 +472,10 @@ return function program(t, i, H, d, T) {
     if (d >= ${depth}) return -1;
     return c === ${Ch.OpenBrace} ? judgeObject(t, i, H, d, T) : judgeArray(t, i, H, d, T);
   } else if (c === ${Ch.Minus} || (c >= ${Ch.Zero} && c <= ${Ch.Nine})) {
-    end = ${this.constant(scanNumber)}(t, i, c, ${read});
+    end = ${this.constant(numberEnd)}(t, i, c);
     if (end < 0 || end - i > ${limits.maxNumberLength}) return -1;
 ${inexact}    kind = ${NUMBER};
-    H.holdNumber(t, i, end, ${read}.shortValue);
+    H.holdRange(t, i, end, false);
   } else if (c === ${Ch.LowerT} && t.startsWith('true', i)) {
     kind = ${BOOLEAN};
     H.holdBoolean(true);

@@ -2,7 +2,7 @@
 // boolean, or a number as its JSON text or, in value mode, as a double. Both engines hold one;
 // the evaluator is one (it extends HeldScalar), the text checker has its own.
 
-import {compareTiedNumberText, isIntegerText, isPlainIntegerAt, MAX_EXACT_DIGITS, numberTextsEqual, scanNumber, type Decimal, type NumberRead} from '../json/numbers.js';
+import {compareTiedNumberText, isIntegerText, isPlainIntegerAt, numberTextsEqual, type Decimal} from '../json/numbers.js';
 import type {Matcher, Scalar, StringPattern} from '../schema/node.js';
 import {decodeString} from '../json/scanner.js';
 import {inPlaceEachTime, type InPlaceMatcher} from './patterns.js';
@@ -10,8 +10,33 @@ import {inPlaceEachTime, type InPlaceMatcher} from './patterns.js';
 /** Each pattern run as asked: an engine used on its own, outside a document. */
 const runEachTime: Matcher = (pattern, text) => pattern.test(text);
 
-/** Where number() has scanNumber leave a held range's value. */
-const read: NumberRead = {shortValue: NaN};
+/** Digits a double holds exactly, whatever they are (2^53 has 16). */
+const MAX_EXACT_DIGITS = 15;
+
+/**
+ * The value of JSON number text from `from` to `to`, at most MAX_EXACT_DIGITS long, when it has no
+ * exponent; else NaN. Its digits make an integer a double holds exactly, and a fraction divides it
+ * by a power of ten that is exact too: one division of exact values is rounded once, to what
+ * `Number()` of the text gives (the fast path of correctly rounded decimal conversion).
+ */
+function readShortNumber(text: string, from: number, to: number): number {
+  const negative = text.charCodeAt(from) === 45; /* - */
+  let value = 0;
+  let point = -1;
+  for (let i = negative ? from + 1 : from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 46 /* . */ && point < 0) point = i;
+    else if (c >= 48 && c <= 57) value = value * 10 + (c - 48);
+    else return NaN;
+  }
+  if (point >= 0) value /= POWERS_OF_TEN[to - point - 1]!;
+  // -0 is a number JSON can write; Number('-0') is -0 too.
+  return negative ? -value : value;
+}
+
+/** 10^0 to 10^15, each exact in a double (multiplied up: `**` need not be exact). */
+const POWERS_OF_TEN: number[] = [1];
+while (POWERS_OF_TEN.length <= MAX_EXACT_DIGITS) POWERS_OF_TEN.push(POWERS_OF_TEN[POWERS_OF_TEN.length - 1]! * 10);
 
 /** Unicode code points from `from` to `to` in `text`: a surrogate pair is one, a lone surrogate one too. */
 function codePointsIn(text: string, from: number, to: number): number {
@@ -50,7 +75,7 @@ export class HeldScalar implements Scalar {
   /** The number came as a double (value mode), not as text: it is exactly that double. */
   private numberFromDouble = false;
   /**
-   * The number's text has at most 15 digits and no exponent (scanNumber read it): no other
+   * The number's text has at most 15 digits and no exponent (readShortNumber read it): no other
    * decimal of at most 15 digits has its double (IEEE 754's 15-digit round trip), so where that
    * double ties with a limit's, the limit's shortest decimal (`String`) has the text's value too.
    */
@@ -117,19 +142,6 @@ export class HeldScalar implements Scalar {
   /** Hold a string. */
   holdString(value: string): void {
     this.text = value;
-  }
-
-  /**
-   * Hold the number text of `source` from `from` to `to`, whose value scanNumber read on its way
-   * (`shortValue`: NaN when it is not short): a keyword reads it without reading the digits again.
-   */
-  holdNumber(source: string, from: number, to: number, shortValue: number): void {
-    this.holdRange(source, from, to, false);
-    if (shortValue === shortValue) {
-      this.parsedNumber = shortValue;
-      this.numberParsed = true;
-      this.numberShort = true;
-    }
   }
 
   /** Hold a number as a double (value mode). */
@@ -199,7 +211,7 @@ export class HeldScalar implements Scalar {
     return isIntegerText(this.text);
   }
 
-  /** A number held as a range of at most MAX_EXACT_DIGITS characters: scanNumber may read its value. */
+  /** A number held as a range of at most MAX_EXACT_DIGITS characters: readShortNumber may read it. */
   private heldShort(): boolean {
     return this.to >= 0 && this.to - this.from <= MAX_EXACT_DIGITS;
   }
@@ -207,7 +219,7 @@ export class HeldScalar implements Scalar {
   /** Parsed once per value, on first use. */
   number(): number {
     if (!this.numberParsed) {
-      this.parsedNumber = this.heldShort() && scanNumber(this.source, this.from, this.source.charCodeAt(this.from), read) === this.to ? read.shortValue : NaN;
+      this.parsedNumber = this.heldShort() ? readShortNumber(this.source, this.from, this.to) : NaN;
       this.numberShort = this.parsedNumber === this.parsedNumber;
       if (!this.numberShort) this.parsedNumber = Number(this.text);
       this.numberParsed = true;

@@ -28,64 +28,28 @@ export function parseDecimal(text: string): Decimal | undefined {
   return {negative: match[1] === '-', coefficient, exponent};
 }
 
-/** Characters of number text short enough that its digits give its value exactly (a double holds any 15 digits; 2^53 has 16). */
-export const MAX_EXACT_DIGITS = 15;
-
-/** 10^0 to 10^15, each exact in a double (multiplied up: `**` need not be exact). */
-const POWERS_OF_TEN: number[] = [1];
-while (POWERS_OF_TEN.length <= MAX_EXACT_DIGITS) POWERS_OF_TEN.push(POWERS_OF_TEN[POWERS_OF_TEN.length - 1]! * 10);
-
-/** Where scanNumber leaves the value of the number it read. */
-export interface NumberRead {
-  /**
-   * The value, when the text has at most MAX_EXACT_DIGITS characters and no exponent; else NaN.
-   * Its digits make an integer a double holds exactly, and a fraction divides it by a power of ten
-   * that is exact too: one division of exact values is rounded once, to what `Number()` of the
-   * text gives (the fast path of correctly rounded decimal conversion).
-   */
-  shortValue: number;
-}
-
 /**
  * Where the number starting at `i` with `c` ends (RFC 8259 §6: its grammar, not what may follow
- * it), or -1; the value of a short one goes to `read` on the way, so that a keyword that reads it
- * does not read the digits again. Read digit by digit: a regular expression's call costs more
- * than the few digits of most numbers. A fraction or exponent with no digit is not part of the
- * number, which then ends before its `.` or `e` (what follows the number, for the caller's grammar
- * to refuse).
+ * it), or -1. Read digit by digit: a regular expression's call costs more than the few digits of
+ * most numbers. A fraction or exponent with no digit is not part of the number, which then ends
+ * before its `.` or `e` (what follows the number, for the caller's grammar to refuse).
  */
-export function scanNumber(text: string, i: number, c: number, read: NumberRead): number {
-  const negative = c === 45; /* - */
-  let end = negative ? i + 1 : i;
-  let value = 0;
-  c = text.charCodeAt(end) - 48; /* 0 */
-  if (c > 0 && c <= 9) {
-    value = c;
-    while ((c = text.charCodeAt(++end) - 48) >= 0 && c <= 9) value = value * 10 + c;
-  } else if (c === 0) c = text.charCodeAt(++end) - 48;
+export function numberEnd(text: string, i: number, c: number): number {
+  let end = c === 45 /* - */ ? i + 1 : i;
+  c = text.charCodeAt(end);
+  if (c > 48 /* 0 */ && c <= 57 /* 9 */) end = digitsEnd(text, end + 1);
+  else if (c === 48 /* 0 */) end++;
   else return -1;
-  let fraction = 0;
-  if (c === -2 /* . */ && isDigit(text.charCodeAt(end + 1))) {
-    const point = end;
-    while ((c = text.charCodeAt(++end) - 48) >= 0 && c <= 9) value = value * 10 + c;
-    fraction = end - point - 1;
+  c = text.charCodeAt(end);
+  if (c === 46 /* . */ && isDigit(text.charCodeAt(end + 1))) {
+    end = digitsEnd(text, end + 2);
+    c = text.charCodeAt(end);
   }
-  if (c === 53 /* e */ || c === 21 /* E */) {
-    let digits = end + 1;
-    c = text.charCodeAt(digits);
-    if (c === 43 /* + */ || c === 45 /* - */) c = text.charCodeAt(++digits);
-    if (isDigit(c)) {
-      read.shortValue = NaN;
-      return digitsEnd(text, digits + 1);
-    }
-  }
-  if (end - i > MAX_EXACT_DIGITS) read.shortValue = NaN;
-  else {
-    if (fraction > 0) value /= POWERS_OF_TEN[fraction]!;
-    // -0 is a number JSON can write; Number('-0') is -0 too.
-    read.shortValue = negative ? -value : value;
-  }
-  return end;
+  if (c !== 101 /* e */ && c !== 69 /* E */) return end;
+  let digits = end + 1;
+  c = text.charCodeAt(digits);
+  if (c === 43 /* + */ || c === 45 /* - */) c = text.charCodeAt(++digits);
+  return isDigit(c) ? digitsEnd(text, digits + 1) : end;
 }
 
 /** An ASCII digit's code. */

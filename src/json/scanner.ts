@@ -11,7 +11,7 @@
 // what is wrong and where. Test: test/scanner.test.ts (against the Tokenizer).
 
 import type {Limits} from '../types.js';
-import {isWithinDoubleRange, scanNumber, type NumberRead} from './numbers.js';
+import {isWithinDoubleRange, numberEnd} from './numbers.js';
 import {Ch, PLAIN_RUN, STRING_RUN} from './grammar.js';
 
 /** What a scan delivers: the Tokenizer's tokens, with strings, keys and numbers as ranges of the text. */
@@ -27,8 +27,8 @@ export interface RangeSink {
   keyAt(text: string, from: number, to: number, escaped: boolean): void;
   /** A string value, as a key is given. */
   stringAt(text: string, from: number, to: number, escaped: boolean): void;
-  /** A number, `text` from `from` to `to`; `shortValue`, its value when it is short (NumberRead), else NaN. */
-  numberAt(text: string, from: number, to: number, shortValue: number): void;
+  /** A number, `text` from `from` to `to`. */
+  numberAt(text: string, from: number, to: number): void;
   nullValue(): void;
   trueValue(): void;
   falseValue(): void;
@@ -73,8 +73,6 @@ export class TextScanner {
   private plainText = '';
   /** The last string's end came with escapes (see stringEnd). */
   escaped = false;
-  /** What scanNumber read of the last number. */
-  private readonly numberRead: NumberRead = {shortValue: NaN};
   /** The next value is skipped (see skipValue). */
   private skipNext = false;
   private readonly rejectInexact: boolean;
@@ -217,10 +215,10 @@ export class TextScanner {
         if (delivered) sink.endArray();
         i++;
       } else if (c === Ch.Minus || (c >= Ch.Zero && c <= Ch.Nine)) {
-        const end = scanNumber(text, i, c, this.numberRead);
+        const end = numberEnd(text, i, c);
         if (end === REFUSED || end - i > this.limits.maxNumberLength) return REFUSED;
         if (this.rejectInexact && !isWithinDoubleRange(text.slice(i, end))) return REFUSED;
-        if (delivered) sink.numberAt(text, i, end, this.numberRead.shortValue);
+        if (delivered) sink.numberAt(text, i, end);
         i = end;
       } else if (c === Ch.LowerT && text.startsWith('true', i)) {
         if (delivered) sink.trueValue();
