@@ -21,6 +21,34 @@ const numberText = fc
   )
   .map(([negative, whole, fraction, exponent]) => `${negative ? '-' : ''}${whole}${fraction === undefined ? '' : '.' + fraction}${exponent ?? ''}`);
 
+test('one HeldScalar given numbers every way it is given them, in any order, reads each as itself', () => {
+  // What was read of one number must not outlive it: a number held next as a range, as text (the
+  // Tokenizer's) or as a double (value mode) is read afresh.
+  const held = new HeldScalar();
+  const ways = ['range', 'text', 'double'] as const;
+  fc.assert(
+    fc.property(fc.array(fc.tuple(numberText, fc.constantFrom(...ways), fc.boolean()), {minLength: 1, maxLength: 8}), (numbers) => {
+      for (const [text, way, integerFirst] of numbers) {
+        const hold = (): void => {
+          if (way === 'range') held.holdRange(` ${text},`, 1, 1 + text.length, false);
+          else if (way === 'text') held.holdNumberText(text);
+          else held.holdDouble(Number(text));
+        };
+        hold();
+        // isInteger may read the value first, and number() then take what it read.
+        if (integerFirst && way !== 'double') assert.equal(held.isInteger(), isIntegerText(text), `${text} held as ${way}`);
+        assert.ok(Object.is(held.number(), Number(text)), `${text} held as ${way}: ${held.number()}`);
+        hold();
+        // Above 0: a double held is its double; text is its exact decimal (1e-400 is above 0, though its double is 0).
+        const decimal = parseDecimal(text)!;
+        const positive = way === 'double' ? Number(text) > 0 : !decimal.negative && decimal.coefficient !== '0';
+        assert.equal(held.compareNumber(0, parseDecimal('0')) > 0, positive, `${text} held as ${way} against 0`);
+      }
+    }),
+    property(2000),
+  );
+});
+
 test('a number held as a range reads as Number() of its text, and is an integer as its text says', () => {
   const held = new HeldScalar();
   fc.assert(
