@@ -3,11 +3,11 @@
 // per-line loop they compare it with.
 
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, readFileSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { buildPackage } from '../test/support/cliRun.js';
 
 export const ROOT = new URL('..', import.meta.url).pathname;
 export const EVENT_SCHEMA_FILE = join(ROOT, 'examples/event.schema.json');
@@ -134,25 +134,12 @@ export interface Cli {
 export async function prepareCli(flavour: CliFlavour, cleanups: (() => void)[]): Promise<Cli> {
   if (flavour === 'tsx') return { flavour, args: ['--import', 'tsx', join(ROOT, 'adapters/cli.ts')] };
   if (flavour === 'dist') return { flavour, args: [join(ROOT, 'dist/bundle/cli.js')] };
-  const outDir = mkdtempSync(join(tmpdir(), 'stream-schema-bench-build-'));
-  cleanups.push(() => rmSync(outDir, { recursive: true, force: true }));
-  // An ES module scope, and the project's dependencies, for the compiled files.
-  writeFileSync(join(outDir, 'package.json'), '{"type":"module"}\n');
-  symlinkSync(join(ROOT, 'node_modules'), join(outDir, 'node_modules'));
+  // Built and bundled as `npm run build` makes the package's bin (the tests' own build of it).
   const started = performance.now();
-  const tsc = spawn(join(ROOT, 'node_modules/.bin/tsc'), ['-p', join(ROOT, 'tsconfig.json'), '--outDir', outDir, '--declaration', 'false', '--sourceMap', 'false'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-  tsc.stdout?.resume();
-  tsc.stderr?.resume();
-  await once(tsc, 'close');
-  // tsc emits despite type errors elsewhere in the tree; only a missing CLI stops the benchmark.
-  if (!existsSync(join(outDir, 'adapters/cli.js'))) throw new Error(`tsc did not emit ${join(outDir, 'adapters/cli.js')}`);
-  // Bundled as `npm run build` makes the package's bin.
-  const bundle = spawn(process.execPath, [join(ROOT, 'scripts/bundle.mjs'), outDir], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
-  await once(bundle, 'close');
-  const cliFile = join(outDir, 'bundle/cli.js');
-  if (!existsSync(cliFile)) throw new Error(`scripts/bundle.mjs did not make ${cliFile}`);
-  console.log(`compiled and bundled the CLI into ${outDir} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-  return { flavour, args: [cliFile] };
+  const { build, cli } = await buildPackage();
+  cleanups.push(() => rmSync(build, { recursive: true, force: true }));
+  console.log(`compiled and bundled the CLI into ${build} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  return { flavour, args: [cli] };
 }
 
 /** The comparison: lines split by hand, JSON.parse, ajv (formats not asserted, as ours by default). */
