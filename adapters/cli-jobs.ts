@@ -9,7 +9,7 @@ import type { Readable } from 'node:stream';
 import type { Validator } from '../src/types.js';
 import { parsePositiveInteger, parseSize, UsageError } from './cli-errors.js';
 import { NdjsonRecordReader, type NdjsonRecord } from './ndjson-lines.js';
-import { countLineFeeds, DEFAULT_BATCH_SIZE, defaultWorkers, MOST_BATCH_SIZE, MOST_WORKERS, ParallelNdjsonReader, type BatchResult, type ReportedLines, type WorkerRecipe } from './ndjson-workers.js';
+import { countLineFeeds, DEFAULT_BATCH_SIZE, defaultWorkers, MOST_BATCH_SIZE, MOST_WORKERS, ParallelNdjsonReader, type BatchResult, type LineFormat, type ReportedLines, type WorkerRecipe } from './ndjson-workers.js';
 
 export const JOB_OPTIONS = {
   jobs: { type: 'string', short: 'j' },
@@ -200,7 +200,8 @@ export interface RecordFeed {
 
 export interface FeedOptions {
   validator: Validator;
-  recipe: WorkerRecipe;
+  /** Workers send the invalid records as the CLI's lines: the recipe says how to write them. */
+  recipe: WorkerRecipe & { lines: LineFormat };
   jobs: Jobs;
   firstLine: number;
   maxLineLength: number | undefined;
@@ -221,7 +222,6 @@ export interface FeedCallbacks {
 export function recordFeed(options: FeedOptions, { onRecord, onLines, onValid }: FeedCallbacks): RecordFeed {
   const { validator, jobs, firstLine, maxLineLength } = options;
   if (jobs.workers === 1) return new NdjsonRecordReader(validator, { maxLineLength, firstLine }, onRecord);
-  if (options.recipe.lines === undefined) throw new Error('recordFeed: workers send the CLI lines, and the recipe names no LineFormat');
   let stopped = false;
   const deliver = (result: BatchResult): void => {
     const { ordinals, units } = result.lines!;
