@@ -206,7 +206,7 @@ export class Document implements Session {
       const source = typeof text === 'string' ? text : decodeUtf8(text);
       const plans = this.parts.amendPlans;
       const checker = this.checkerOf();
-      if ((plans !== null && !this.judgesAsSent() ? checker.check(source, this.amendedCheck(plans)) : checker.checkText(source, programAsked)) === PASS) return {valid: true, errors: []};
+      if ((plans === null || this.judgesAsSent() ? checker.checkText(source, programAsked) : checker.check(source, this.amendedCheck(plans))) === PASS) return {valid: true, errors: []};
       return this.evaluateText(source, replacementsOf(text, source));
     } finally {
       this.patterns.clear();
