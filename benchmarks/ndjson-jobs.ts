@@ -252,7 +252,7 @@ function threadCpuSeconds(): number {
  * workers do not compile TypeScript as they start.
  */
 async function threadSplit(file: string, cli: Cli, workers: number): Promise<{ readingThread: number; process: number }> {
-  // The build's adapters/, beside the bundled bin's cli/ (or the source's adapters/ itself, with tsx).
+  // The build's adapters/, beside the bundled bin's bundle/ (or the source's adapters/ itself, with tsx).
   const built = join(dirname(cli.args.at(-1)!), '..', 'adapters');
   const load = async <T>(path: string): Promise<T> => (await import(pathToFileURL(join(built, path)).href)) as T;
   const { ParallelNdjsonReader } = await load<typeof import('../adapters/ndjson-workers.js')>('ndjson-workers.js');

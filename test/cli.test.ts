@@ -257,7 +257,7 @@ describe('stream-schema validate', { concurrency: 2 }, () => {
     const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
     const [global, inCommand] = await Promise.all([run(['--version']), run(['validate', '--version'])]);
     assert.deepEqual([global.code, global.stdout, inCommand.stdout], [0, `${version}\n`, `${version}\n`]);
-    // tsc's adapters/cli.js is two directories below package.json, the bin's cli/cli.js too.
+    // tsc's adapters/cli.js is two directories below package.json, the bin's bundle/cli.js too.
     const { cli, compiled } = await builtCli();
     for (const file of [compiled, cli]) {
       const fromBuild = spawnSync(process.execPath, [file, '--version'], { cwd: directory, encoding: 'utf8' });
