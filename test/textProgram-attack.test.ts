@@ -144,6 +144,8 @@ const assertion: fc.Arbitrary<[string, unknown]> = fc.oneof(
   fc.tuple(fc.constant('format'), fc.constantFrom('date', 'email', 'ipv4')),
   fc.tuple(fc.constant('required'), someNames),
   fc.tuple(fc.constant('dependentRequired'), fc.dictionary(nameArbitrary, someNames, {minKeys: 1, maxKeys: 2})),
+  fc.tuple(fc.constant('uniqueItems'), fc.boolean()),
+  fc.tuple(fc.constantFrom('minContains', 'maxContains'), small),
 );
 
 const REFS = ['#', '#/$defs/d0', '#/$defs/d1'];
@@ -168,6 +170,7 @@ function schemaArbitrary(depth: number): fc.Arbitrary<unknown> {
     fc.tuple(fc.constantFrom('allOf', 'anyOf', 'oneOf'), branches),
     fc.tuple(fc.constantFrom('not', 'if', 'then', 'else'), sub),
     fc.tuple(fc.constant('$ref'), fc.constantFrom(...REFS)),
+    fc.tuple(fc.constantFrom('propertyNames', 'contains', 'unevaluatedProperties', 'unevaluatedItems'), sub),
   );
   const keywords = fc.array(fc.oneof({weight: 2, arbitrary: applicator}, {weight: 1, arbitrary: assertion}), {maxLength: 4});
   return fc.oneof({weight: 1, arbitrary: sub}, {weight: 4, arbitrary: keywords.map((entries) => Object.fromEntries(entries))});

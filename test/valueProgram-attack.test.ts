@@ -110,6 +110,8 @@ const assertions: fc.Arbitrary<[string, unknown]>[] = [
   fc.tuple(fc.constant('format'), fc.constantFrom(...FORMATS)),
   fc.tuple(fc.constant('required'), names),
   fc.tuple(fc.constant('dependentRequired'), nameMap(names)),
+  fc.tuple(fc.constant('uniqueItems'), fc.boolean()),
+  fc.tuple(fc.constantFrom('minContains', 'maxContains'), count),
 ];
 
 /** Schemas nested `depth` applicators deep at most, `$ref`s to `#/$defs/d0` and `d1` among them. */
@@ -129,6 +131,7 @@ function schemaArbitrary(depth: number): fc.Arbitrary<unknown> {
     fc.tuple(fc.constantFrom('allOf', 'anyOf', 'oneOf'), branches),
     fc.tuple(fc.constantFrom('not', 'if', 'then', 'else'), sub),
     fc.tuple(fc.constant('$ref'), fc.constantFrom('#/$defs/d0', '#/$defs/d1')),
+    fc.tuple(fc.constantFrom('propertyNames', 'contains', 'unevaluatedProperties', 'unevaluatedItems'), sub),
   ];
   const keywords = fc.array(fc.oneof({weight: 2, arbitrary: fc.oneof(...applicators)}, {weight: 1, arbitrary: fc.oneof(...assertions)}), {maxLength: 4});
   return fc.oneof({weight: 1, arbitrary: sub}, {weight: 4, arbitrary: keywords.map((entries) => Object.fromEntries(entries))});

@@ -43,25 +43,22 @@ import {
   DOCUMENT,
   Member,
   Shape,
-  type UnevaluatedRule,
   clearBits,
   cleared,
   flagOf,
-  fromMember,
   isSet,
   levelsUp,
   type Target,
 } from './shape.js';
 import {NOT_ASKED, NOT_PASSED, PASSED, RootPrograms, type Asked} from './programs.js';
 import {CheckerCache, MAX_VALUE_DEPTH} from './checkerCache.js';
-import {failsAtClose, hasAll} from './decisions.js';
+import {failsAtClose, hasAll, holdBack} from './decisions.js';
 
 /**
  * Names and indices remembered per shape; past these, or past the budget of the schema's kept
  * names (CheckerCache.budget), members are worked out afresh each time.
  */
 const MAX_NAMES = 1024;
-const MAX_INDICES = 256;
 /** Members for values judged apart, kept per schema (as its shapes). */
 const MAX_SHAPES = 4096;
 
@@ -407,12 +404,7 @@ export class TextChecker implements TokenSink, RangeSink {
   }
 
   protected memberAt(shape: Shape, item: number): Member {
-    const index = shape.itemSources.alike(item);
-    const known = shape.items[index];
-    if (known !== undefined) return known;
-    const member = shape.itemSources.select(index, -1, this.cache.scalarPlans, this.held.match);
-    if (index < MAX_INDICES && index === shape.items.length) shape.items.push(member);
-    return member;
+    return shape.itemMember(item, this.cache.scalarPlans, this.held.match);
   }
 
 
@@ -450,12 +442,6 @@ export class TextChecker implements TokenSink, RangeSink {
     for (let i = 0; i < scalarAccepts.length; i++) if (!scalarAccepts[i]!(scalarAcceptsKeywords[i]!, kind, scalar)) this.fail(scalarAcceptsTargets[i]!, level);
     this.decide(shape, level, kind);
     return false;
-  }
-
-  /** The member that judges a property name as a string (`keyNames`) in objects of `shape`. */
-  private keyNamesMemberOf(shape: Shape): Member {
-    const targets = shape.keyNameTargets.map(fromMember);
-    return (shape.keyNamesMember = new Member(-1, shape.keyNameNodes, targets, shape.keyNameScopes, this.cache.scalarPlans));
   }
 
   // ---- TokenSink ----
@@ -509,14 +495,8 @@ export class TextChecker implements TokenSink, RangeSink {
     const array = this.kinds[level] === ARRAY;
     if (array && shape.tallyBits.length > 0) this.countItem(level);
     const {rules} = array ? shape.itemSources : shape.memberSources;
-    for (let r = 0; r < rules.length; r++) {
-      const when = heldWhen(rules[r]!, member, r, flags);
-      if (when === null) continue;
-      this.heldRules[level]!.push(r);
-      this.heldConditions[level]!.push(when);
-    }
+    if (rules.length > 0) holdBack(rules, member, flags, this.heldRules[level]!, this.heldConditions[level]!);
   }
-
 
   /**
    * An object or array whose fingerprint is `hash` ended inside the container at `level`: it goes
@@ -717,8 +697,7 @@ export class TextChecker implements TokenSink, RangeSink {
     }
     if (shape.keyNameNodes.length === 0 || member.nameAccepted) return;
     this.held.holdString(key);
-    // As the value of a member would be: one level below the object, whose flags its failures set.
-    const keyNames = shape.keyNamesMember ?? this.keyNamesMemberOf(shape);
+    const keyNames = shape.keyNamesMemberOf(this.cache.scalarPlans);
     const passed = this.judgeScalar(keyNames, STRING, level + 1);
     // A name's verdict is the name's alone (but a function of the caller's): a kept member's name passes for good.
     if (passed && member.name !== null && keyNames.acceptsKeepable) member.nameAccepted = true;
@@ -786,23 +765,4 @@ export class TextChecker implements TokenSink, RangeSink {
 function prototypeHasEnumerables(): boolean {
   for (const _ in Object.prototype) return true;
   return false;
-}
-
-/**
- * The conditions under which `member`, whose value failed the subschema of `rule` (the `r`th
- * UnevaluatedRule of its container, whose flags these are), was evaluated after all; null where it
- * is not held back (it passed, or a source evaluates it unconditionally: Sources.evaluatedWhen).
- */
-export function heldWhen(rule: UnevaluatedRule, member: Member, r: number, flags: Int32Array): readonly (readonly number[])[] | null {
-  if (!isSet(flags, rule.flag)) return null;
-  let when = member.unevaluated![r];
-  if (when === null || when === undefined) return null;
-  // The contains that matched this item evaluated it, under their own conditions.
-  const {matches} = rule;
-  for (let m = 0; m < matches.length && when !== null; m++) {
-    const {flag, condition} = matches[m]!;
-    if (isSet(flags, flag)) continue;
-    when = condition.length === 0 ? null : [...when, condition];
-  }
-  return when;
 }

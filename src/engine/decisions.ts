@@ -6,7 +6,7 @@
 // (src/engine/checker.ts, beginStream): the evaluator refuses at the first token that makes a
 // document invalid, and a session must not answer later than it would.
 
-import {DECIDE_IF, DECIDE_NONE, DECIDE_ONE, DECIDE_SOME, DECIDE_UNEVALUATED, DECIDE_WHEN, NEVER, bitCount, holds, isSet, type Decision} from './shape.js';
+import {DECIDE_IF, DECIDE_NONE, DECIDE_ONE, DECIDE_SOME, DECIDE_UNEVALUATED, DECIDE_WHEN, NEVER, bitCount, holds, isSet, type Decision, type Member, type UnevaluatedRule} from './shape.js';
 import {ARRAY, OBJECT, type Kind} from '../schema/node.js';
 
 /** Every bit of `masks` (by word) is set in `words`. */
@@ -106,4 +106,37 @@ function heldBack(rules: readonly number[], conditions: Conditions, rule: number
     if (!evaluated) return true;
   }
   return false;
+}
+
+/**
+ * The conditions under which `member`, whose value failed the subschema of `rule` (the `r`th
+ * UnevaluatedRule of its container, whose flags these are), was evaluated after all; null where it
+ * is not held back (it passed, or a source evaluates it unconditionally: Sources.evaluatedWhen).
+ */
+export function heldWhen(rule: UnevaluatedRule, member: Member, r: number, flags: Int32Array): readonly (readonly number[])[] | null {
+  if (!isSet(flags, rule.flag)) return null;
+  let when = member.unevaluated![r];
+  if (when === null || when === undefined) return null;
+  // The contains that matched this item evaluated it, under their own conditions.
+  const {matches} = rule;
+  for (let m = 0; m < matches.length && when !== null; m++) {
+    const {flag, condition} = matches[m]!;
+    if (isSet(flags, flag)) continue;
+    when = condition.length === 0 ? null : [...when, condition];
+  }
+  return when;
+}
+
+/**
+ * A member of a container with these `flags` ended: the rules among `rules` whose subschema its
+ * value failed, and that no source evaluates unconditionally, hold it back (into `held` and
+ * `conditions`, by rule) with the conditions under which it was evaluated after all.
+ */
+export function holdBack(rules: readonly UnevaluatedRule[], member: Member, flags: Int32Array, held: number[], conditions: (readonly (readonly number[])[])[]): void {
+  for (let r = 0; r < rules.length; r++) {
+    const when = heldWhen(rules[r]!, member, r, flags);
+    if (when === null) continue;
+    held.push(r);
+    conditions.push(when);
+  }
 }

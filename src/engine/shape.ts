@@ -26,6 +26,9 @@ export const flagOf = (target: Target): number => target % LEVEL;
 /** The same target, seen from one level deeper (a member's location). */
 export const fromMember = (target: Target): Target => (target === DOCUMENT ? DOCUMENT : target + LEVEL);
 
+/** Item members kept per shape (Shape.itemMember); past these, worked out afresh each time. */
+const MAX_INDICES = 256;
+
 /** Flags and presence names per shape, at most. More: the evaluator decides. */
 const MAX_BITS = LEVEL - 1;
 
@@ -321,8 +324,8 @@ export class Shape {
   readonly scalarAcceptsTargets: Target[] = [];
   readonly scalarKinds: number[] = [];
   readonly scalarKindTargets: Target[] = [];
-  /** The member for a property name, judged as a string (`keyNames`), made on first need. */
-  keyNamesMember: Member | undefined = undefined;
+  /** The member for a property name, judged as a string (`keyNames`): see keyNamesMemberOf. */
+  private keyNamesMember: Member | undefined = undefined;
   // Objects
   readonly memberSources = new Sources<string>();
   readonly keyNameNodes: SchemaNode[] = [];
@@ -373,6 +376,26 @@ export class Shape {
 
   constructor(budget: NameBudget) {
     this.named = new NameTable(budget);
+  }
+
+  /**
+   * The member that judges a property name as a string (`keyNames`), made on first need: as the
+   * value of a member would be, one level below the object, whose flags its failures set.
+   */
+  keyNamesMemberOf(plans: ScalarPlans): Member {
+    return (this.keyNamesMember ??= new Member(-1, this.keyNameNodes, this.keyNameTargets.map(fromMember), this.keyNameScopes, plans));
+  }
+
+  /** The member of item `item` (its alike index's: Sources.alike), kept for the first MAX_INDICES indices. */
+  itemMember(item: number, plans: ScalarPlans, match: Matcher): Member {
+    const index = this.itemSources.alike(item);
+    const known = this.items[index];
+    if (known !== undefined) return known;
+    if (index >= MAX_INDICES) return this.itemSources.select(index, -1, plans, match);
+    // Those before it too: they are kept by index, and generated code asks only for some items
+    // (programs.ts, holdItem), where the checker asks for each in turn.
+    while (this.items.length <= index) this.items.push(this.itemSources.select(this.items.length, -1, plans, match));
+    return this.items[index]!;
   }
 
   bitOf(name: string): number {

@@ -19,9 +19,9 @@
 
 import {ARRAY, STRING} from '../schema/node.js';
 import {DOCUMENT, flagOf, isSet, levelsUp, type EagerFacts, type Member, type Shape, type Target} from './shape.js';
-import {failsAlready, mayFailEarly, neverEvaluated} from './decisions.js';
+import {failsAlready, heldWhen, mayFailEarly, neverEvaluated} from './decisions.js';
 import {stringsAlikePast, stringsAlikeUnknown} from './judgedByKind.js';
-import {PASS, TextChecker, heldWhen, type Outcome} from './checker.js';
+import {PASS, TextChecker, type Outcome} from './checker.js';
 import type {MemberKeys} from './memberKeys.js';
 import type {Tokenizer} from '../json/tokenizer.js';
 
