@@ -17,6 +17,7 @@ import {TextScanner} from '../src/json/scanner.js';
 import {compile} from '../src/index.js';
 import {defaultLimits} from '../src/json/limits.js';
 import {drafts, remotes, suiteFiles, suiteFormats, suiteSkips} from './support/suite.js';
+import {evaluatorSession} from './support/evaluatorSession.js';
 
 type Options = Parameters<typeof compileSchema>[1];
 
@@ -317,8 +318,12 @@ describe('keywords judged across the members of a container: uniqueItems, contai
     const validator = compile(schema);
     let passed = 0;
     for (const text of texts) {
-      const expected = validator.validateText(text).valid;
-      assert.equal(validator.validate(JSON.parse(text)).valid, expected, `${label}: validate and validateText differ on ${text}`);
+      // The evaluator's verdict: validateText and validate ask the code first.
+      const session = evaluatorSession(validator);
+      session.write(text);
+      const expected = session.end().valid;
+      assert.equal(validator.validateText(text).valid, expected, `${label}: validateText on ${text}`);
+      assert.equal(validator.validate(JSON.parse(text)).valid, expected, `${label}: validate on ${text}`);
       for (const [passed, what] of [[judge(text), 'text'], [passes(value, JSON.parse(text)), 'value']] as const) {
         if (soundOnly) assert.ok(!passed || expected, `${label}, ${what}: passed ${text}`);
         else assert.equal(passed, expected, `${label}, ${what}: ${text}`);
@@ -387,6 +392,11 @@ describe('keywords judged across the members of a container: uniqueItems, contai
     assertDecides({propertyNames: {maxLength: 2, pattern: '^a'}}, texts, 'propertyNames');
     assertDecides({anyOf: [{propertyNames: {maxLength: 1}}, {propertyNames: {pattern: '^a'}}]}, texts, 'propertyNames in anyOf');
     assertDecides({propertyNames: {enum: ['a', 'b', 'x']}, additionalProperties: {propertyNames: {maxLength: 3}}}, texts, 'propertyNames by enum, nested');
+    // Names the code lists: one that passes is not judged again, one that fails is, each time.
+    assertDecides({properties: {a: {type: 'integer'}, abc: {type: 'integer'}, bc: {type: 'integer'}}, propertyNames: {maxLength: 2}}, texts, 'listed names');
+    assertDecides({properties: {a: {type: 'integer'}, abc: {type: 'integer'}}, anyOf: [{propertyNames: {maxLength: 2}}, {required: ['a']}]}, texts, 'listed names, in anyOf');
+    // Not a leaf: the name is read again by the program for names.
+    assertDecides({properties: {a: true, abc: true}, propertyNames: {anyOf: [{maxLength: 1}, {pattern: 'c$'}]}}, texts, 'propertyNames not a leaf');
     assert.equal(textProgramFor({propertyNames: {maxLength: 2}})('{"a":1,"\\u0061":2}'), false, 'a repeated name');
   });
 });

@@ -7,7 +7,7 @@
 // other constant (a keyword, its `accepts`, a shape) is passed in, never written into the source.
 
 import {ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, type SchemaNode} from '../schema/node.js';
-import type {HeldScalar} from './scalar.js';
+import {HeldScalar} from './scalar.js';
 import {
   DECIDE_IF,
   DECIDE_NONE,
@@ -31,6 +31,7 @@ import {decodeString} from '../json/scanner.js';
 import {failsAtClose} from './decisions.js';
 import {isWithinDoubleRange, numberEnd} from '../json/numbers.js';
 import type {Limits} from '../types.js';
+import type {ScalarPlans} from './scalarPlan.js';
 
 /** Property names a program lists in its code; past these, it looks each up in a map (NameLookup). */
 const MAX_LISTED_NAMES = 24;
@@ -44,6 +45,7 @@ export interface WriterContext {
   readonly limits: Required<Limits>;
   /** How deep a value may nest before the checker (and its bound) takes over: the code recurses. */
   readonly maxDepth: number;
+  readonly plans: ScalarPlans;
   shape(member: Member): Shape;
   /** Where the programs for names of `shape` not in `listed` are found (a NameLookup). */
   lookup(shape: Shape, listed: readonly string[]): {readonly entries: ReadonlyMap<string, unknown>};
@@ -69,12 +71,13 @@ export class Writer {
   }
 
   /**
-   * What a failure to `target` does, from the code of a value at depth `d`: -1 at the document,
-   * else the flag set, in the value's own flags (`f`) or in those of a container some levels up.
+   * What a failure to `target` does, from the code of a value at depth `d` (or of a container at
+   * `d` for its member `below` levels down): -1 at the document, else the flag set, in the value's
+   * own flags (`f`) or in those of a container some levels up.
    */
-  private fail(target: Target): string {
+  private fail(target: Target, below = 0): string {
     if (target === DOCUMENT) return 'return -1;';
-    const up = levelsUp(target);
+    const up = levelsUp(target) - below;
     const flag = flagOf(target);
     const flags = up === 0 ? 'f' : `T.flags[d - ${up}]`;
     return `${flags}[${flag >> 5}] |= ${1 << (flag & 31)};`;
@@ -222,6 +225,26 @@ ${scalar}
     return code + decisions;
   }
 
+  /**
+   * The `accepts` of `member`, the leaf that judges property names (`propertyNames`), run on
+   * `name` in the code of its object: its failures go to flags from one level below. A name the
+   * code lists (`listed`) that passes them now needs no code: the verdict is the name's alone,
+   * unless a function of the caller's gives it (acceptsKeepable), as the checker keeps it.
+   */
+  private nameCheck(member: Member, listed: string | null): string {
+    const accepts = member.accepts!;
+    if (listed !== null && member.acceptsKeepable) {
+      const held = new HeldScalar();
+      held.holdString(listed);
+      if (accepts.every((accept, i) => accept(member.acceptsKeywords[i]!, STRING, held))) return '';
+    }
+    let code = 'H.holdString(name); ';
+    for (let i = 0; i < accepts.length; i++) {
+      code += `if (!${this.constant(accepts[i])}(${this.constant(member.acceptsKeywords[i])}, ${STRING}, H)) { ${this.fail(member.acceptsTargets[i]!, 1)} } `;
+    }
+    return code;
+  }
+
   /** The flags of the shape's value (`f`), cleared, from the state's stack. */
   private flagWords(shape: Shape): string {
     return shape.flagWords === 0 ? '' : `const f = T.at(d, ${shape.flagWords});`;
@@ -298,6 +321,17 @@ ${scalar}
     const programs = this.constant(this.programs);
     // The value's arguments: a parsed value, or where it starts in the text.
     const value = text ? 't, i, H, d + 1, T' : 'x, H, d + 1, T';
+    // `propertyNames`: each name judged as a string, as the value of a member would be, one level
+    // below the object (Shape.keyNamesMemberOf): where that member is a leaf, by its `accepts`
+    // here (nameCheck), else by its program, which a text program has read the name again from
+    // its quote.
+    const keyNames = shape.keyNameNodes.length === 0 ? null : shape.keyNamesMemberOf(this.programs.plans);
+    let keyNamesCall = '';
+    if (keyNames !== null && keyNames.accepts === null) {
+      const slot = this.constant({program: null});
+      keyNamesCall = `    if ((${slot}.program ?? ${programs}.keyNames(${slot}, ${shapeConstant}))(${text ? 't, i' : 'name'}, H, d + 1, T) < 0) return -1;\n`;
+    }
+    const nameCheck = (name: string | null): string => (keyNames === null || keyNames.accepts === null ? '' : this.nameCheck(keyNames, name));
     // With `unevaluatedProperties` beside conditional sources, the member of each name (M) is
     // wanted when its value failed the rule's subschema (see held).
     const member = (expression: string): string => (rules.length > 0 ? `M = ${expression}; ` : '');
@@ -332,7 +366,7 @@ ${presenceOf('entry.bit', shape.presenceWords)}          r = (entry.program ?? $
       // `relevant` is -1 until the first call with a flag set has worked it out: a member none of
       // whose subschemas fails to a flag of word 0 then costs one test.
       const program = dead === null ? whole : `((dead & ${slot}.relevant) === 0 ? ${whole} : ${programs}.live(${slot}, ${shapeConstant}, ${literal}, H, dead))`;
-      cases += `      case ${text ? index : literal}: ${repeated}${presence}r = ${program}(${value}); ${member(`${slot}.member`)}break;\n`;
+      cases += `      case ${text ? index : literal}: ${repeated}${presence}${nameCheck(name)}r = ${program}(${value}); ${member(`${slot}.member`)}break;\n`;
     });
     // An UnevaluatedRule's subschema failed on the value: the member is held back, and the rule's
     // flags are cleared for the next, as the checker's memberEnded and keyValue do.
@@ -347,19 +381,10 @@ ${ruleMasks.map((mask, word) => (mask === 0 ? '' : `      f[${word}] &= ${~mask}
     const dispatch = `    let r;
 ${rules.length > 0 ? '    let M = null;\n' : ''}${dead === null ? '' : `    const dead = ${dead};\n`}${text ? nameIndex(listed) : ''}    switch (${text ? 'n' : 'name'}) {
 ${cases}      default: {
-${text ? `        if (!(keys ??= T.keysAt(d)).add(name)) return -1;\n` : ''}${known}      }
+${text ? `        if (!(keys ??= T.keysAt(d)).add(name)) return -1;\n` : ''}${keyNames === null ? '' : `        ${nameCheck(null)}\n`}${known}      }
     }
     if (r < 0) return -1;
 ${held}`;
-    // `propertyNames`: each name judged as a string, as the value of a member would be, one level
-    // below the object (Shape.keyNamesMemberOf). A text program reads it again from its quote.
-    const keyNames =
-      shape.keyNameNodes.length === 0
-        ? ''
-        : (() => {
-            const slot = this.constant({program: null});
-            return `    if ((${slot}.program ?? ${programs}.keyNames(${slot}, ${shapeConstant}))(${text ? 't, i' : 'name'}, H, d + 1, T) < 0) return -1;\n`;
-          })();
     if (text) {
       code += `  i++;
   ${WHITESPACE}
@@ -369,7 +394,7 @@ ${held}`;
     const to = T.reader.stringEnd(t, i + 1, ${limits.maxKeyLength});
     if (to < 0) return -1;
     const name = T.reader.escaped ? ${this.constant(decodeString)}(t, i + 1, to) : t.slice(i + 1, to);
-${keyNames}    i = to + 1;
+${keyNamesCall}    i = to + 1;
     ${WHITESPACE}
     if (c !== ${Ch.Colon}) return -1;
     i++;
@@ -386,7 +411,7 @@ ${nextOrClose(Ch.CloseBrace)}  }
     if (x === undefined) continue;
     if (name.length > ${limits.maxKeyLength}) return -1;
     members++;
-${keyNames}${dispatch}  }
+${keyNamesCall}${dispatch}  }
 `;
     }
     for (let i = 0; i < shape.presenceMasks.length; i++) {

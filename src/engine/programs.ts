@@ -281,7 +281,7 @@ export class Programs implements WriterContext {
   constructor(
     readonly mode: Mode,
     private readonly shapeOf: (member: Member) => Shape,
-    private readonly plans: ScalarPlans,
+    readonly plans: ScalarPlans,
     private readonly budget: NameBudget,
     readonly limits: Required<Limits>,
     /** How deep a value may nest before the checker (and its bound) takes over: the code recurses. */
