@@ -50,6 +50,8 @@ export class PatternTests {
   private readonly recentTexts: string[] = new Array(RECENT).fill('');
   private readonly recentVerdicts: boolean[] = new Array(RECENT).fill(false);
   private nextRecent = 0;
+  /** Some recent verdict is remembered: most values run no pattern, and clear() then has nothing to do. */
+  private remembers = false;
   /** The checker's failures: each pattern with the string it failed on. */
   private readonly failedPatterns: RegExp[] = [];
   private readonly failedTexts: string[] = [];
@@ -99,9 +101,12 @@ export class PatternTests {
    * for every value a session's checker judges apart, so it does nothing it need not.
    */
   clear(): void {
-    for (let i = 0; i < RECENT; i++) {
-      this.recentPatterns[i] = null;
-      this.recentTexts[i] = '';
+    if (this.remembers) {
+      this.remembers = false;
+      for (let i = 0; i < RECENT; i++) {
+        this.recentPatterns[i] = null;
+        this.recentTexts[i] = '';
+      }
     }
     if (this.failedTexts.length === 0) return;
     // Setting `length` is a runtime call: popping is inlined, and the log is usually short.
@@ -126,6 +131,7 @@ export class PatternTests {
       this.recentVerdicts[i] = other.recentVerdicts[i]!;
     }
     this.nextRecent = other.nextRecent;
+    this.remembers = other.remembers;
     other.clear();
   }
 
@@ -138,6 +144,7 @@ export class PatternTests {
   /** Run `pattern` on `text`, and remember the verdict for the next few asks. */
   private found(pattern: RegExp, text: string): boolean {
     const verdict = pattern.test(text);
+    this.remembers = true;
     const slot = this.nextRecent;
     this.nextRecent = (slot + 1) % RECENT;
     this.recentPatterns[slot] = pattern;

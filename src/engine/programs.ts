@@ -80,6 +80,8 @@ export class ProgramState {
   readonly flags: Int32Array[] = [];
   private readonly held: HeldMembers[] = [];
   private readonly distinct: Set<unknown>[] = [];
+  /** Some set of `distinct` may hold items since the last release. */
+  private holdsItems = false;
 
   /** The flags of the value at `depth`, `words` of them, cleared. */
   at(depth: number, words: number): Int32Array {
@@ -99,6 +101,7 @@ export class ProgramState {
 
   /** The items of the `uniqueItems` array at `depth` met so far: none yet. */
   distinctAt(depth: number): Set<unknown> {
+    this.holdsItems = true;
     const seen = this.distinct[depth];
     if (seen === undefined) return (this.distinct[depth] = new Set());
     seen.clear();
@@ -106,6 +109,8 @@ export class ProgramState {
   }
 
   release(): void {
+    if (!this.holdsItems) return;
+    this.holdsItems = false;
     for (const seen of this.distinct) seen?.clear();
   }
 }
