@@ -18,6 +18,7 @@ import {compile} from '../src/index.js';
 import {defaultLimits} from '../src/json/limits.js';
 import {drafts, remotes, suiteFiles, suiteFormats, suiteSkips} from './support/suite.js';
 import {evaluatorSession} from './support/evaluatorSession.js';
+import {eventsVerdictOf} from './support/evaluatorVerdict.js';
 
 type Options = Parameters<typeof compileSchema>[1];
 
@@ -398,6 +399,51 @@ describe('keywords judged across the members of a container: uniqueItems, contai
     // Not a leaf: the name is read again by the program for names.
     assertDecides({properties: {a: true, abc: true}, propertyNames: {anyOf: [{maxLength: 1}, {pattern: 'c$'}]}}, texts, 'propertyNames not a leaf');
     assert.equal(textProgramFor({propertyNames: {maxLength: 2}})('{"a":1,"\\u0061":2}'), false, 'a repeated name');
+  });
+});
+
+describe('items judged in the loop of their array, where every item has one member that is a leaf', () => {
+  it('the same verdicts as their own programs: kinds, limits, branches, containers among scalars, values that are not JSON', () => {
+    const texts = ['[]', '[1]', '[1,2.5,-0]', '["a","b"]', '[1,"a"]', '[true,null]', '[1,[2]]', '[{"a":1},2]', '[1e400]', '["abcdef"]', '[12345678]', '[1,]', '[,1]', '[01]', '["a\\u0062"]', '[ 1 , 2 ]'];
+    const schemas: [string, unknown][] = [
+      ['numbers', {items: {type: 'number', minimum: 0}}],
+      ['strings', {items: {type: 'string', maxLength: 3}}],
+      ['anything scalar', {items: {type: ['string', 'number', 'boolean', 'null']}}],
+      // The items' failures go to a branch's flag, not the document's.
+      ['in anyOf', {anyOf: [{items: {type: 'string'}}, {items: {type: 'number'}}]}],
+      ['in not', {not: {items: {type: 'string'}}}],
+      ['with containers', {items: {type: ['number', 'array', 'object'], maxItems: 1, maxProperties: 0}}],
+      ['under uniqueItems and contains', {items: {type: 'number'}, uniqueItems: true, contains: {minimum: 2}}],
+    ];
+    for (const [label, schema] of schemas) {
+      for (const limits of [{}, {maxStringLength: 4, maxNumberLength: 6, inexactNumbers: 'reject' as const}]) {
+        const judge = textProgramFor(schema, {limits});
+        const value = programFor(schema, {limits});
+        const validator = compile(schema, {limits});
+        const evaluatorOf = eventsVerdictOf(schema, {limits});
+        for (const text of texts) {
+          const session = evaluatorSession(validator);
+          session.write(text);
+          const expected = session.end().valid;
+          assert.ok(!judge(text) || expected, `${label} ${JSON.stringify(limits)}: the code passed ${text}`);
+          assert.equal(validator.validateText(text).valid, expected, `${label} ${JSON.stringify(limits)}: validateText ${text}`);
+          let parsed: unknown;
+          try {
+            parsed = JSON.parse(text);
+          } catch {
+            continue;
+          }
+          const valueExpected = evaluatorOf(parsed);
+          assert.ok(!passes(value, parsed) || valueExpected, `${label} ${JSON.stringify(limits)}: the code passed the value of ${text}`);
+          assert.equal(validator.validate(parsed).valid, valueExpected, `${label} ${JSON.stringify(limits)}: validate ${text}`);
+        }
+      }
+    }
+    // Not JSON: a hole, undefined, NaN, a function; the code leaves them to the checker.
+    const numbers = programFor({items: {type: 'number'}});
+    // eslint-disable-next-line no-sparse-arrays
+    for (const array of [[1, , 2], [1, undefined], [Number.NaN], [Number.POSITIVE_INFINITY], [() => 1]]) assert.equal(passes(numbers, array), false, String(array));
+    assert.equal(passes(numbers, [1, 2, 3]), true);
   });
 });
 

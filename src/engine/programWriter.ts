@@ -51,6 +51,8 @@ export interface WriterContext {
   lookup(shape: Shape, listed: readonly string[]): {readonly entries: ReadonlyMap<string, unknown>};
   /** A slot for the program of a name the code lists (a MemberSlot). */
   slot(): unknown;
+  /** The member of items at `index` (an alike index: Sources.alike) in arrays of `shape`. */
+  itemMemberOf(shape: Shape, index: number): Member;
 }
 
 /** Writes one program's source: a function per value kind, from the member's shape. */
@@ -115,14 +117,41 @@ function judgeArray(${parameters}) {
 ${arrays}
 }`;
     if (text) {
-      const reader = 'T.reader';
-      const inexact = limits.inexactNumbers === 'reject' ? `    if (!${this.constant(isWithinDoubleRange)}(t.slice(i, end))) return -1;\n` : '';
       return `
 ${helpers}
 return function program(t, i, H, d, T) {
   let kind;
   let end;
-  const c = t.charCodeAt(i);
+${this.textKind(`if (d >= ${depth}) return -1;
+    return c === ${Ch.OpenBrace} ? judgeObject(t, i, H, d, T) : judgeArray(t, i, H, d, T);`)}
+${scalar}
+  return end;
+};`;
+    }
+    return `
+const {getPrototypeOf} = Object;
+const objectPrototype = Object.prototype;
+const isArray = Array.isArray;
+${helpers}
+return function program(x, H, d, T) {
+  let kind;
+${this.valueKind(`if (d >= ${depth}) return -1;
+      return isArray(x) ? judgeArray(x, H, d, T) : judgeObject(x, H, d, T);`)}
+${scalar}
+  return 0;
+};`;
+  }
+
+  /**
+   * Text mode: the kind of the JSON value at `i` in `kind`, and where it ends in `end`, a scalar
+   * held by H (RFC 8259 §3, §6, §7, read as the TextScanner reads them); what the scanner refuses
+   * returns -1; `container`: the code for an object or array, whose first character is `c`.
+   */
+  private textKind(container: string): string {
+    const {limits} = this.programs;
+    const reader = 'T.reader';
+    const inexact = limits.inexactNumbers === 'reject' ? `    if (!${this.constant(isWithinDoubleRange)}(t.slice(i, end))) return -1;\n` : '';
+    return `  const c = t.charCodeAt(i);
   if (c === ${Ch.Quote}) {
     end = ${reader}.stringEnd(t, i + 1, ${limits.maxStringLength});
     if (end < 0) return -1;
@@ -130,8 +159,7 @@ return function program(t, i, H, d, T) {
     H.holdRange(t, i + 1, end, ${reader}.escaped);
     end++;
   } else if (c === ${Ch.OpenBrace} || c === ${Ch.OpenBracket}) {
-    if (d >= ${depth}) return -1;
-    return c === ${Ch.OpenBrace} ? judgeObject(t, i, H, d, T) : judgeArray(t, i, H, d, T);
+    ${container}
   } else if (c === ${Ch.Minus} || (c >= ${Ch.Zero} && c <= ${Ch.Nine})) {
     end = ${this.constant(numberEnd)}(t, i, c);
     if (end < 0 || end - i > ${limits.maxNumberLength}) return -1;
@@ -148,21 +176,17 @@ ${inexact}    kind = ${NUMBER};
   } else if (c === ${Ch.LowerN} && t.startsWith('null', i)) {
     kind = ${NULL};
     end = i + 4;
-  } else return -1;
-${scalar}
-  return end;
-};`;
-    }
-    return `
-const {getPrototypeOf} = Object;
-const objectPrototype = Object.prototype;
-const isArray = Array.isArray;
-${helpers}
-return function program(x, H, d, T) {
-  let kind;
-  switch (typeof x) {
+  } else return -1;`;
+  }
+
+  /**
+   * Value mode: the kind of the parsed value `x` in `kind`, a scalar held by H; what is not JSON
+   * within the limits returns -1; `object`: the code for an object or array.
+   */
+  private valueKind(object: string): string {
+    return `  switch (typeof x) {
     case 'string':
-      if (x.length > ${limits.maxStringLength}) return -1;
+      if (x.length > ${this.programs.limits.maxStringLength}) return -1;
       kind = ${STRING};
       H.holdString(x);
       break;
@@ -180,14 +204,10 @@ return function program(x, H, d, T) {
         kind = ${NULL};
         break;
       }
-      if (d >= ${depth}) return -1;
-      return isArray(x) ? judgeArray(x, H, d, T) : judgeObject(x, H, d, T);
+      ${object}
     default:
       return -1;
-  }
-${scalar}
-  return 0;
-};`;
+  }`;
   }
 
   /**
@@ -196,14 +216,7 @@ ${scalar}
    */
   private scalar(): string | null {
     const {member} = this;
-    if (member.accepts !== null) {
-      let code = '';
-      for (let i = 0; i < member.accepts.length; i++) {
-        const fail = this.fail(member.acceptsTargets[i]!);
-        code += `  if (!${this.constant(member.accepts[i])}(${this.constant(member.acceptsKeywords[i])}, kind, H)) { ${fail} }\n`;
-      }
-      return code;
-    }
+    if (member.accepts !== null) return this.acceptsCode(member, 0, '  ');
     const shape = this.programs.shape(member);
     if (shape.unsure) return '  return -1;\n';
     const flags = this.flagWords(shape);
@@ -238,9 +251,18 @@ ${scalar}
       held.holdString(listed);
       if (accepts.every((accept, i) => accept(member.acceptsKeywords[i]!, STRING, held))) return '';
     }
-    let code = 'H.holdString(name); ';
-    for (let i = 0; i < accepts.length; i++) {
-      code += `if (!${this.constant(accepts[i])}(${this.constant(member.acceptsKeywords[i])}, ${STRING}, H)) { ${this.fail(member.acceptsTargets[i]!, 1)} } `;
+    return `H.holdString(name);\n${this.acceptsCode(member, 1, '        ', String(STRING))}`;
+  }
+
+  /**
+   * The `accepts` of leaf `member` on the scalar of `kind` (an expression) held by H, each failure to its target:
+   * from the code of the scalar's own value, or of its container `below` levels up.
+   */
+  private acceptsCode(member: Member, below: number, indent: string, kind = 'kind'): string {
+    let code = '';
+    for (let i = 0; i < member.accepts!.length; i++) {
+      const fail = this.fail(member.acceptsTargets[i]!, below);
+      code += `${indent}if (!${this.constant(member.accepts![i])}(${this.constant(member.acceptsKeywords[i])}, ${kind}, H)) { ${fail} }\n`;
     }
     return code;
   }
@@ -478,25 +500,49 @@ ${keyNamesCall}${dispatch}  }
       const ruleMasks = masksOf(ruleFlags);
       after += `    if ((${ruleMasks.map((mask, word) => `(f[${word}] & ${mask})`).join(' | ')}) !== 0) h = ${this.constant(this.programs)}.holdItem(h ?? T.heldAt(d), ${this.constant(shape)}, ${index}, H, f);\n`;
     }
+    // Where every item has one member that is a leaf (`items: {type: 'number'}`), a scalar item is
+    // read and judged here by its `accepts`, as its program would, without a call per item: ajv's
+    // loop tests an item's type inline too. Objects and arrays still go to the program.
+    const leaf = alikeFrom === 0 ? this.programs.itemMemberOf(shape, 0) : null;
+    const inline = leaf !== null && leaf.accepts !== null && leaf.acceptsTargets.every((target) => target === DOCUMENT || levelsUp(target) >= 1);
+    const indent = (code: string): string => code.replace(/^(?=.)/gm, '    ');
     if (text) {
+      const judged = inline
+        ? `    let kind = 0, end = -1, r;
+    {
+${indent(this.textKind(''))}
+    }
+    if (kind === 0) r = ${item}(t, i, H, d + 1, T);
+    else {
+${this.acceptsCode(leaf, 1, '      ')}      r = end;
+    }
+`
+        : `    const r = ${item}(t, i, H, d + 1, T);\n`;
       code += `  let length = 0, c = 0;
   i++;
   ${WHITESPACE}
   if (c === ${Ch.CloseBracket}) i++;
   else for (;;) {
-${clear}${distinctTargets.length > 0 ? '    const at = i;\n' : ''}    const r = ${item}(t, i, H, d + 1, T);
-    length++;
+${clear}${distinctTargets.length > 0 ? '    const at = i;\n' : ''}${judged}    length++;
     if (r < 0) return -1;
 ${after}    i = r;
 ${nextOrClose(Ch.CloseBracket)}  }
 `;
     } else {
+      const judged = inline
+        ? `    let kind = 0;
+${indent(this.valueKind('kind = 0;\n      break;'))}
+    if (kind === 0) {
+      if (${item}(x, H, d + 1, T) < 0) return -1;
+    } else {
+${this.acceptsCode(leaf, 1, '      ')}    }
+`
+        : `    if (${item}(x, H, d + 1, T) < 0) return -1;\n`;
       // The length read at each item, as the checker and the evaluator read it: a getter may grow the array.
       code += `  let length = 0;
   for (; length < v.length; length++) {
 ${clear}    const x = v[length];
-    if (${item}(x, H, d + 1, T) < 0) return -1;
-${after}  }
+${judged}${after}  }
 `;
     }
     for (let i = 0; i < shape.itemTargetsOfBounds.length; i++) {

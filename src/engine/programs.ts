@@ -418,9 +418,13 @@ export class Programs implements WriterContext {
     const index = shape.itemSources.alike(item);
     const known = items[index];
     if (known !== undefined) return known;
-    const program = this.of(shape.itemSources.select(index, -1, this.plans, runEachTime));
+    const program = this.of(this.itemMemberOf(shape, index));
     if (index < MAX_ITEMS && index === items.length) items.push(program);
     return program;
+  }
+
+  itemMemberOf(shape: Shape, index: number): Member {
+    return shape.itemSources.select(index, -1, this.plans, runEachTime);
   }
 
   /**
