@@ -44,7 +44,7 @@ export type ValueProgram = (value: unknown, held: HeldScalar, depth: number, sta
  */
 export type TextProgram = (text: string, from: number, held: HeldScalar, depth: number, state: TextState) => number;
 
-export type Program = ValueProgram | TextProgram;
+type Program = ValueProgram | TextProgram;
 
 /** What the generated code said of a text (TextChecker.textPasses). */
 export const PASSED = 0;
