@@ -6,7 +6,7 @@
 // Property names and other text of the schema reach the code only as JSON string literals; every
 // other constant (a keyword, its `accepts`, a shape) is passed in, never written into the source.
 
-import {ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, type SchemaNode} from '../schema/node.js';
+import {ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, type CompiledKeyword, type SchemaNode} from '../schema/node.js';
 import {HeldScalar} from './scalar.js';
 import {
   DECIDE_IF,
@@ -31,7 +31,7 @@ import {decodeString} from '../json/scanner.js';
 import {failsAtClose} from './decisions.js';
 import {isWithinDoubleRange, numberEnd} from '../json/numbers.js';
 import type {Limits} from '../types.js';
-import type {ScalarPlans} from './scalarPlan.js';
+import type {Accepts, ScalarPlans} from './scalarPlan.js';
 
 /** Property names a program lists in its code; past these, it looks each up in a map (NameLookup). */
 const MAX_LISTED_NAMES = 24;
@@ -216,7 +216,7 @@ ${inexact}    kind = ${NUMBER};
    */
   private scalar(): string | null {
     const {member} = this;
-    if (member.accepts !== null) return this.acceptsCode(member, 0, '  ');
+    if (member.accepts !== null) return this.memberAccepts(member, 0, '  ');
     const shape = this.programs.shape(member);
     if (shape.unsure) return '  return -1;\n';
     const flags = this.flagWords(shape);
@@ -229,10 +229,7 @@ ${inexact}    kind = ${NUMBER};
       const fail = this.fail(shape.scalarKindTargets[i]!);
       code += `  if ((${shape.scalarKinds[i]} & kind) === 0) { ${fail} }\n`;
     }
-    for (let i = 0; i < shape.scalarAccepts.length; i++) {
-      const fail = this.fail(shape.scalarAcceptsTargets[i]!);
-      code += `  if (!${this.constant(shape.scalarAccepts[i])}(${this.constant(shape.scalarAcceptsKeywords[i])}, kind, H)) { ${fail} }\n`;
-    }
+    code += this.acceptsCode(shape.scalarAccepts, shape.scalarAcceptsKeywords, shape.scalarAcceptsTargets, 0, '  ');
     const decisions = this.decisions(shape, 0, null);
     if (decisions === null) return null;
     return code + decisions;
@@ -251,20 +248,26 @@ ${inexact}    kind = ${NUMBER};
       held.holdString(listed);
       if (accepts.every((accept, i) => accept(member.acceptsKeywords[i]!, STRING, held))) return '';
     }
-    return `H.holdString(name);\n${this.acceptsCode(member, 1, '        ', String(STRING))}`;
+    return `H.holdString(name);\n${this.memberAccepts(member, 1, '        ', String(STRING))}`;
   }
 
   /**
-   * The `accepts` of leaf `member` on the scalar of `kind` (an expression) held by H, each failure to its target:
-   * from the code of the scalar's own value, or of its container `below` levels up.
+   * Each of `accepts` (with its keyword) on the scalar of `kind` (an expression) held by H, its
+   * failure to its target: from the code of the scalar's own value, or of its container `below`
+   * levels up.
    */
-  private acceptsCode(member: Member, below: number, indent: string, kind = 'kind'): string {
+  private acceptsCode(accepts: readonly Accepts[], keywords: readonly CompiledKeyword[], targets: readonly Target[], below: number, indent: string, kind = 'kind'): string {
     let code = '';
-    for (let i = 0; i < member.accepts!.length; i++) {
-      const fail = this.fail(member.acceptsTargets[i]!, below);
-      code += `${indent}if (!${this.constant(member.accepts![i])}(${this.constant(member.acceptsKeywords[i])}, ${kind}, H)) { ${fail} }\n`;
+    for (let i = 0; i < accepts.length; i++) {
+      const fail = this.fail(targets[i]!, below);
+      code += `${indent}if (!${this.constant(accepts[i])}(${this.constant(keywords[i])}, ${kind}, H)) { ${fail} }\n`;
     }
     return code;
+  }
+
+  /** The `accepts` of leaf `member` (Member.accepts), as acceptsCode writes them. */
+  private memberAccepts(member: Member, below: number, indent: string, kind = 'kind'): string {
+    return this.acceptsCode(member.accepts!, member.acceptsKeywords, member.acceptsTargets, below, indent, kind);
   }
 
   /** The flags of the shape's value (`f`), cleared, from the state's stack. */
@@ -392,13 +395,12 @@ ${presenceOf('entry.bit', shape.presenceWords)}          r = (entry.program ?? $
     });
     // An UnevaluatedRule's subschema failed on the value: the member is held back, and the rule's
     // flags are cleared for the next, as the checker's memberEnded and keyValue do.
-    const ruleMasks = masksOf(ruleFlags);
     const held =
       rules.length === 0
         ? ''
-        : `    if ((${ruleMasks.map((mask, word) => `(f[${word}] & ${mask})`).join(' | ')}) !== 0) {
+        : `    if (${someSet(ruleFlags)}) {
       h = ${programs}.hold(h ?? T.heldAt(d), ${shapeConstant}, M, name, H, f);
-${ruleMasks.map((mask, word) => (mask === 0 ? '' : `      f[${word}] &= ${~mask};\n`)).join('')}    }
+${clearFlags(ruleFlags, '      ')}    }
 `;
     const dispatch = `    let r;
 ${rules.length > 0 ? '    let M = null;\n' : ''}${dead === null ? '' : `    const dead = ${dead};\n`}${text ? nameIndex(listed) : ''}    switch (${text ? 'n' : 'name'}) {
@@ -479,9 +481,7 @@ ${keyNamesCall}${dispatch}  }
     // `contains` counts the items that pass its subschema, whose failure goes to the tally's flag;
     // an UnevaluatedRule's subschema fails to the rule's: both are the item's own, cleared as it
     // begins (the checker's itemBegins).
-    const clear = masksOf([...tallyBits, ...ruleFlags])
-      .map((mask, word) => (mask === 0 ? '' : `    f[${word}] &= ${~mask};\n`))
-      .join('');
+    const clear = clearFlags([...tallyBits, ...ruleFlags], '    ');
     code += tallyBits.map((_, index) => `  let q${index} = 0;\n`).join('');
     if (rules.length > 0) code += '  let h = null;\n';
     if (distinctTargets.length > 0) code += '  const U = T.distinctAt(d);\n';
@@ -497,8 +497,7 @@ ${keyNamesCall}${dispatch}  }
     }
     tallyBits.forEach((bit, tally) => (after += `    if ((f[${bit >> 5}] & ${1 << (bit & 31)}) === 0) q${tally}++;\n`));
     if (rules.length > 0) {
-      const ruleMasks = masksOf(ruleFlags);
-      after += `    if ((${ruleMasks.map((mask, word) => `(f[${word}] & ${mask})`).join(' | ')}) !== 0) h = ${this.constant(this.programs)}.holdItem(h ?? T.heldAt(d), ${this.constant(shape)}, ${index}, H, f);\n`;
+      after += `    if (${someSet(ruleFlags)}) h = ${this.constant(this.programs)}.holdItem(h ?? T.heldAt(d), ${this.constant(shape)}, ${index}, H, f);\n`;
     }
     // Where every item has one member that is a leaf (`items: {type: 'number'}`), a scalar item is
     // read and judged here by its `accepts`, as its program would, without a call per item: ajv's
@@ -514,7 +513,7 @@ ${indent(this.textKind(''))}
     }
     if (kind === 0) r = ${item}(t, i, H, d + 1, T);
     else {
-${this.acceptsCode(leaf, 1, '      ')}      r = end;
+${this.memberAccepts(leaf, 1, '      ')}      r = end;
     }
 `
         : `    const r = ${item}(t, i, H, d + 1, T);\n`;
@@ -535,7 +534,7 @@ ${indent(this.valueKind('kind = 0;\n      break;'))}
     if (kind === 0) {
       if (${item}(x, H, d + 1, T) < 0) return -1;
     } else {
-${this.acceptsCode(leaf, 1, '      ')}    }
+${this.memberAccepts(leaf, 1, '      ')}    }
 `
         : `    if (${item}(x, H, d + 1, T) < 0) return -1;\n`;
       // The length read at each item, as the checker and the evaluator read it: a getter may grow the array.
@@ -561,6 +560,19 @@ ${judged}${after}  }
 
 /** An array's presence bits, for the decisions on its items held back: it has none, so no condition on a name's presence holds. */
 const NO_PRESENCE = new Int32Array(0);
+
+/** Code that tests whether some of the flags `bits` is set in `f`. */
+function someSet(bits: readonly number[]): string {
+  const words = masksOf(bits).flatMap((mask, word) => (mask === 0 ? [] : [`(f[${word}] & ${mask})`]));
+  return `(${words.join(' | ')}) !== 0`;
+}
+
+/** Code that clears the flags `bits` in `f`, a line per word. */
+function clearFlags(bits: readonly number[], indent: string): string {
+  return masksOf(bits)
+    .map((mask, word) => (mask === 0 ? '' : `${indent}f[${word}] &= ${~mask};\n`))
+    .join('');
+}
 
 /** Whitespace skipped (RFC 8259 §2), the next character in `c`. */
 const WHITESPACE = `while ((c = t.charCodeAt(i)) === ${Ch.Space} || c === ${Ch.LF} || c === ${Ch.CR} || c === ${Ch.Tab}) i++;`;

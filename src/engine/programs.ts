@@ -423,8 +423,9 @@ export class Programs implements WriterContext {
     return program;
   }
 
+  /** The shape's own (Shape.itemMember), which the checker and holdItem read too: selected once. */
   itemMemberOf(shape: Shape, index: number): Member {
-    return shape.itemSources.select(index, -1, this.plans, runEachTime);
+    return shape.itemMember(index, this.plans, runEachTime);
   }
 
   /**
