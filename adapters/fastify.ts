@@ -219,6 +219,13 @@ class JsonBodies {
    */
   #ajvBuilder: ValidatorBuilder | undefined;
   constructor(fastify: FastifyInstance, options: FastifyBodyOptions) {
+    // Fastify chooses a route's parser by the media type, and answers a violation 400: options
+    // that would say otherwise are refused rather than ignored.
+    for (const name of ['type', 'invalidStatus'] as const) {
+      if ((options as BodyOptions)[name] !== undefined) {
+        throw new ArgumentError(`option ${name}: the plugin takes the media types Fastify routes to it, and answers a schema violation 400 as Fastify does; validateBody's ${name} is not the plugin's`);
+      }
+    }
     const {limit, strict, ...rest} = options;
     // Fastify routed the request here by its Content-Type already.
     this.#options = {...rest, strict: strict ?? false, invalidStatus: 400, type: () => true};

@@ -9,7 +9,7 @@ import type {Socket} from 'node:net';
 import type {Transform} from 'node:stream';
 import {createBrotliDecompress, createGunzip, createInflate} from 'node:zlib';
 
-import {isValidator} from '../src/index.js';
+import {ArgumentError, isValidator} from '../src/index.js';
 import type {OutputUnit, Validator} from '../src/types.js';
 import {
   HttpError,
@@ -24,6 +24,7 @@ import {
   lengthFromHeader,
   mediaTypeTest,
   parseFailed,
+  parseInvalidStatus,
   parseLimit,
   parseTimeout,
   refuseMediaType,
@@ -129,7 +130,7 @@ export class BodyReader {
     this.validator = bodyValidator(schema, options);
     const timeout = parseTimeout(options.timeout);
     const limit = parseLimit(options.limit ?? '100kb');
-    const invalidStatus = options.invalidStatus ?? 422;
+    const invalidStatus = parseInvalidStatus(options.invalidStatus, 422);
     this.#settings = {
       limit,
       timeout,
@@ -532,12 +533,32 @@ export type PartSchemas = Partial<Record<RequestPart, unknown>>;
 
 const PART_ORDER: readonly RequestPart[] = ['params', 'query', 'headers'];
 
+/**
+ * The parts object of `validate()`: a schema for at least one of the parts it knows. A part it
+ * does not know (Fastify's `querystring`, a `body`) would be a schema nothing applies, and the
+ * middleware would check nothing: it is refused where the door is set up.
+ */
+function checkParts(schemas: unknown): void {
+  if (typeof schemas !== 'object' || schemas === null || Array.isArray(schemas) || isValidator(schemas)) {
+    throw new ArgumentError(`validate(): the first argument must be an object of schemas by part (${PART_ORDER.join(', ')}), not ${schemas === null ? 'null' : Array.isArray(schemas) ? 'an array' : isValidator(schemas) ? 'a validator' : typeof schemas}`);
+  }
+  for (const name of Object.keys(schemas)) {
+    if ((PART_ORDER as readonly string[]).includes(name)) continue;
+    const hint = name === 'querystring' ? ' (Fastify\'s name for the query: here it is `query`)' : name === 'body' ? ' (the body is validateBody\'s)' : '';
+    throw new ArgumentError(`validate(): no request part is called ${JSON.stringify(name)}${hint}; the parts are ${PART_ORDER.join(', ')}`);
+  }
+  if (!PART_ORDER.some((part) => (schemas as Record<string, unknown>)[part] !== undefined)) {
+    throw new ArgumentError(`validate(): no schema is given for any part (${PART_ORDER.join(', ')}): the middleware would check nothing`);
+  }
+}
+
 /** Compiles one validator per given part; `check` returns the first failing part as an HttpError. */
 export class PartsValidator {
   readonly #validators: ReadonlyArray<readonly [RequestPart, Validator]>;
   readonly #invalidStatus: number;
 
   constructor(schemas: PartSchemas, options: PartsOptions = {}) {
+    checkParts(schemas);
     const given = compileOptions(options);
     // A query parameter repeated arrives as an array and sent once as a string: only `'array'`
     // lets one schema (`{type: 'array'}`) take both, which is why Fastify defaults to it.
@@ -548,7 +569,7 @@ export class PartsValidator {
       if (schema !== undefined) compiled.push([part, validatorFor(schema, isValidator(schema) ? given : forSchemas)]);
     }
     this.#validators = compiled;
-    this.#invalidStatus = options.invalidStatus ?? 400;
+    this.#invalidStatus = parseInvalidStatus(options.invalidStatus, 400);
   }
 
   /**

@@ -298,6 +298,30 @@ export function parseLimit(limit: number | string): number {
   return assertLimit(Math.floor(Number(match[1]) * BYTE_UNITS[(match[2] ?? 'b').toLowerCase()]), limit);
 }
 
+/**
+ * The `invalidStatus` option, `fallback` when not given: 422 or 400, the two statuses a schema
+ * violation is answered with. Anything else is refused where the door is set up: a 2xx or 3xx
+ * would answer an invalid body as if it were accepted or moved, and a string fails only when a
+ * request is refused.
+ */
+export function parseInvalidStatus(status: unknown, fallback: 400 | 422): 400 | 422 {
+  if (status === undefined) return fallback;
+  if (status === 400 || status === 422) return status;
+  throw new ArgumentError(`option invalidStatus: ${shown(status)} is neither 400 nor 422`);
+}
+
+/** An option's value as a message shows it: a short JSON text, else its kind. */
+function shown(value: unknown): string {
+  if (typeof value === 'function') return 'a function';
+  try {
+    const text = JSON.stringify(value);
+    if (text !== undefined && text.length <= 40) return text;
+  } catch {
+    // A value JSON cannot write (a BigInt, a cycle) is named by its kind.
+  }
+  return value === null ? 'null' : typeof value;
+}
+
 function assertLimit(bytes: number, given: number | string): number {
   if (!Number.isFinite(bytes) || bytes < 0) throw new ArgumentError(`option limit: ${String(given)} is not a size`);
   return bytes;
@@ -368,6 +392,9 @@ const DEFAULT_TYPES = ['application/json', 'application/*+json'];
 
 export function mediaTypeTest<Request>(type: MediaTypeOption<Request> | undefined): MediaTypeTest<Request> {
   if (typeof type === 'function') return (_essence, request) => type(request);
+  if (!(type === undefined || typeof type === 'string' || (Array.isArray(type) && type.every((entry) => typeof entry === 'string')))) {
+    throw new ArgumentError(`option type: ${shown(type)} is neither a media type, nor a list of them, nor a function of the request`);
+  }
   const patterns = (type === undefined ? DEFAULT_TYPES : typeof type === 'string' ? [type] : type).map(expandShorthand);
   // A route sees few distinct media types: each is matched against the patterns once.
   const verdicts = new Map<string, boolean>();

@@ -23,6 +23,7 @@ import {
   lengthFromHeader,
   mediaTypeTest,
   parseFailed,
+  parseInvalidStatus,
   parseLimit,
   parseTimeout,
   refuseMediaType,
@@ -121,7 +122,7 @@ function requestSettings(options: RequestOptions, validator: Validator): Request
     body: {
       limit: parseLimit(options.limit ?? '100kb'),
       strict: options.strict ?? true,
-      invalidStatus: options.invalidStatus ?? 422,
+      invalidStatus: parseInvalidStatus(options.invalidStatus, 422),
       readToEnd: validator.allErrors,
       keepText: true,
     },
@@ -407,7 +408,7 @@ function streamBody(schema: unknown, options: StreamOptions): JsonBody {
   return new JsonBody(validator, {
     limit: options.limit === undefined ? Infinity : parseLimit(options.limit),
     strict: false,
-    invalidStatus: options.invalidStatus ?? 422,
+    invalidStatus: parseInvalidStatus(options.invalidStatus, 422),
     readToEnd: validator.allErrors,
     keepText: false,
   });

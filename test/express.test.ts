@@ -16,7 +16,7 @@ import supertest from 'supertest';
 import {HttpError, problemHandler, validate, validateBody} from '../adapters/express.js';
 import {compile} from '../src/index.js';
 import {asIs, KiB, listen, MiB, orderSchema as sharedOrderSchema, slowUpload, SUITE_TIMEOUT, uploadSchema, type Harness} from './support/http.js';
-import {coercionCases, searchParts} from './support/parts.js';
+import {coercionCases, partsMountErrorCases, searchParts} from './support/parts.js';
 
 /** The shared order, with a note: the echo tests show a member beyond the required ones arriving. */
 const orderSchema = {...sharedOrderSchema, properties: {...sharedOrderSchema.properties, note: {type: 'string'}}} as const;
@@ -213,6 +213,7 @@ describe('validate({query, params, headers}) with Express 5', SUITE_TIMEOUT, () 
   });
 
   coercionCases(agent);
+  partsMountErrorCases(validate);
 
   it('a part given as a compiled validator keeps the options it was compiled with', async () => {
     const app = express();

@@ -13,7 +13,7 @@ import supertest from 'supertest';
 
 import {HttpError, problemHandler, validate, validateBody} from '../adapters/koa.js';
 import {asIs, KiB, MiB, orderSchema, SUITE_TIMEOUT} from './support/http.js';
-import {coercionCases, searchParts} from './support/parts.js';
+import {coercionCases, partsMountErrorCases, searchParts} from './support/parts.js';
 
 const validOrder = {customer: 'ada', items: [{sku: 'tea-01', quantity: 2}]};
 
@@ -238,4 +238,5 @@ describe('validate({query, params, headers}) with Koa 3', SUITE_TIMEOUT, () => {
   });
 
   coercionCases(agent);
+  partsMountErrorCases(validate);
 });

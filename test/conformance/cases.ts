@@ -403,6 +403,31 @@ export const CASES: readonly Case[] = [
     values: [{shown: 'null', value: null}],
   },
   {
+    kind: 'mount error',
+    name: 'an invalidStatus other than 400 or 422 is a TypeError when mounted',
+    from: 'an outside attack: invalidStatus 200 answered a schema violation with 200 through an error handler that sends err.status, and "x" failed only at the first refusal',
+    as: 'options',
+    says: /option invalidStatus: /,
+    values: [
+      {shown: '200', value: {invalidStatus: 200}},
+      {shown: '302', value: {invalidStatus: 302}},
+      {shown: '500', value: {invalidStatus: 500}},
+      {shown: 'a string', value: {invalidStatus: '422'}},
+    ],
+  },
+  {
+    kind: 'mount error',
+    name: 'a type option that is not a media type, a list of them or a function is a TypeError when mounted',
+    from: "an outside attack: type 5 threw the runtime's own TypeError, naming no option",
+    as: 'options',
+    says: /option type: /,
+    values: [
+      {shown: 'a number', value: {type: 5}},
+      {shown: 'a list with a number', value: {type: ['application/json', 5]}},
+      {shown: 'an object', value: {type: {json: true}}},
+    ],
+  },
+  {
     kind: 'same verdict',
     name: 'every split point gives the verdict of the whole',
     from: "web.test.ts 'a body cut in two at every byte', text-stream.test.ts 'deltas cut anywhere', the slow uploads of express, koa and fastify.test.ts",

@@ -67,7 +67,8 @@ import {buildPackage, runNode, type Run} from '../support/cliRun.js';
 // Skip reasons several rows share
 
 const NO_SERVER = 'no HTTP server: the door is called in process, so there is no connection to close or keep';
-const NO_HEADERS = 'no request headers: the door is given bytes, with no Content-Encoding or Content-Length to read';
+const NO_HEADERS = 'no request headers: the door is given bytes, with no Content-Type, Content-Encoding or Content-Length to read';
+const NO_STATUS = 'no HTTP status: its refusals are errors to its own caller, not answers to a client';
 const NO_ANSWER = "no answer to a client: the errors go to the door's own caller, who gave it the document";
 const NO_TIMEOUT = 'no timeout option: how long to wait for the next chunk is the caller of this door to decide';
 const NO_LIMIT = 'no byte limit option: the caller bounds what it writes (the validator limits still apply)';
@@ -106,7 +107,11 @@ const HEADER_CASES = skipping(NO_HEADERS, [
   'a Content-Encoding named like an Object.prototype member is 415, never 500',
   'a body longer than its Content-Length is not judged by its first chunk alone',
   'a body announced over the limit is refused before a byte of it is read',
+  'a type option that is not a media type, a list of them or a function is a TypeError when mounted',
 ]);
+
+/** What every door that answers no HTTP client cannot be asked. */
+const STATUS_CASES = skipping(NO_STATUS, ['an invalidStatus other than 400 or 422 is a TypeError when mounted']);
 
 const TIMEOUT_CASES = skipping(NO_TIMEOUT, [
   'a sender that stalls is refused at the idle timeout',
@@ -538,6 +543,7 @@ const textStreamDoor: Door = {
     ...FASTIFY_CASES,
     ...CONNECTION_CASES,
     ...HEADER_CASES,
+    ...STATUS_CASES,
     'a key of 5,000 characters is never echoed in the answer': NO_ANSWER,
   },
   open: inProcess('validateTextStream', NOT_FASTIFY, (mount, _body, source) => {
@@ -574,6 +580,7 @@ const STREAM_SKIPS = {
   ...FASTIFY_CASES,
   ...CONNECTION_CASES,
   ...HEADER_CASES,
+  ...STATUS_CASES,
   ...TIMEOUT_CASES,
   ...LIMIT_CASES,
   'a key of 5,000 characters is never echoed in the answer': NO_ANSWER,
@@ -699,6 +706,7 @@ const cliDoor: Door = {
     ...FASTIFY_CASES,
     ...CONNECTION_CASES,
     ...HEADER_CASES,
+    ...STATUS_CASES,
     ...TIMEOUT_CASES,
     ...LIMIT_CASES,
     'a compiled validator is judged as its schema': 'a command line takes a schema file: there is no compiled validator to give it',

@@ -51,3 +51,34 @@ export function coercionCases(agent: Agent): void {
     assert.deepEqual((await agent.get('/search-as-sent?tags=a&tags=b').expect(200)).body.query, {tags: ['a', 'b']});
   });
 }
+
+/**
+ * What `validate` refuses where the door is set up: a part it does not know (which nothing would
+ * apply, so the middleware would check nothing), no part at all, and a status that is not a
+ * refusal's. An outside attack mounted Fastify's `querystring` and every request passed.
+ */
+export function partsMountErrorCases(validate: (schemas: never, options?: never) => unknown): void {
+  const refused = (says: RegExp) => (thrown: unknown) =>
+    thrown instanceof TypeError && (thrown as {code?: unknown}).code === 'argument.invalid' && says.test(thrown.message);
+
+  it('a part it does not know, or no part at all, is an ArgumentError where the door is set up', () => {
+    const cases: Array<[unknown, RegExp]> = [
+      [{querystring: {type: 'object', required: ['n']}}, /"querystring".*`query`/],
+      [{body: {type: 'object', required: ['x']}}, /"body".*validateBody/],
+      [{query: {type: 'object'}, Query: {}}, /"Query"/],
+      [{}, /no schema is given for any part/],
+      [{query: undefined}, /no schema is given for any part/],
+      [null, /not null/],
+      [[{type: 'object'}], /not an array/],
+      ['query', /not string/],
+    ];
+    for (const [schemas, says] of cases) assert.throws(() => validate(schemas as never), refused(says), JSON.stringify(schemas));
+  });
+
+  it('an invalidStatus other than 400 or 422 is an ArgumentError where the door is set up', () => {
+    for (const invalidStatus of [200, 302, 500, '400']) {
+      assert.throws(() => validate({query: {type: 'object'}} as never, {invalidStatus} as never), refused(/option invalidStatus: .* is neither 400 nor 422/), String(invalidStatus));
+    }
+    assert.doesNotThrow(() => validate({query: {type: 'object'}} as never, {invalidStatus: 422} as never));
+  });
+}
