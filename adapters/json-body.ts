@@ -4,6 +4,7 @@
 // and the web front door (adapters/web.ts) both read bodies through it.
 
 import type {Result, Session, SessionOptions, Validator} from '../src/types.js';
+import {HANDS_ON_VALUE} from '../src/session/validator.js';
 import {BOM, LeadingBom, errorFromResult, sizeInvalid, strictStart, tooLarge, type HttpError} from './http-errors.js';
 
 export interface JsonBodySettings {
@@ -14,7 +15,10 @@ export interface JsonBodySettings {
   readonly invalidStatus: number;
   /** Feed on after the first error, to report every one (within `limit`). */
   readonly readToEnd: boolean;
-  /** Keep the bytes, for the value or a later look at the whole body. */
+  /**
+   * Keep the bytes, for the value (JSON.parse of them) or a later look at the whole body. Bodies
+   * kept have that value handed on: their numbers are judged as its doubles (HANDS_ON_VALUE).
+   */
   readonly keepText: boolean;
 }
 
@@ -42,7 +46,7 @@ export class JsonBody {
 
   constructor(validator: Validator, settings: JsonBodySettings, length?: number) {
     this.#validator = validator;
-    this.#sessionOptions = {parse: validator.changesValues};
+    this.#sessionOptions = {parse: validator.changesValues, [HANDS_ON_VALUE]: settings.keepText} as SessionOptions;
     this.#settings = settings;
     this.#length = length;
     this.#awaitingFirstByte = settings.strict;

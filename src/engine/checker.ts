@@ -137,6 +137,11 @@ export class TextChecker implements TokenSink, RangeSink {
     this.pending = this.root;
   }
 
+  /** Judge numbers as the doubles of a value handed on, or as written (HeldScalar.numbersAsDoubles). */
+  judgeNumbersAsDoubles(on: boolean): void {
+    this.held.numbersAsDoubles = on;
+  }
+
   /** False once the schema turned out to have a keyword the checker cannot ask: stop trying. */
   get usable(): boolean {
     return this.cache.usable;

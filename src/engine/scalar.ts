@@ -75,6 +75,15 @@ export class HeldScalar implements Scalar {
   /** The number came as a double (value mode), not as text: it is exactly that double. */
   private numberFromDouble = false;
   /**
+   * The document's value is handed on (parseText, a session with `parse`): its numbers are judged
+   * as the doubles JSON.parse gives that value, as value mode and Fastify judge them, not as the
+   * decimals written. Else a number that rounds (0.99999999999999999 under `exclusiveMaximum: 1`)
+   * passes as written and reaches the handler as a double the schema refuses. A number whose
+   * double is not finite has no such value: its text decides (`inexactNumbers` says whether it
+   * passes at all). Set by the document for each call.
+   */
+  numbersAsDoubles = false;
+  /**
    * The number's text has at most 15 digits and no exponent (readShortNumber read it): no other
    * decimal of at most 15 digits has its double (IEEE 754's 15-digit round trip), so where that
    * double ties with a limit's, the limit's shortest decimal (`String`) has the text's value too.
@@ -176,6 +185,7 @@ export class HeldScalar implements Scalar {
   }
 
   numberText(): string {
+    if (this.numbersAsDoubles) this.number();
     if (this.numberTextPending) {
       this.text = String(this.parsedNumber);
       this.numberTextPending = false;
@@ -199,7 +209,8 @@ export class HeldScalar implements Scalar {
   }
 
   isInteger(): boolean {
-    if (this.numberTextPending) return Number.isInteger(this.parsedNumber);
+    if (this.numbersAsDoubles) this.number();
+    if (this.numberFromDouble) return Number.isInteger(this.parsedNumber);
     // A short number's double is whole exactly when its text is: a fraction of at most 15 digits
     // lies farther from an integer than the double's rounding. The one reading serves a bound too.
     if (this.heldShort()) {
@@ -221,7 +232,12 @@ export class HeldScalar implements Scalar {
     if (!this.numberParsed) {
       this.parsedNumber = this.heldShort() ? readShortNumber(this.source, this.from, this.to) : NaN;
       this.numberShort = this.parsedNumber === this.parsedNumber;
-      if (!this.numberShort) this.parsedNumber = Number(this.text);
+      if (!this.numberShort) {
+        this.parsedNumber = Number(this.text);
+        // A short number's text and double have one value (numberShort): only a longer one is
+        // held as its double instead, its text made from that double if a keyword reads it.
+        if (this.numbersAsDoubles && Number.isFinite(this.parsedNumber)) this.numberFromDouble = this.numberTextPending = true;
+      }
       this.numberParsed = true;
     }
     return this.parsedNumber;

@@ -65,6 +65,8 @@ export class Document implements Session {
   private patternsMade: PatternTests | null = null;
   /** The pass-only verdict, and the judge of member values set apart; made on first need. */
   private checker: TextChecker | null = null;
+  /** The call under way hands a value on (see handsOnValue). */
+  private valueHandedOn = false;
   /** Changes the tokens as the value options say, before the engines see them; made on first need. */
   private amender: Amender | null = null;
   // The input side of a document given as text, set afresh by beginText.
@@ -113,8 +115,24 @@ export class Document implements Session {
 
   /** Runs, frames and the scalar being delivered; reset as each document begins. Made on first need: a session the checker passes never needs it. */
   get evaluator(): Evaluator {
-    const parts = this.parts;
-    return (this.made ??= new Evaluator(parts.root, parts.allErrors, parts.keyPlans, parts.checkerCache.documentScope, this.applications, 'document', this.patterns.test, parts.annotations));
+    if (this.made === null) {
+      const parts = this.parts;
+      this.made = new Evaluator(parts.root, parts.allErrors, parts.keyPlans, parts.checkerCache.documentScope, this.applications, 'document', this.patterns.test, parts.annotations);
+      this.made.numbersAsDoubles = this.valueHandedOn;
+    }
+    return this.made;
+  }
+
+  /**
+   * This call hands a value on (parseText, a session with `parse`, an NDJSON line parsed): the
+   * engines judge its numbers as the doubles that value holds (HeldScalar.numbersAsDoubles), so
+   * that what the caller gets is what was judged. Set as each call begins; a pooled document
+   * serves validateText and parseText in turn.
+   */
+  private handsOnValue(on: boolean): void {
+    this.valueHandedOn = on;
+    this.checker?.judgeNumbersAsDoubles(on);
+    if (this.made !== null) this.made.numbersAsDoubles = on;
   }
 
   /** The limits every reader of this document holds it to. */
@@ -123,7 +141,11 @@ export class Document implements Session {
   }
 
   private checkerOf(): TextChecker {
-    return (this.checker ??= new TextChecker(this.parts.root, this.parts.limits, this.parts.checkerCache, this.patterns));
+    if (this.checker === null) {
+      this.checker = new TextChecker(this.parts.root, this.parts.limits, this.parts.checkerCache, this.patterns);
+      this.checker.judgeNumbersAsDoubles(this.valueHandedOn);
+    }
+    return this.checker;
   }
 
   private amenderOf(plans: AmendPlans): Amender {
@@ -139,6 +161,8 @@ export class Document implements Session {
 
   /** validate(): a parsed value, given back as a valid result's value. */
   validateValue(value: unknown): ValueResult {
+    // The value is given as doubles already: its numbers are those doubles (HeldScalar.holdDouble).
+    this.handsOnValue(false);
     const plans = this.parts.amendPlans;
     try {
       return plans === null ? this.judgeValue(value) : this.judgeAmended(value, plans);
@@ -200,6 +224,7 @@ export class Document implements Session {
    * of the range this text was cut from (judgeTextRange), not to be asked again.
    */
   validateText(text: string | Uint8Array, programAsked?: Asked): Result {
+    this.handsOnValue(false);
     try {
       // Most documents pass: the checker says so without runs; otherwise the evaluator says why.
       if (!this.parts.checkerCache.usable) return this.evaluateText(text);
@@ -222,6 +247,7 @@ export class Document implements Session {
    * its answer carried along so that the code does not read the line twice.
    */
   judgeTextRange(text: string, from: number, to: number, parse: boolean, bytes?: Uint8Array): Result {
+    this.handsOnValue(parse);
     let asked: Asked = NOT_ASKED;
     try {
       if (this.parts.checkerCache.usable && this.judgesAsSent()) asked = this.checkerOf().askTextRange(text, from, to);
@@ -235,6 +261,7 @@ export class Document implements Session {
 
   /** parseText(): validateText's verdict, and the value of a valid document. `programAsked`: as validateText's. */
   parseText(text: string | Uint8Array, programAsked?: Asked): ValueResult {
+    this.handsOnValue(true);
     try {
       const source = typeof text === 'string' ? text : decodeUtf8(text);
       const plans = this.parts.amendPlans;
@@ -303,7 +330,8 @@ export class Document implements Session {
    * member values may be judged by the checker rather than the evaluator (not when every error is
    * wanted, nor when the value is assembled from the tokens).
    */
-  beginText(parse: boolean, membersApart: boolean, checkFirst = true): void {
+  beginText(parse: boolean, membersApart: boolean, checkFirst = true, valueHandedOn = parse): void {
+    this.handsOnValue(valueHandedOn);
     this.patternsMade?.clear();
     this.dropChecked();
     this.passed = null;
@@ -317,6 +345,7 @@ export class Document implements Session {
       this.membersApart = membersApart;
       this.tokenizer = null;
       const checker = (this.streamChecker = parts.idleCheckers.pop() ?? new StreamChecker(parts.root, parts.limits, parts.checkerCache));
+      checker.judgeNumbersAsDoubles(valueHandedOn);
       this.checking = new Tokenizer(checker, parts.limits);
       checker.beginStream(this.checking);
       if (checker.outcome !== PASS) this.handOver();
@@ -411,6 +440,7 @@ export class Document implements Session {
 
   /** Begin a document given as tokens (see `tokenValidator`): the events come from elsewhere, into the sink returned. */
   beginTokens(): TokenSink {
+    this.handsOnValue(false);
     this.tokenizer = null;
     this.patterns.clear();
     this.evaluator.reset(null, true);

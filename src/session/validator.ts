@@ -42,6 +42,13 @@ const VALIDATOR_BRAND: unique symbol = Symbol.for('stream-schema.validator') as 
 export const JUDGE_TEXT_RANGE: unique symbol = Symbol('stream-schema.judgeTextRange') as never;
 
 /**
+ * A session option of the doors that hand on JSON.parse of the text a session judged without
+ * assembling it (adapters/json-body.ts): its numbers are judged as the doubles of that value, as
+ * `parse: true` judges them (HeldScalar.numbersAsDoubles). Not registered, as JUDGE_TEXT_RANGE.
+ */
+export const HANDS_ON_VALUE: unique symbol = Symbol('stream-schema.handsOnValue') as never;
+
+/**
  * validateText's result for `text.slice(from, to)`, or with `parse` parseText's, given `bytes`
  * (the slice's own bytes) where the text is not their true length.
  */
@@ -243,7 +250,7 @@ export class CompiledValidator<Output = unknown, Input = Output> implements Vali
     const options = optionsArgument(given, 'session');
     const document = new Document(this.parts);
     const parse = options.parse ?? false;
-    document.beginText(parse, !parse && !this.allErrors);
+    document.beginText(parse, !parse && !this.allErrors, true, parse || (options as {[HANDS_ON_VALUE]?: unknown})[HANDS_ON_VALUE] === true);
     return document;
   }
 

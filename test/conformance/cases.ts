@@ -150,6 +150,7 @@ const orders = mount(orderSchema);
 const accounts = mount(accountSchema);
 const uploads = mount(uploadSchema);
 const anything = mount({});
+const prices = mount({type: 'object', properties: {price: {type: 'number', exclusiveMaximum: 1}, ids: {type: 'array', uniqueItems: true}}});
 
 const accepted = (text: string): Expectation => ({accepted: true, value: JSON.parse(text)});
 const refused = (refusal: Refusal): Expectation => ({accepted: false, refusal});
@@ -373,6 +374,18 @@ export const CASES: readonly Case[] = [
       {mount: amendingAccounts, body: pieces(['{"name":"ada",', '"age":"5","ex', 'tra":1}']), expect: accepted('{"name":"ada","age":5,"role":"user"}')},
       {mount: amendingAccounts, body: bytewise('{"name":"ada","age":"5"}'), expect: accepted('{"name":"ada","age":5,"role":"user"}')},
       {mount: amendingAccounts, body: pieces(['{"name":"ada",', '"age":"five"}']), expect: refused('validation')},
+    ],
+  },
+  {
+    kind: 'verdicts',
+    name: 'a number JSON.parse rounds is judged as the double handed on',
+    from: 'an outside attack: {"price":0.99999999999999999} passed exclusiveMaximum: 1 as written and reached the handler as 1, where Fastify answers 400',
+    steps: [
+      {mount: prices, body: whole('{"price":0.99999999999999999}'), expect: refused('validation')},
+      {mount: prices, body: bytewise('{"price":0.99999999999999999}'), expect: refused('validation')},
+      {mount: prices, body: whole('{"price":0.9999999999999999}'), expect: accepted('{"price":0.9999999999999999}')},
+      {mount: prices, body: whole('{"price":0.5,"ids":[1,1.00000000000000001]}'), expect: refused('validation')},
+      {mount: prices, body: pieces(['{"price":0.5,"ids":[1,1.000000', '00000000001]}']), expect: refused('validation')},
     ],
   },
   {

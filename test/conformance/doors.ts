@@ -68,6 +68,8 @@ import {buildPackage, runNode, type Run} from '../support/cliRun.js';
 
 const NO_SERVER = 'no HTTP server: the door is called in process, so there is no connection to close or keep';
 const NO_HEADERS = 'no request headers: the door is given bytes, with no Content-Type, Content-Encoding or Content-Length to read';
+const NO_VALUE = 'it hands on no value (the bytes as sent, or a verdict alone): a number is judged as written, as validateText judges it';
+const ROUNDED = 'a number JSON.parse rounds is judged as the double handed on';
 const NO_STATUS = 'no HTTP status: its refusals are errors to its own caller, not answers to a client';
 const NO_ANSWER = "no answer to a client: the errors go to the door's own caller, who gave it the document";
 const NO_TIMEOUT = 'no timeout option: how long to wait for the next chunk is the caller of this door to decide';
@@ -503,6 +505,7 @@ async function verdictOf(work: Promise<Result>, source: Source, givesValue: bool
 const webStreamDoor: Door = {
   name: 'web validationStream',
   skip: {
+    [ROUNDED]: NO_VALUE,
     ...FASTIFY_CASES,
     ...CONNECTION_CASES,
     ...HEADER_CASES,
@@ -652,6 +655,7 @@ const rxjsDoor: Door = {
 const streamJsonDoor: Door = {
   name: 'stream-json tokenConsumer',
   skip: {
+    [ROUNDED]: NO_VALUE,
     ...STREAM_SKIPS,
     'a number past maxNumberLength is refused there, before a malformed character further on': "stream-json's parser refuses the malformed number before its token reaches the validator",
   },
@@ -703,6 +707,7 @@ function wholeBytes(body: BodySpec): Uint8Array {
 const cliDoor: Door = {
   name: 'CLI validate',
   skip: {
+    [ROUNDED]: NO_VALUE,
     ...FASTIFY_CASES,
     ...CONNECTION_CASES,
     ...HEADER_CASES,
