@@ -20,7 +20,7 @@ import type {SchemaNode} from '../schema/node.js';
 import {MemberSink, memberValues} from './memberSink.js';
 import {Tokenizer} from '../json/tokenizer.js';
 import {ChunkDecoder, decodeUtf8, replacementsIn, type Replacements} from '../json/utf8.js';
-import {assignInPlace} from '../json/inPlace.js';
+import {assignInPlace, unchangeableAt} from '../json/inPlace.js';
 import {walkValue} from '../json/walker.js';
 import type {Limits, Result, Session, TokenSink, ValidResult, ValueResult} from '../types.js';
 
@@ -185,6 +185,14 @@ export class Document implements Session {
       return {valid: false, errors: [inputErrorUnit(error)]};
     } finally {
       amender.release();
+    }
+    // A value that cannot be changed where the options change it (frozen, sealed) is refused as it
+    // is, unchanged: ajv, in code that is not strict, changes what it can and says nothing.
+    const unchangeable = unchangeableAt(value, assembler.value);
+    if (unchangeable !== null) {
+      const error = new InputError('syntax', 'value.unchangeable', 'the value options would change the value here, in an object or array that cannot be changed (frozen, sealed or read-only): pass a copy', NO_POSITION);
+      error.instanceLocation = unchangeable;
+      return {valid: false, errors: [inputErrorUnit(error)]};
     }
     const amended = assignInPlace(value, assembler.value);
     const result = this.judgeValue(amended);
