@@ -20,11 +20,23 @@ export function formatUnit(name: string, unit: OutputUnit, format: OutputFormat,
   return format === 'json' ? `${JSON.stringify({ file: name, ...unit })}\n` : formatUnitText(name, unit, style);
 }
 
-/** `file:line:column: kind: message (instance "/a/0", keyword "/properties/a/items/type")` */
+/**
+ * `file:line:column: kind: message (instance "/a/0", keyword "/properties/a/items/type")`, one line
+ * per error whatever the data holds: a name or file name with a line break or a terminal's escape
+ * sequence is printed with those characters escaped (`\u001b`), as JSON would write them.
+ */
 function formatUnitText(name: string, unit: OutputUnit, style: Style): string {
   let position = '';
   if (unit.line !== undefined) position += `:${unit.line}`;
   if (unit.line !== undefined && unit.column !== undefined) position += `:${unit.column}`;
-  const keyword = unit.kind === 'validation' ? `, keyword "${unit.keywordLocation}"` : '';
-  return `${style.dim(`${name}${position}:`)} ${style.red(`${unit.kind}:`)} ${unit.error} ${style.dim(`(instance "${unit.instanceLocation}"${keyword})`)}\n`;
+  const keyword = unit.kind === 'validation' ? `, keyword "${printable(unit.keywordLocation)}"` : '';
+  return `${style.dim(`${printable(name)}${position}:`)} ${style.red(`${unit.kind}:`)} ${printable(unit.error)} ${style.dim(`(instance "${printable(unit.instanceLocation)}"${keyword})`)}\n`;
+}
+
+/** C0 and C1 controls, DEL, and the line and paragraph separators. */
+const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+
+/** `text` with every character that would break its line or drive a terminal escaped. */
+function printable(text: string): string {
+  return text.replace(UNPRINTABLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

@@ -22,7 +22,7 @@ import { ANSI, formatUnit, PLAIN, type OutputFormat, type Style } from './cli-li
 
 const USAGE = `Usage:
   stream-schema validate --schema <schema.json> [options] [files... | -]
-  stream-schema check-schema <schema.json> [--draft <draft>] [--strict] [--formats assert] [--custom-formats <module.js>] [--keywords <module.js>] [--error-messages] [--ref <schema.json>]...
+  stream-schema check-schema <schema.json>... [--draft <draft>] [--strict] [--formats assert] [--custom-formats <module.js>] [--keywords <module.js>] [--error-messages] [--ref <schema.json>]...
   stream-schema --version
 
 Validate NDJSON files record by record (files ending in .ndjson, .jsonl or .ldjson, or every
@@ -225,17 +225,27 @@ async function runCheckSchema(args: string[]): Promise<number> {
   if (values.version) return printVersion();
   const misplaced = VALIDATE_ONLY_OPTIONS.find((option) => values[option] !== undefined);
   if (misplaced !== undefined) throw new UsageError('cli.arguments', `--${misplaced} applies to validate, not check-schema`);
-  const schemaFile = values.schema ?? positionals[0];
-  if (schemaFile === undefined) throw new UsageError('cli.schema.missing', 'check-schema needs a schema file');
+  // Every schema named is checked, as ajv-cli's `compile -s a -s b` checks each: one left out
+  // would be reported as if it had passed.
+  const schemaFiles = values.schema === undefined ? positionals : [values.schema, ...positionals];
+  if (schemaFiles.length === 0) throw new UsageError('cli.schema.missing', 'check-schema needs a schema file');
   const output = readOutput(values);
+  exitOnClosedOutput = EXIT_VALID;
+  let code = EXIT_VALID;
+  for (const schemaFile of schemaFiles) code = Math.max(code, await checkSchemaFile(values, schemaFile, output));
+  return code;
+}
+
+/** check-schema of one file: its verdict, on stdout unless --quiet, and its exit code. */
+async function checkSchemaFile(values: ParsedValues, schemaFile: string, output: Output): Promise<number> {
   const input = await readSchemaInput(values, schemaFile);
   // Every unknown keyword is listed, not only the first: as a warning, or with --strict as an error.
   const compiled = compileOrReport({ ...input, options: { ...input.options, strict: false } }, output.format, process.stdout, output.stdout);
-  if (compiled === undefined) return EXIT_ERROR;
+  if (compiled === undefined) return (exitOnClosedOutput = EXIT_ERROR);
   const { validator } = compiled;
   const strict = values.strict === true;
   if (strict || !output.quiet) reportWarnings(schemaFile, validator.warnings, strict, output);
-  if (strict && validator.warnings.length > 0) return EXIT_ERROR;
+  if (strict && validator.warnings.length > 0) return (exitOnClosedOutput = EXIT_ERROR);
   if (output.quiet) return EXIT_VALID;
   if (output.format === 'json') process.stdout.write(`${JSON.stringify({ file: schemaFile, valid: true, draft: validator.draft })}\n`);
   else process.stdout.write(`${schemaFile}: valid schema (${validator.draft})\n`);
@@ -498,6 +508,13 @@ function compileOrReport(input: SchemaInput, format: OutputFormat, output: NodeJ
   }
 }
 
+/**
+ * The exit code if the reader of stdout goes away before the run ends. validate writes only error
+ * lines there, so some record was invalid, unless an input it could not read earned 2 already;
+ * check-schema writes its verdicts.
+ */
+let exitOnClosedOutput = EXIT_INVALID;
+
 async function validateInputs(command: ValidateCommand): Promise<number> {
   const tally: Tally = { files: 0, records: 0, invalid: 0, unreadable: 0 };
   const errorLines = new ErrorLines(command.output);
@@ -509,6 +526,7 @@ async function validateInputs(command: ValidateCommand): Promise<number> {
     } catch (error) {
       if (!isInputError(error)) throw error;
       tally.unreadable++;
+      exitOnClosedOutput = EXIT_ERROR;
       process.stderr.write(`stream-schema: cannot read ${displayName(input)}: ${error.message}\n`);
     }
   }
@@ -528,6 +546,9 @@ async function validateInput(command: ValidateCommand, input: string, tally: Tal
   tally.files++;
   const name = displayName(input);
   const file = input === '-' ? undefined : statSync(input);
+  // process.stdin on a directory (`< dir`) just ends, as if empty: a file named so is refused
+  // (EISDIR), and so is stdin.
+  if (input === '-' && fstatSync(0).isDirectory()) throw Object.assign(new Error('EISDIR: illegal operation on a directory, read'), { code: 'EISDIR', syscall: 'read' });
   const ndjson = command.ndjson || isNdjsonFile(input);
   const progress = showsProgress(command.output, file) ? new Progress(name, file.size, tally) : undefined;
   try {
@@ -838,11 +859,13 @@ function formatCount(count: number): string {
 // would not. Only the CLI does this: it owns its process, the library never touches V8 flags.
 setFlagsFromString('--semi-space-growth-factor=1');
 
-// `stream-schema validate ... | head`: the reader has seen enough. Only error lines are written
-// to stdout, so some record was invalid.
+// `stream-schema validate ... | head`: the reader has seen enough (EPIPE), and the run ends with
+// what it has earned (exitOnClosedOutput). Output that cannot be written (ENOSPC, EIO) is no
+// verdict: exit 1 would tell a script that some record was invalid and every line was written.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-  if (error.code !== 'EPIPE') throw error;
-  process.exit(EXIT_INVALID);
+  if (error.code === 'EPIPE') process.exit(exitOnClosedOutput);
+  process.stderr.write(`stream-schema: cannot write the output: ${error.message}\n`);
+  process.exit(EXIT_ERROR);
 });
 
 main(process.argv.slice(2)).then(

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync, createWriteStream } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, truncateSync, writeFileSync, createWriteStream } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -387,6 +387,71 @@ describe('a syntax error after the first schema violation', { concurrency: 2 }, 
       lines(allErrors.stdout).map((line) => JSON.parse(line).kind),
       ['validation', 'validation', 'syntax'],
     );
+  });
+});
+
+/** The CLI from source with its stdin and stdout on the given file descriptors (a directory, /dev/full). */
+function runOnDescriptors(args: string[], stdin: number | 'pipe', stdout: number): Promise<Run> {
+  const child = spawn(process.execPath, [...CLI, ...args], { cwd: ROOT, env: ENV, timeout: CHILD_TIMEOUT_MS, stdio: [stdin, stdout, 'pipe'] });
+  let stderr = '';
+  child.stderr!.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+  if (stdin === 'pipe') child.stdin!.end();
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout: '', stderr }));
+  });
+}
+
+// An outside attack, as an ajv-cli user: each of these ended with an exit code a script reads as
+// a verdict it was not.
+describe('what the CLI could not do is never a verdict', { concurrency: 2 }, () => {
+  it('output it cannot write (ENOSPC) exits 2 with a message, not 1 with a stack trace', TEST_TIMEOUT, async () => {
+    const full = openSync('/dev/full', 'w');
+    try {
+      for (const args of [['validate', '--schema', schemaFile, mixedFile], ['check-schema', schemaFile]]) {
+        const { code, stderr } = await runOnDescriptors(args, 'pipe', full);
+        assert.equal(code, 2, args[0]);
+        assert.match(stderr, /cannot write the output: ENOSPC/, args[0]);
+        assert.doesNotMatch(stderr, /\n\s+at /, args[0]);
+      }
+    } finally {
+      closeSync(full);
+    }
+  });
+
+  it('stdin that is a directory is an input it cannot read, as a directory named is', TEST_TIMEOUT, async () => {
+    const folder = openSync(directory, 'r');
+    try {
+      for (const args of [['validate', '--schema', schemaFile, '--ndjson'], ['validate', '--schema', schemaFile]]) {
+        const { code, stderr } = await runOnDescriptors(args, folder, 1);
+        assert.equal(code, 2, args.join(' '));
+        assert.match(stderr, /cannot read <stdin>: EISDIR/, args.join(' '));
+      }
+    } finally {
+      closeSync(folder);
+    }
+  });
+
+  it('check-schema checks every schema named, and exits 2 if any is not one', TEST_TIMEOUT, async () => {
+    for (const args of [[schemaFile, badSchemaFile], ['-s', schemaFile, badSchemaFile], [badSchemaFile, schemaFile]]) {
+      const { code, stdout } = await run(['check-schema', ...args]);
+      assert.equal(code, 2, args.join(' '));
+      assert.match(stdout, /valid schema/, args.join(' '));
+      assert.match(stdout, /schema error: /, args.join(' '));
+    }
+    const both = await run(['check-schema', schemaFile, 'examples/event.schema.json']);
+    assert.equal(both.code, 0);
+    assert.equal(lines(both.stdout).length, 2);
+  });
+
+  it('a name in the data with line breaks or a terminal escape stays on its one error line, escaped', TEST_TIMEOUT, async () => {
+    const closed = join(directory, 'closed-names.schema.json');
+    writeFileSync(closed, JSON.stringify({ type: 'object', additionalProperties: false, properties: { a: {} } }));
+    const { code, stdout } = await run(['validate', '--schema', closed, '--ndjson', '-'], '{"a":1,"x\\ny\\r\\u001b]0;t\\u0007\\u2028":1}\n');
+    assert.equal(code, 1);
+    assert.equal(lines(stdout).length, 1);
+    assert.match(stdout, /"x\\u000ay\\u000d\\u001b\]0;t\\u0007\\u2028"/);
+    assert.doesNotMatch(stdout, /[\u0000-\u0009\u000b-\u001f\u2028]/);
   });
 });
 
