@@ -281,7 +281,10 @@ export interface OutputUnit {
   instanceLocation: string;
   /** A readable message. */
   error: string;
-  /** Keyword-specific details (e.g. `{missingProperty: 'id'}`). */
+  /**
+   * Keyword-specific details (e.g. `{missingProperty: 'id'}`); `{}` for a schema violation with
+   * none (`not`, a `false` schema), as ajv gives. Input errors carry their `code` here.
+   */
   params?: Record<string, unknown>;
   /** Streaming mode: 0-based UTF-8 byte offset of the byte that made the error certain. */
   offset?: number;

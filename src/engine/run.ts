@@ -410,7 +410,8 @@ export class Run implements KeywordRun {
       instanceLocation,
       error: message,
     };
-    if (params !== undefined) unit.params = params;
+    // Always an object, as ajv's `params` is: a handler reads `error.params.limit` without a guard.
+    unit.params = params ?? {};
     evaluator.stamp(unit);
     return unit;
   }

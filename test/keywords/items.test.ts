@@ -108,7 +108,7 @@ describe('draft 4 to 2019-09: items and additionalItems', () => {
 
   test('items: false rejects every item as a boolean schema', () => {
     const error = onlyError({items: false}, [1], {draft: 'draft7'});
-    assert.deepEqual(summary(error), {keyword: 'false', keywordLocation: '/items', instanceLocation: '/0', error: 'boolean schema false: no value is allowed here'});
+    assert.deepEqual(summary(error), {keyword: 'false', keywordLocation: '/items', instanceLocation: '/0', params: {}, error: 'boolean schema false: no value is allowed here'});
     valid({items: false}, [], {draft: 'draft7'});
   });
 

@@ -20,6 +20,8 @@ describe('not', () => {
       keyword: 'not',
       keywordLocation: '/properties/a/not',
       instanceLocation: '/a',
+      // An object even where there is nothing to say, as ajv's `params` is.
+      params: {},
       error: 'must NOT be valid',
     });
   });
