@@ -7,7 +7,9 @@
 // 2. the same pass with the schema `{}`: what reading the text costs with no keyword at all;
 // 3. parse first: JSON.parse, value mode on the value, and what the text must still be asked,
 //    since the value has lost it: no key repeated (RFC 7493 §2.3, which the engine refuses) and no
-//    number JSON.parse rounds (the engine judges the decimal as written). The cheapest witnesses
+//    number JSON.parse rounds (validateText judges the decimal as written; a door that hands the
+//    value on judges its double, so it needs no such witness any more, but the row keeps it, as
+//    measured). The cheapest witnesses
 //    we know: no backslash in the text; its colons against the value's members and the colons in
 //    its names and strings (equal only if no key is repeated, when nothing is escaped); no run of
 //    16 digits and no exponent. Measured, not built: they do not cover all the text shows (a lone
