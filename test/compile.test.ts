@@ -132,6 +132,23 @@ describe('references', () => {
     }
   });
 
+  // An outside attack: `{"$id": "#foo"}` compiled in 2020-12 and named an anchor, as draft 7 reads
+  // it; ajv refuses it by the meta-schema's pattern for $id, "^[^#]*#?$".
+  test('from draft 2019-09 an $id with a fragment is a SchemaError; an empty fragment, and draft 7, are not', () => {
+    for (const [schema, at] of [
+      [{$id: '#frag'}, ''],
+      [{$defs: {a: {$id: '#foo', type: 'integer'}}, $ref: '#foo'}, '/$defs/a'],
+      [{$id: 'https://example.com/s#a'}, ''],
+      [{$schema: 'https://json-schema.org/draft/2019-09/schema', $defs: {a: {$id: 'other.json#x'}}}, '/$defs/a'],
+    ] as const) {
+      assert.throws(() => compile(schema), (error: unknown) => error instanceof SchemaError && error.code === 'schema.id.invalid' && error.schemaLocation === at, JSON.stringify(schema));
+    }
+    assert.equal(compile({$id: 'https://example.com/s#', type: 'integer'}).validate(1).valid, true);
+    const anchored = compile({$schema: 'http://json-schema.org/draft-07/schema#', allOf: [{$ref: '#foo'}], definitions: {a: {$id: '#foo', type: 'integer'}}});
+    assert.equal(anchored.validate('x').valid, false);
+    assert.equal(anchored.validate(1).valid, true);
+  });
+
   test('pointers with ~0, ~1 and percent-encoding', () => {
     const validator = compile({
       $defs: {'a/b': {type: 'string'}, 'c~d': {type: 'number'}, 'e f': {type: 'null'}},

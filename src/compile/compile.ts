@@ -280,6 +280,12 @@ class Compiler {
     const absolute = resolveUri(id, base);
     if (absolute === undefined) throw new SchemaError('schema.id.invalid', this.location(place), `"${id}" is not a valid URI reference`);
     const {resource: uri, fragment} = splitFragment(absolute);
+    // From draft 2019-09 a location is named by `$anchor`, and `$id` has no fragment but an empty
+    // one (the meta-schema's pattern "^[^#]*#?$"): read as draft 7 reads it, `#foo` would name an
+    // anchor the schema's draft does not have.
+    if (place.draft.identifiers.anchor !== undefined && fragment !== '') {
+      throw new SchemaError('schema.id.invalid', this.location(place), `"${id}": from draft 2019-09, $id has no fragment; name a location with ${place.draft.identifiers.anchor}`);
+    }
     if (uri === withoutFragment(base) && id.startsWith('#')) {
       place.resource.anchors.set(fragment, schema);
       return place;
