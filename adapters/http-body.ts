@@ -40,6 +40,7 @@ import {
 import {Deadlines, type Expiring, type Watch} from './deadline.js';
 import {JsonBody, type JsonBodySettings} from './json-body.js';
 import {validatorFor} from './validator-cache.js';
+import {argumentKind} from '../src/session/options.js';
 
 export {HttpError, PROBLEM_CONTENT_TYPE, errorHeaders, httpStatusOf, internalError, parseLimit, toProblem} from './http-errors.js';
 export type {BodyTimeout, ProblemDocument, ProblemItem, ProblemOptions, ValidatorOptions} from './http-errors.js';
@@ -540,7 +541,7 @@ const PART_ORDER: readonly RequestPart[] = ['params', 'query', 'headers'];
  */
 function checkParts(schemas: unknown): void {
   if (typeof schemas !== 'object' || schemas === null || Array.isArray(schemas) || isValidator(schemas)) {
-    throw new ArgumentError(`validate(): the first argument must be an object of schemas by part (${PART_ORDER.join(', ')}), not ${schemas === null ? 'null' : Array.isArray(schemas) ? 'an array' : isValidator(schemas) ? 'a validator' : typeof schemas}`);
+    throw new ArgumentError(`validate(): the first argument must be an object of schemas by part (${PART_ORDER.join(', ')}), not ${isValidator(schemas) ? 'a validator' : argumentKind(schemas)}`);
   }
   for (const name of Object.keys(schemas)) {
     if ((PART_ORDER as readonly string[]).includes(name)) continue;

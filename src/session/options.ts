@@ -11,17 +11,16 @@ import {ArgumentError} from '../output/errors.js';
 export function optionsArgument<T extends object>(options: T | undefined, caller: string): T {
   if (options === undefined) return {} as T;
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
-    const given =
-      options === null
-        ? 'null'
-        : Array.isArray(options)
-          ? 'an array'
-          : typeof options === 'function'
-            ? 'a function'
-            : typeof options === 'string'
-              ? `the string ${JSON.stringify(options)}`
-              : `${typeof options} ${String(options)}`;
-    throw new ArgumentError(`${caller}(): options must be an object, not ${given}`);
+    throw new ArgumentError(`${caller}(): options must be an object, not ${argumentKind(options)}`);
   }
   return options;
+}
+
+/** What an argument of the wrong kind is, as an error names it: `null`, `an array`, `the string "x"`. */
+export function argumentKind(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'function') return 'a function';
+  if (typeof value === 'string') return `the string ${JSON.stringify(value)}`;
+  return `${typeof value} ${String(value)}`;
 }

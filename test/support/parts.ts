@@ -70,7 +70,7 @@ export function partsMountErrorCases(validate: (schemas: never, options?: never)
       [{query: undefined}, /no schema is given for any part/],
       [null, /not null/],
       [[{type: 'object'}], /not an array/],
-      ['query', /not string/],
+      ['query', /not the string "query"/],
     ];
     for (const [schemas, says] of cases) assert.throws(() => validate(schemas as never), refused(says), JSON.stringify(schemas));
   });
