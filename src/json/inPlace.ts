@@ -9,8 +9,7 @@ import {escapePointerToken} from './pointer.js';
 export function assignInPlace(target: unknown, source: unknown): unknown {
   if (isPlainObject(target) && isPlainObject(source)) {
     for (const key of Object.keys(target)) {
-      // A property whose value is undefined is no JSON member: the walk skipped it, so it stays.
-      if (!Object.hasOwn(source, key) && target[key] !== undefined) delete target[key];
+      if (dropsMember(target, source, key)) delete target[key];
     }
     // Only own members are read: `target.__proto__` would be Object.prototype, changed in place.
     for (const key of Object.keys(source)) setMember(target, key, assignInPlace(Object.hasOwn(target, key) ? target[key] : undefined, source[key]));
@@ -26,6 +25,14 @@ export function assignInPlace(target: unknown, source: unknown): unknown {
     return target;
   }
   return target === source ? target : source;
+}
+
+/**
+ * assignInPlace deletes the member `key` of `target`: `source` has none. A property whose value is
+ * undefined is no JSON member: the walk skipped it, so it stays.
+ */
+function dropsMember(target: Record<string, unknown>, source: Record<string, unknown>, key: string): boolean {
+  return !Object.hasOwn(source, key) && target[key] !== undefined;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -47,7 +54,7 @@ function setMember(object: Record<string, unknown>, key: string, value: unknown)
 export function unchangeableAt(target: unknown, source: unknown, pointer = ''): string | null {
   if (isPlainObject(target) && isPlainObject(source)) {
     for (const key of Object.keys(target)) {
-      if (!Object.hasOwn(source, key) && target[key] !== undefined && !Object.getOwnPropertyDescriptor(target, key)!.configurable) return memberPointer(pointer, key);
+      if (dropsMember(target, source, key) && !Object.getOwnPropertyDescriptor(target, key)!.configurable) return memberPointer(pointer, key);
     }
     for (const key of Object.keys(source)) {
       const at = memberPointer(pointer, key);
