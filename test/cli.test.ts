@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, truncateSync, writeFileSync, createWriteStream } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -391,16 +391,7 @@ describe('a syntax error after the first schema violation', { concurrency: 2 }, 
 });
 
 /** The CLI from source with its stdin and stdout on the given file descriptors (a directory, /dev/full). */
-function runOnDescriptors(args: string[], stdin: number | 'pipe', stdout: number): Promise<Run> {
-  const child = spawn(process.execPath, [...CLI, ...args], { cwd: ROOT, env: ENV, timeout: CHILD_TIMEOUT_MS, stdio: [stdin, stdout, 'pipe'] });
-  let stderr = '';
-  child.stderr!.setEncoding('utf8').on('data', (text: string) => (stderr += text));
-  if (stdin === 'pipe') child.stdin!.end();
-  return new Promise((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout: '', stderr }));
-  });
-}
+const runOnDescriptors = (args: string[], stdin: number | 'pipe', stdout: number): Promise<Run> => runNode([...CLI, ...args], undefined, ENV, CHILD_TIMEOUT_MS, stdout, stdin);
 
 // An outside attack, as an ajv-cli user: each of these ended with an exit code a script reads as
 // a verdict it was not.

@@ -19,17 +19,20 @@ export function runCli(args: string[], input: string | Uint8Array | undefined, e
   return runNode([...CLI, ...args], input, env, timeout);
 }
 
-/** Node run with `nodeArgs` from the project root (a built CLI, tsc…), `input` on its stdin. */
-export function runNode(nodeArgs: string[], input: string | Uint8Array | undefined, env: NodeJS.ProcessEnv, timeout = CHILD_TIMEOUT_MS, stdout: 'pipe' | 'ignore' = 'pipe'): Promise<Run> {
+/**
+ * Node run with `nodeArgs` from the project root (a built CLI, tsc…), `input` on its stdin. `stdout`
+ * and `stdin` may be file descriptors of the test's own (a directory, /dev/full); `input` then goes nowhere.
+ */
+export function runNode(nodeArgs: string[], input: string | Uint8Array | undefined, env: NodeJS.ProcessEnv, timeout = CHILD_TIMEOUT_MS, stdout: 'pipe' | 'ignore' | number = 'pipe', stdin: 'pipe' | number = 'pipe'): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, nodeArgs, { cwd: ROOT, env, timeout, stdio: ['pipe', stdout, 'pipe'] });
+    const child = spawn(process.execPath, nodeArgs, { cwd: ROOT, env, timeout, stdio: [stdin, stdout, 'pipe'] });
     let printed = '';
     let stderr = '';
     child.stdout?.setEncoding('utf8').on('data', (text: string) => (printed += text));
     child.stderr!.setEncoding('utf8').on('data', (text: string) => (stderr += text));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout: printed, stderr }));
-    child.stdin!.end(input);
+    child.stdin?.end(input);
   });
 }
 
